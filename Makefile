@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# lsbisect - build with plain GNU Make (git's Makefile is the model).
+#
+#   make            build everything into $(O) (default: build/)
+#   make check      run every test through prove
+#   make asan       build and run the C unit tests under ASan/UBSan
+#   make bench      run the benchmarks
+#   make deps       install the Debian packages the build needs
+#   make install    install under $(PREFIX)
+#   V=1             show the full commands
+
+O ?= build
+PREFIX ?= /usr/local
+CC ?= cc
+CFLAGS ?= -O2 -g
+LSB_CFLAGS := -std=gnu11 -Wall -Wextra -I. -I$(O)/gen \
+	-Iadapters/arch/linsched/include/uapi -MMD -MP
+PKGS := libgit2 libcjson
+LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+ifeq ($(V),1)
+Q :=
+QUIET_CC :=
+QUIET_LD :=
+QUIET_GEN :=
+else
+Q := @
+QUIET_CC = @echo '   CC      $@';
+QUIET_LD = @echo '   LD      $@';
+QUIET_GEN = @echo '   GEN     $@';
+endif
+
+# Debian packages the build and the tests need; `make deps` installs the
+# missing ones (run as root on a fresh Debian 12).
+DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
+	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio
+
+# Modules: every .c in the folder goes into the library of that module.
+BISECT_SRC := $(wildcard bisect/*.c)
+ADAPTERS_SRC := $(wildcard adapters/*.c)
+SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c)
+SIM_ASM := $(wildcard sim/*.S)
+CMD_SRC := $(wildcard cmd/*.c)
+TEST_SRC := $(wildcard t/unit/*.c)
+
+obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
+BISECT_OBJ := $(call obj,$(BISECT_SRC))
+ADAPTERS_OBJ := $(call obj,$(ADAPTERS_SRC))
+SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
+TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
+
+PROGRAMS := $(O)/bin/linsched $(O)/bin/lsbisect
+
+all: $(PROGRAMS) $(O)/lib/libsim.a $(TESTS)
+.PHONY: all check asan bench deps install clean FORCE
+
+# Rebuild everything when the flags change (git's GIT-CFLAGS trick).
+$(O)/CFLAGS: FORCE
+	@mkdir -p $(O)
+	@echo '$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) $(VERSION)' > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(O)/gen/subset_list.h: bisect/subset.list
+	$(QUIET_GEN)mkdir -p $(dir $@) && \
+	{ echo '/* generated from bisect/subset.list */'; \
+	  grep -v -e '^#' -e '^$$' $< | sed 's/.*/"&",/'; } > $@.tmp && mv $@.tmp $@
+
+$(O)/gen/version.h: $(O)/CFLAGS
+	$(QUIET_GEN)mkdir -p $(dir $@) && \
+	echo '#define LSB_VERSION "$(VERSION)"' > $@
+
+$(O)/obj/%.o: %.c $(O)/CFLAGS $(O)/gen/subset_list.h $(O)/gen/version.h
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(O)/obj/%.o: %.S $(O)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(CFLAGS) -c -o $@ $<
+
+# The simulator runtime is linked into each revision's executable by the
+# adapters, so it is kept as a library.
+$(O)/lib/libsim.a: $(SIM_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+$(O)/lib/libbisect.a: $(BISECT_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+$(O)/lib/libadapters.a: $(ADAPTERS_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+HOST_LIBS := $(O)/lib/libadapters.a $(O)/lib/libbisect.a
+
+$(O)/bin/%: $(O)/obj/cmd/%.o $(HOST_LIBS)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(LIBS)
+
+$(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS) $(O)/lib/libsim.a
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(O)/lib/libsim.a $(LIBS)
+
+check: all
+	prove --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
+
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+clean:
+	rm -rf $(O)/obj $(O)/bin $(O)/lib $(O)/t $(O)/gen $(O)/CFLAGS
+
+-include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
