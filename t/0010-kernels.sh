@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bisect/kernels.sh makes a real kernel history from Debian's linux-source
+# packages. Two releases (plus one the archive does not serve) keep it quick;
+# downloads go to the shared cache build/cache/debs.
+
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+script=$top/bisect/kernels.sh
+cache=${LSB_CACHE_DIR:-$top/build/cache/debs}
+versions=6.1.192,6.12.118,6.1.1
+
+n=0 failed=0
+ok() { # COND-STATUS DESCRIPTION
+	n=$((n + 1))
+	if [[ $1 == 0 ]]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+check() { # DESCRIPTION COMMAND...
+	local d=$1
+	shift
+	"$@" >/dev/null 2>&1
+	ok $? "$d"
+}
+diag() {
+	sed 's/^/# /'
+}
+elapsed() { # START END
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'
+}
+
+if ! command -v apt-get >/dev/null || ! command -v dpkg-deb >/dev/null; then
+	echo "1..0 # SKIP needs apt-get and dpkg-deb"
+	exit 4
+fi
+if [[ -z $(apt-cache madison linux-source-6.1 2>/dev/null) ]]; then
+	echo "1..0 # SKIP the archive serves no linux-source-6.1 (run apt-get update)"
+	exit 4
+fi
+
+echo 1..20
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/t0010.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/a/kernels.git
+g() { git --git-dir="$out" "$@"; }
+
+# First build.
+t0=$(date +%s.%N)
+"$script" --out "$out" --cache "$cache" --versions "$versions" >"$tmp/out1" 2>"$tmp/err1"
+rc=$?
+t1=$(date +%s.%N)
+ok $rc "first build exits 0"
+[[ $rc == 0 ]] || diag <"$tmp/err1"
+echo "# first build (download if not cached, 2 extractions + commits): $(elapsed "$t0" "$t1")s"
+grep 'extracted in' "$tmp/err1" | diag
+
+check "tag v6.1.192 exists" g rev-parse --verify -q refs/tags/v6.1.192
+check "tag v6.12.118 exists" g rev-parse --verify -q refs/tags/v6.12.118
+check "main is v6.12.118 and HEAD is main" \
+	test "$(g rev-parse -q --verify HEAD)" = "$(g rev-parse -q --verify v6.12.118)" -a \
+	"$(g symbolic-ref HEAD)" = refs/heads/main
+check "v6.1.192 is the parent of v6.12.118, the root" \
+	test "$(g rev-parse -q --verify 'v6.12.118^')" = "$(g rev-parse -q --verify v6.1.192)" -a \
+	"$(g rev-list --count v6.12.118)" = 2
+
+files=$(g ls-tree -r --name-only v6.12.118 2>/dev/null)
+has() { grep -qxF "$1" <<<"$files"; }
+missing=
+for f in kernel/sched/fair.c include/linux/sched.h scripts/Makefile.build \
+	arch/x86/Kconfig drivers/cpufreq/Kconfig; do
+	has "$f" || missing+=" $f"
+done
+ok "$([[ -z $missing ]]; echo $?)" "the tree of v6.12.118 holds the subset${missing:+ (missing:$missing)}"
+extra=
+for f in drivers/cpufreq/cpufreq.c mm/memory.c; do
+	has "$f" && extra+=" $f"
+done
+ok "$([[ -z $extra ]]; echo $?)" "the tree leaves out what the subset does not name${extra:+ (present:$extra)}"
+check "scripts/setlocalversion keeps mode 100755" \
+	grep -q '^100755 ' <(g ls-tree v6.12.118 scripts/setlocalversion)
+check "the tree is reachable from refs/lsbisect/trees/6.12.118" \
+	test "$(g rev-parse -q --verify refs/lsbisect/trees/6.12.118)" = "$(g rev-parse -q --verify 'v6.12.118^{tree}')"
+
+check "commits are by lsbisect <lsbisect@localhost>" \
+	test "$(g log --format='%an <%ae>|%cn <%ce>' main | sort -u)" = \
+	"lsbisect <lsbisect@localhost>|lsbisect <lsbisect@localhost>"
+check "the message names the release and its Debian package" \
+	grep -q '^Linux 6.1.192 (Debian linux-source-6.1 6.1.192-' <(g log -1 --format=%s v6.1.192)
+
+check "the unserved version is reported" \
+	grep -qF 'warning: linux-source 6.1.1 is not served by the archive; skipped' "$tmp/err1"
+check "the unserved version is skipped" test -z "$(g tag -l v6.1.1)"
+check "stdout names the repository and each tag's commit" \
+	test "$(cat "$tmp/out1")" = "$(printf '%s\nv6.1.192 %s\nv6.12.118 %s' "$out" \
+		"$(g rev-parse -q --verify v6.1.192)" "$(g rev-parse -q --verify v6.12.118)")"
+check "no temporary directory is left beside the repository" \
+	test "$(ls -A "$tmp/a")" = kernels.git
+
+# Second run over the same repository: nothing new.
+g for-each-ref >"$tmp/refs1"
+find "$out/objects" -type f | sort >"$tmp/objs1"
+t0=$(date +%s.%N)
+"$script" --out "$out" --cache "$cache" --versions "$versions" >"$tmp/out2" 2>"$tmp/err2"
+rc=$?
+t1=$(date +%s.%N)
+secs=$(elapsed "$t0" "$t1")
+echo "# second run: ${secs}s"
+ok "$([[ $rc == 0 ]] && ! grep -q extracting "$tmp/err2"; echo $?)" "second run exits 0 and extracts nothing"
+cmp -s <(g for-each-ref) "$tmp/refs1"
+ok $? "second run changes no ref"
+cmp -s <(find "$out/objects" -type f | sort) "$tmp/objs1"
+ok $? "second run writes no object"
+ok "$(awk -v s="$secs" 'BEGIN { exit !(s < 5) }'; echo $?)" "second run takes less than 5s (${secs}s)"
+
+# A fresh repository from the same releases has the same commit ids.
+out2=$tmp/b/kernels.git
+t0=$(date +%s.%N)
+"$script" --out "$out2" --cache "$cache" --versions "$versions" >"$tmp/out3" 2>"$tmp/err3"
+rc=$?
+t1=$(date +%s.%N)
+echo "# fresh build from the cache: $(elapsed "$t0" "$t1")s"
+ok "$([[ $rc == 0 ]] && cmp -s <(sed 1d "$tmp/out1") <(sed 1d "$tmp/out3"); echo $?)" \
+	"a fresh build gives the same commit ids"
+echo "# repository size: $(du -sk "$out" | cut -f1) KiB"
+
+((failed == 0))
