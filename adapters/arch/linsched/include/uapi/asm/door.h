@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * door.h - the one door between kernel code and the lsbisect simulator.
+ *
+ * Everything the kernel side (arch/linsched/kernel/, compiled by the
+ * revision's own kbuild) needs from the simulated machine goes through the
+ * lh_*() host operations, implemented by sim/. Everything the simulator asks
+ * of the kernel goes through the lk_*() entry points, implemented by
+ * arch/linsched/kernel/. Only plain C types cross the door, so the same
+ * simulator library links with every kernel version.
+ *
+ * Execution model: one host thread. Every simulated task (idle tasks
+ * included) runs on its own host stack; __switch_to() switches stacks. The
+ * simulator's event loop runs on the main stack, delivers interrupts there
+ * (lk_irq) and resumes a CPU's current task (lk_resume) when it has
+ * something to do; a task returns control with lh_yield() when it waits
+ * for the next event: in user mode, or halted in the idle loop.
+ */
+#ifndef _UAPI_ASM_LINSCHED_DOOR_H
+#define _UAPI_ASM_LINSCHED_DOOR_H
+
+#define LINSCHED_DOOR_VERSION	1
+#define LINSCHED_MAX_CPUS	512
+
+/* Exit statuses of a simulator process, read by the driver. */
+#define LINSCHED_EXIT_OK	0
+#define LINSCHED_EXIT_USAGE	2
+#define LINSCHED_EXIT_PANIC	70	/* kernel BUG() or panic() */
+#define LINSCHED_EXIT_WARN	71	/* WARN with --fatal-warnings */
+#define LINSCHED_EXIT_HANG	72	/* simulated machine stopped making progress */
+
+/* Interrupt kinds delivered by lk_irq(). */
+enum linsched_irq {
+	LINSCHED_IRQ_TICK,		/* periodic tick */
+	LINSCHED_IRQ_TIMER,		/* an hrtimer expired: arg is its key */
+	LINSCHED_IRQ_RESCHED,		/* reschedule IPI */
+	LINSCHED_IRQ_CALL_FUNC,		/* call-function IPI */
+	LINSCHED_IRQ_WORK,		/* irq_work: arg is the work */
+	LINSCHED_IRQ_DEFERRED,		/* RCU callbacks and work items */
+	LINSCHED_IRQ_SOFTIRQ,		/* softirqs raised outside interrupts */
+};
+
+struct linsched_cpu_desc {
+	int package;		/* socket */
+	int cluster;		/* cores sharing a last-level cache */
+	int core;		/* SMT siblings share a core id */
+	int node;		/* NUMA node */
+	unsigned int capacity;	/* 1..1024 */
+};
+
+struct linsched_machine {
+	int nr_cpus;
+	struct linsched_cpu_desc cpu[LINSCHED_MAX_CPUS];
+};
+
+/* What a simulated task is, as the simulator creates it. */
+struct linsched_task_attr {
+	const char *name;
+	int policy;			/* SCHED_OTHER=0, FIFO=1, RR=2, BATCH=3, IDLE=5 */
+	int nice;
+	int rt_priority;
+	int nr_allowed;			/* 0: all CPUs */
+	const int *allowed;		/* the allowed CPUs */
+	void (*main)(void *payload);	/* its user-mode code */
+	void *payload;
+};
+
+struct linsched_task_stats {
+	int pid;
+	int cpu;
+	unsigned long long sum_exec_ns;
+	unsigned long long nr_migrations;
+	unsigned long long nr_switches;
+	unsigned long long nr_voluntary;
+	unsigned long long nr_involuntary;
+};
+
+/* ---- host operations: kernel -> simulator (sim/) ---- */
+
+/* Simulated time in ns since boot. */
+unsigned long long lh_now(void);
+/* Arm (or re-arm) the timer identified by key on cpu; fires lk_irq(TIMER). */
+void lh_timer_arm(void *key, int cpu, unsigned long long expires);
+/* Disarm; returns 1 if it was armed. */
+int lh_timer_cancel(void *key);
+/* Start or stop the periodic tick of cpu (NO_HZ idle). */
+void lh_tick(int cpu, int on);
+/* Post an interrupt to cpu at the current time. */
+void lh_ipi(int cpu, int kind, void *arg);
+/* Zeroed memory; never fails (the simulator dies cleanly if it must). */
+void *lh_zalloc(unsigned long size);
+void lh_free(void *p);
+/*
+ * A host stack for a new task: returns the context to switch to, which
+ * starts in lk_task_entry(task); *stack receives what to free.
+ */
+void *lh_context_new(void *task, void **stack);
+void lh_context_free(void *stack);
+/* Save the running context in *from and continue in to. */
+void lh_context_switch(void **from, void *to);
+/* A line of kernel log; level is the printk level digit or -1. */
+void lh_log(int level, const char *line);
+/* A kernel BUG()/panic(): ends the run with LINSCHED_EXIT_PANIC. */
+void lh_panic(const char *msg) __attribute__((noreturn));
+/* A WARN: counted; fatal with --fatal-warnings. */
+void lh_warn(const char *where);
+/* Trace event from a tracepoint, already formatted after the event name. */
+void lh_trace(int cpu, const char *comm, int pid, const char *event,
+	      const char *fields);
+/* Deterministic random bits from the run's seed. */
+unsigned long long lh_random(void);
+/* The CPU went idle (state >= 0) or busy (-1); feeds accounting. */
+void lh_cpu_idle(int cpu, int state);
+/* Boot finished: the simulator creates its tasks now, from init (pid 1). */
+void lh_boot_done(void);
+
+/* ---- kernel entry points: simulator -> kernel (arch/linsched/kernel) ---- */
+
+/* Set up the machine; returns the boot context to resume on CPU 0. */
+int lk_boot(const struct linsched_machine *m);
+/* Deliver an interrupt to cpu (runs on the simulator's stack). */
+void lk_irq(int cpu, int kind, void *arg);
+/* Resume cpu's current task if it has something to do; returns when it yields. */
+void lk_resume(int cpu);
+/* Does cpu's current task need to run (resched, pending work)? */
+int lk_needs_resume(int cpu);
+/* Fork a task from the current one (kernel's sched_fork/wake_up_new_task). */
+void *lk_task_new(const struct linsched_task_attr *attr);
+/* Calls from a task's user-mode code (its own context). */
+void lk_task_sleep(unsigned long long ns);	/* 0: until lk_task_wake() */
+int lk_task_wake(void *task);
+void lk_task_yield(void);
+void lk_task_exit(void) __attribute__((noreturn));
+int lk_task_set_affinity(void *task, int nr, const int *cpus);
+int lk_task_set_nice(void *task, int nice);
+/* Wait for the next event (lk_resume of this task's CPU). */
+void lk_yield(void);
+/* Preemption point at the return to user mode. */
+void lk_task_user_return(void);
+void lk_task_stats(void *task, struct linsched_task_stats *out);
+void *lk_current(int cpu);
+/* The simulated CPU the calling code runs on. */
+int lk_this_cpu(void);
+int lk_task_is_idle(void *task);
+/* The context a task runs on (for the first resume of a CPU). */
+void lk_task_entry(void *task) __attribute__((noreturn));
+/* The kernel version string the tree was built from. */
+const char *lk_version(void);
+
+#endif

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The linsched machine: boot, interrupts, context switches and the tasks
+ * the simulator drives through the kernel's own paths.
+ *
+ * Every task runs on its own host stack. The simulator's event loop runs
+ * on the main stack; it delivers interrupts with lk_irq() and lets a CPU's
+ * current task run with lk_resume(). A task gives control back with
+ * linsched_yield() only where a real CPU would wait for an interrupt: in
+ * user mode, or halted in the idle loop.
+ */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/interrupt.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/hotplug.h>
+#include <linux/sched/idle.h>
+#include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/init.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/jump_label.h>
+#include <asm/switch_to.h>
+#include <uapi/linux/sched/types.h>
+#include <generated/utsrelease.h>
+
+#include "linsched.h"
+
+int linsched_cpu;
+struct task_struct *linsched_curr[NR_CPUS];
+unsigned long linsched_irqflags[NR_CPUS];
+
+static void *main_ctx;			/* the simulator's event loop */
+static struct task_struct *switch_from;	/* "last" for the task switched to */
+static const struct linsched_machine *machine;
+static int next_pid = 1;
+
+struct linsched_task *linsched_task_attach(struct task_struct *p,
+					   enum linsched_task_kind kind)
+{
+	struct linsched_task *lt = lh_zalloc(sizeof(*lt));
+
+	lt->p = p;
+	lt->kind = kind;
+	hrtimer_init(&lt->sleep_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	p->thread.priv = lt;
+	p->thread.ctx = lh_context_new(p, &lt->stack);
+	return lt;
+}
+
+void linsched_yield(void)
+{
+	lh_context_switch(&current->thread.ctx, main_ctx);
+}
+
+void lk_resume(int cpu)
+{
+	linsched_cpu = cpu;
+	lh_context_switch(&main_ctx, linsched_curr[cpu]->thread.ctx);
+}
+
+/*
+ * After an interrupt: a task with need_resched set must run to call
+ * schedule(); an idle CPU goes round its idle loop, as on real hardware.
+ */
+int lk_needs_resume(int cpu)
+{
+	struct task_struct *p = linsched_curr[cpu];
+
+	return test_tsk_need_resched(p) || is_idle_task(p);
+}
+
+/* Halt: wait for the next interrupt, with interrupts enabled. */
+void arch_cpu_idle(void)
+{
+	raw_local_irq_enable();
+	linsched_yield();
+}
+
+void *lk_current(int cpu)
+{
+	return linsched_curr[cpu];
+}
+
+int lk_this_cpu(void)
+{
+	return linsched_cpu;
+}
+
+int lk_task_is_idle(void *task)
+{
+	return is_idle_task((struct task_struct *)task);
+}
+
+struct task_struct *__switch_to(struct task_struct *prev,
+				struct task_struct *next)
+{
+	linsched_curr[linsched_cpu] = next;
+	switch_from = prev;
+	lh_context_switch(&prev->thread.ctx, next->thread.ctx);
+	/* prev runs again, switched to by another task, maybe on another CPU */
+	return switch_from;
+}
+
+/* A copy of the current task made the way dup_task_struct() makes one. */
+static struct task_struct *linsched_dup_task(struct task_struct *orig,
+					     const char *name)
+{
+	struct task_struct *p = lh_zalloc(sizeof(*p));
+
+	memcpy(p, orig, sizeof(*p));
+	p->thread.ctx = NULL;
+	p->thread.priv = NULL;
+	p->stack = NULL;
+	refcount_set(&p->usage, 1);
+	refcount_set(&p->rcu_users, 2);
+	if (orig->cpus_ptr == &orig->cpus_mask)
+		p->cpus_ptr = &p->cpus_mask;
+	p->user_cpus_ptr = NULL;
+	p->migration_pending = NULL;
+	p->migration_disabled = 0;
+	raw_spin_lock_init(&p->pi_lock);
+#ifdef CONFIG_RT_MUTEXES
+	p->pi_waiters = RB_ROOT_CACHED;
+	p->pi_top_task = NULL;
+	p->pi_blocked_on = NULL;
+#endif
+	p->wake_q.next = NULL;
+	task_thread_info(p)->flags = 0;
+	p->flags &= ~(PF_KTHREAD | PF_NO_SETAFFINITY | PF_IDLE | PF_WQ_WORKER);
+	p->nvcsw = p->nivcsw = 0;
+	p->pid = p->tgid = next_pid++;
+	p->group_leader = p;
+	p->real_parent = p->parent = orig;
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	strscpy(p->comm, name, sizeof(p->comm));
+	return p;
+}
+
+struct task_struct *linsched_fork(const char *name, void (*main)(void *),
+				  void *payload, enum linsched_task_kind kind)
+{
+	struct task_struct *p = linsched_dup_task(current, name);
+	struct kernel_clone_args args = { };
+	struct linsched_task *lt;
+
+	if (kind == LT_KTHREAD)
+		p->flags |= PF_KTHREAD | PF_NO_SETAFFINITY;
+	lt = linsched_task_attach(p, kind);
+	lt->main = main;
+	lt->payload = payload;
+	if (sched_fork(0, p))
+		panic("linsched: sched_fork failed for %s", name);
+	sched_cgroup_fork(p, &args);
+	sched_post_fork(p);
+	return p;
+}
+
+void *lk_task_new(const struct linsched_task_attr *attr)
+{
+	struct task_struct *p;
+	struct cpumask *mask;
+	int i;
+
+	p = linsched_fork(attr->name, attr->main, attr->payload, LT_USER);
+	if (attr->nice)
+		set_user_nice(p, attr->nice);
+	if (attr->policy) {
+		struct sched_param param = {
+			.sched_priority = attr->rt_priority,
+		};
+
+		if (sched_setscheduler_nocheck(p, attr->policy, &param))
+			pr_warn("linsched: %s: policy %d refused\n",
+				attr->name, attr->policy);
+	}
+	if (attr->nr_allowed) {
+		mask = lh_zalloc(cpumask_size());
+		for (i = 0; i < attr->nr_allowed; i++)
+			cpumask_set_cpu(attr->allowed[i], mask);
+		if (set_cpus_allowed_ptr(p, mask))
+			pr_warn("linsched: %s: affinity refused\n", attr->name);
+		lh_free(mask);
+	}
+	wake_up_new_task(p);
+	return p;
+}
+
+static enum hrtimer_restart linsched_sleep_wakeup(struct hrtimer *timer)
+{
+	struct linsched_task *lt =
+		container_of(timer, struct linsched_task, sleep_timer);
+
+	wake_up_process(lt->p);
+	return HRTIMER_NORESTART;
+}
+
+void lk_task_sleep(unsigned long long ns)
+{
+	struct linsched_task *lt = task_lt(current);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (ns) {
+		lt->sleep_timer.function = linsched_sleep_wakeup;
+		hrtimer_start(&lt->sleep_timer, ns_to_ktime(ns),
+			      HRTIMER_MODE_REL);
+	}
+	schedule();
+	if (ns)
+		hrtimer_try_to_cancel(&lt->sleep_timer);
+}
+
+int lk_task_wake(void *task)
+{
+	return wake_up_process(task);
+}
+
+void lk_task_yield(void)
+{
+	yield();
+}
+
+void lk_task_user_return(void)
+{
+	while (need_resched())
+		schedule();
+}
+
+void lk_task_exit(void)
+{
+	preempt_disable();
+	do_task_dead();
+}
+
+int lk_task_set_affinity(void *task, int nr, const int *cpus)
+{
+	struct cpumask *mask = lh_zalloc(cpumask_size());
+	int i, ret;
+
+	for (i = 0; i < nr; i++)
+		cpumask_set_cpu(cpus[i], mask);
+	ret = set_cpus_allowed_ptr(task, mask);
+	lh_free(mask);
+	return ret;
+}
+
+int lk_task_set_nice(void *task, int nice)
+{
+	set_user_nice(task, nice);
+	return 0;
+}
+
+void lk_task_stats(void *task, struct linsched_task_stats *out)
+{
+	struct task_struct *p = task;
+
+	out->pid = p->pid;
+	out->cpu = task_cpu(p);
+	out->sum_exec_ns = p->se.sum_exec_runtime;
+	out->nr_migrations = p->se.nr_migrations;
+	out->nr_voluntary = p->nvcsw;
+	out->nr_involuntary = p->nivcsw;
+	out->nr_switches = p->nvcsw + p->nivcsw;
+}
+
+void lk_yield(void)
+{
+	linsched_yield();
+}
+
+/* ---- boot ---- */
+
+static void linsched_set_online(int cpu)
+{
+	set_cpu_online(cpu, true);
+}
+
+static void linsched_secondary_start(int cpu)
+{
+	struct task_struct *idle = linsched_dup_task(&init_task, "swapper");
+
+	idle->pid = 0;
+	next_pid--;
+	linsched_task_attach(idle, LT_IDLE);
+	init_idle(idle, cpu);
+	linsched_curr[cpu] = idle;
+	/* it starts in its idle loop, interrupts enabled, at its first event */
+	linsched_irqflags[cpu] = ARCH_IRQ_ENABLED;
+	sched_cpu_starting(cpu);
+	linsched_set_online(cpu);
+	/* a per-CPU kthread may only be woken on an online CPU */
+	linsched_stoppers_create(cpu);
+	sched_cpu_activate(cpu);
+	lh_tick(cpu, 1);
+	/* the secondary's idle loop starts at its first event */
+	lh_ipi(cpu, LINSCHED_IRQ_RESCHED, NULL);
+}
+
+/* pid 1: brings up the other CPUs, builds the domains, starts the workload */
+static void linsched_init_main(void *unused)
+{
+	int cpu;
+
+	for (cpu = 1; cpu < machine->nr_cpus; cpu++)
+		linsched_secondary_start(cpu);
+	sched_init_smp();
+	lh_boot_done();
+	for (;;)
+		lk_task_sleep(0);
+}
+
+static void linsched_boot_main(void)
+{
+	int cpu;
+
+	linsched_cpu = 0;
+	static_key_initialized = true;
+	for (cpu = 0; cpu < machine->nr_cpus; cpu++) {
+		set_cpu_possible(cpu, true);
+		set_cpu_present(cpu, true);
+	}
+	nr_cpu_ids = machine->nr_cpus;
+	linsched_percpu_setup();
+	linsched_topology_init(machine);
+	linsched_timers_init();
+	linsched_trace_init();
+	linsched_set_online(0);
+	set_cpu_active(0, true);
+	sched_init();
+	sched_clock_init();
+	wake_up_new_task(linsched_fork("init", linsched_init_main, NULL,
+				       LT_USER));
+	linsched_stoppers_create(0);
+}
+
+void lk_task_entry(void *task)
+{
+	struct task_struct *p = task;
+	struct linsched_task *lt = task_lt(p);
+
+	switch (lt->kind) {
+	case LT_BOOT:
+		linsched_boot_main();
+		local_irq_enable();
+		lh_tick(0, 1);
+		cpu_startup_entry(CPUHP_ONLINE);
+		break;
+	case LT_IDLE:
+		local_irq_enable();
+		cpu_startup_entry(CPUHP_AP_ONLINE_IDLE);
+		break;
+	case LT_USER:
+	case LT_KTHREAD:
+		schedule_tail(switch_from);
+		lt->main(lt->payload);
+		lk_task_exit();
+	}
+	panic("linsched: task %s/%d returned from its entry", p->comm, p->pid);
+}
+
+int lk_boot(const struct linsched_machine *m)
+{
+	machine = m;
+	linsched_cpu = 0;
+	linsched_irqflags[0] = ARCH_IRQ_DISABLED;
+	linsched_curr[0] = &init_task;
+	linsched_task_attach(&init_task, LT_BOOT);
+	return 0;
+}
+
+const char *lk_version(void)
+{
+	return UTS_RELEASE;
+}
+
+/* ---- interrupts ---- */
+
+void lk_irq(int cpu, int kind, void *arg)
+{
+	linsched_cpu = cpu;
+	if (arch_irqs_disabled_flags(linsched_irqflags[cpu]))
+		panic("linsched: interrupt %d delivered to CPU %d with interrupts disabled",
+		      kind, cpu);
+	local_irq_disable();
+	preempt_count_add(HARDIRQ_OFFSET);
+	linsched_jiffies_update();
+	switch (kind) {
+	case LINSCHED_IRQ_TICK:
+		linsched_tick(cpu);
+		break;
+	case LINSCHED_IRQ_TIMER:
+		linsched_timer_fire(cpu, arg);
+		break;
+	case LINSCHED_IRQ_RESCHED:
+		scheduler_ipi();
+		break;
+	case LINSCHED_IRQ_CALL_FUNC:
+		flush_smp_call_function_queue();
+		break;
+	case LINSCHED_IRQ_WORK:
+		linsched_run_irq_work(arg);
+		break;
+	case LINSCHED_IRQ_DEFERRED:
+		linsched_run_deferred();
+		break;
+	}
+	preempt_count_sub(HARDIRQ_OFFSET);
+	if (local_softirq_pending())
+		linsched_do_softirq();
+	local_irq_enable();
+}

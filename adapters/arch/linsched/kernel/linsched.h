@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Private to arch/linsched/kernel: per-task arch data and shared helpers. */
+#ifndef _LINSCHED_KERNEL_H
+#define _LINSCHED_KERNEL_H
+
+#include <linux/hrtimer.h>
+#include <linux/sched.h>
+#include <asm/door.h>
+#include <asm/linsched_adapter.h>
+
+enum linsched_task_kind {
+	LT_BOOT,	/* init_task: boots the kernel, then idles CPU 0 */
+	LT_IDLE,	/* a secondary CPU's idle task */
+	LT_USER,	/* a simulated task: runs its user-mode main */
+	LT_KTHREAD,	/* a kernel thread of ours: the CPU stoppers */
+};
+
+struct linsched_task {
+	struct task_struct *p;
+	enum linsched_task_kind kind;
+	void (*main)(void *payload);
+	void *payload;
+	struct hrtimer sleep_timer;
+	void *stack;		/* the host stack, for lh_context_free() */
+	int kthread;		/* kthread_set_per_cpu() was called */
+	int kthread_cpu;
+};
+
+static inline struct linsched_task *task_lt(struct task_struct *p)
+{
+	return p->thread.priv;
+}
+
+struct linsched_task *linsched_task_attach(struct task_struct *p,
+					   enum linsched_task_kind kind);
+struct task_struct *linsched_fork(const char *name,
+				  void (*main)(void *), void *payload,
+				  enum linsched_task_kind kind);
+void linsched_yield(void);
+
+/* timer.c */
+void linsched_timer_fire(int cpu, void *key);
+void linsched_tick(int cpu);
+void linsched_jiffies_update(void);
+void linsched_timers_init(void);
+
+/* prototypes of kernel/ internals we stand in for */
+void idle_thread_set_boot_cpu(void);
+void timekeeping_warp_clock(void);
+
+/* smp.c */
+void flush_smp_call_function_queue(void);
+void linsched_do_softirq(void);
+void linsched_run_irq_work(void *work);
+void linsched_stoppers_create(int cpu);
+void linsched_run_deferred(void);
+
+/* mem.c */
+void linsched_percpu_setup(void);
+
+/* trace.c */
+void linsched_trace_init(void);
+
+/* topology.c */
+void linsched_topology_init(const struct linsched_machine *m);
+
+#endif

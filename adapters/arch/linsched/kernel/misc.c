@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * printk, BUG/panic/WARN, and the handful of symbols from subsystems the
+ * scheduler references but the simulation has no use for: syscalls that
+ * set the time, security hooks, user-copy helpers, context tracking.
+ * printf-style formatting comes from the host C library (kernel-only
+ * format extensions such as %pS print as plain pointers).
+ */
+#include <linux/cpuhotplug.h>
+#include <linux/context_tracking.h>
+#include <linux/device.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/panic.h>
+#include <linux/printk.h>
+#include <linux/random.h>
+#include <linux/restart_block.h>
+#include <linux/sched.h>
+#include <linux/sched/debug.h>
+#include <linux/sched/signal.h>
+#include <linux/security.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/timex.h>
+#include <linux/uaccess.h>
+#include <linux/mutex.h>
+#include <linux/ktime.h>
+#include <asm/irq_regs.h>
+
+#include "linsched.h"
+
+int oops_in_progress;
+bool static_key_initialized;
+
+static int linsched_vlog(const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int level = -1, n;
+
+	if (fmt[0] == KERN_SOH_ASCII && fmt[1]) {
+		if (fmt[1] >= '0' && fmt[1] <= '7')
+			level = fmt[1] - '0';
+		fmt += 2;
+	}
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	lh_log(level, buf);
+	return n;
+}
+
+int _printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = linsched_vlog(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int _printk_deferred(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = linsched_vlog(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+int __printk_ratelimit(const char *func)
+{
+	return 1;
+}
+
+void panic(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	oops_in_progress = 1;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	lh_panic(buf);
+}
+
+void warn_slowpath_fmt(const char *file, const int line, unsigned int taint,
+		       const char *fmt, ...)
+{
+	char where[512];
+	va_list ap;
+	int n;
+
+	n = snprintf(where, sizeof(where), "WARNING: CPU: %d PID: %d at %s:%d",
+		     smp_processor_id(), current->pid, file, line);
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(where + n, sizeof(where) - n, fmt, ap);
+		va_end(ap);
+	}
+	lh_warn(where);
+}
+
+void add_taint(unsigned int flag, enum lockdep_ok lockdep_ok)
+{
+}
+
+void check_panic_on_warn(const char *origin)
+{
+}
+
+void linsched_lock_bug(const char *what, const void *lock)
+{
+	panic("linsched: %s (lock %p): a deadlock on one CPU", what, lock);
+}
+
+void dump_stack(void)
+{
+	lh_log(4, "(no stack dump in the simulator: run the revision's executable under gdb)");
+}
+
+void show_regs(struct pt_regs *regs)
+{
+	dump_stack();
+}
+
+void show_stack(struct task_struct *task, unsigned long *sp,
+		const char *loglvl)
+{
+	dump_stack();
+}
+
+int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!size)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	return n < (int)size ? n : (int)size - 1;
+}
+
+char *kasprintf(gfp_t gfp, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = kmalloc(n + 1, gfp);
+	va_start(ap, fmt);
+	vsnprintf(p, n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+char *strnchrnul(const char *s, size_t count, int c)
+{
+	while (count-- && *s && *s != (char)c)
+		s++;
+	return (char *)s;
+}
+
+int hex_to_bin(unsigned char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	ch |= 0x20;
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	return -1;
+}
+
+void get_random_bytes(void *buf, size_t len)
+{
+	unsigned char *p = buf;
+
+	while (len) {
+		unsigned long long r = lh_random();
+		size_t n = len < sizeof(r) ? len : sizeof(r);
+
+		memcpy(p, &r, n);
+		p += n;
+		len -= n;
+	}
+}
+
+/* ---- tasks and pids ---- */
+
+pid_t __task_pid_nr_ns(struct task_struct *task, enum pid_type type,
+		       struct pid_namespace *ns)
+{
+	return task->pid;
+}
+
+struct task_struct *find_task_by_vpid(pid_t nr)
+{
+	return NULL;
+}
+
+void calculate_sigpending(void)
+{
+}
+
+long do_no_restart_syscall(struct restart_block *param)
+{
+	return -EINTR;
+}
+
+bool set_kthread_struct(struct task_struct *p)
+{
+	return true;
+}
+
+void kthread_set_per_cpu(struct task_struct *k, int cpu)
+{
+	struct linsched_task *lt = task_lt(k);
+
+	lt->kthread = cpu >= 0;
+	lt->kthread_cpu = cpu;
+}
+
+bool kthread_is_per_cpu(struct task_struct *k)
+{
+	struct linsched_task *lt = task_lt(k);
+
+	return (k->flags & PF_KTHREAD) && lt && lt->kthread;
+}
+
+bool kthread_should_stop(void)
+{
+	return false;
+}
+
+bool kthread_should_stop_or_park(void)
+{
+	return false;
+}
+
+/* ---- CPU hotplug and context tracking: boot is done by linsched.c ---- */
+
+void cpuhp_online_idle(enum cpuhp_state state)
+{
+}
+
+void idle_thread_set_boot_cpu(void)
+{
+}
+
+void ct_idle_enter(void)
+{
+}
+
+void ct_idle_exit(void)
+{
+}
+
+/* ---- syscalls of kernel/time/time.c: the simulated clock is not settable ---- */
+
+int cap_settime(const struct timespec64 *ts, const struct timezone *tz)
+{
+	return -EPERM;
+}
+
+int cap_task_setscheduler(struct task_struct *p)
+{
+	return 0;
+}
+
+int do_settimeofday64(const struct timespec64 *ts)
+{
+	return -EPERM;
+}
+
+int do_adjtimex(struct __kernel_timex *txc)
+{
+	return -EPERM;
+}
+
+void timekeeping_warp_clock(void)
+{
+}
+
+/* ---- user memory: simulated tasks make no system calls with pointers ---- */
+
+int check_zeroed_user(const void __user *from, size_t size)
+{
+	return -EFAULT;
+}
+
+void *memdup_user_nul(const void __user *src, size_t len)
+{
+	return ERR_PTR(-EFAULT);
+}
+
+ssize_t memory_read_from_buffer(void *to, size_t count, loff_t *ppos,
+				const void *from, size_t available)
+{
+	return -EFAULT;
+}
+
+void __copy_overflow(int size, unsigned long count)
+{
+	panic("linsched: user copy overflow (%d < %lu)", size, count);
+}
+
+#ifdef LINSCHED_DEVM_ADD_ACTION_NAMED
+int __devm_add_action(struct device *dev, void (*action)(void *), void *data,
+		      const char *name)
+{
+	return 0;
+}
+#else
+int devm_add_action(struct device *dev, void (*action)(void *), void *data)
+{
+	return 0;
+}
+#endif
+
+/* ---- locks and strings the kernel's lib/ would give ---- */
+
+DEFINE_PER_CPU(struct pt_regs *, __irq_regs);
+
+/* A sleeping lock never contended: a held mutex is a deadlock on one CPU. */
+void mutex_lock(struct mutex *lock)
+{
+	if (atomic_long_read(&lock->owner))
+		linsched_lock_bug("mutex already held", lock);
+	atomic_long_set(&lock->owner, (unsigned long)current);
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	atomic_long_set(&lock->owner, 0);
+}
+
+ktime_t ktime_add_safe(const ktime_t lhs, const ktime_t rhs)
+{
+	ktime_t res = ktime_add_unsafe(lhs, rhs);
+
+	if (res < 0 || res < lhs || res < rhs)
+		res = ktime_set(KTIME_SEC_MAX, 0);
+	return res;
+}
+
+ssize_t LINSCHED_STRSCPY(char *dest, const char *src, size_t count)
+{
+	size_t i;
+
+	if (!count)
+		return -E2BIG;
+	for (i = 0; i < count - 1 && src[i]; i++)
+		dest[i] = src[i];
+	dest[i] = '\0';
+	return src[i] ? -E2BIG : (ssize_t)i;
+}
+
+const char *dev_driver_string(const struct device *dev)
+{
+	return "";
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Time: sched_clock, jiffies, the periodic tick with NO_HZ idle, and the
+ * hrtimer API on top of the simulator's event queue. Simulated time is
+ * the only clock; kernel code takes no simulated time to run.
+ */
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/nohz.h>
+#include <linux/tick.h>
+#include <linux/interrupt.h>
+
+#include "linsched.h"
+
+unsigned long volatile __cacheline_aligned_in_smp jiffies = INITIAL_JIFFIES;
+
+static struct hrtimer_cpu_base bases[NR_CPUS];
+static bool tick_stopped[NR_CPUS];
+static bool in_idle[NR_CPUS];
+
+notrace unsigned long long sched_clock(void)
+{
+	return lh_now();
+}
+
+static ktime_t linsched_get_time(void)
+{
+	return ns_to_ktime(lh_now());
+}
+
+void linsched_timers_init(void)
+{
+	int cpu, i;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		bases[cpu].cpu = cpu;
+		for (i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++) {
+			bases[cpu].clock_base[i].cpu_base = &bases[cpu];
+			bases[cpu].clock_base[i].index = i;
+			bases[cpu].clock_base[i].get_time = linsched_get_time;
+		}
+	}
+}
+
+void linsched_jiffies_update(void)
+{
+	unsigned long now = INITIAL_JIFFIES + lh_now() / TICK_NSEC;
+
+	if (now != jiffies) {
+		jiffies = now;
+		calc_global_load();
+	}
+}
+
+void linsched_tick(int cpu)
+{
+	LINSCHED_SCHED_TICK();
+}
+
+/* ---- NO_HZ idle: the tick stops on an idle CPU and restarts on exit ---- */
+
+void tick_nohz_idle_enter(void)
+{
+	in_idle[smp_processor_id()] = true;
+}
+
+void tick_nohz_idle_stop_tick(void)
+{
+	int cpu = smp_processor_id();
+
+	if (tick_stopped[cpu] || need_resched() || local_softirq_pending())
+		return;
+	tick_stopped[cpu] = true;
+	lh_tick(cpu, 0);
+	calc_load_nohz_start();
+	nohz_balance_enter_idle(cpu);
+}
+
+static void linsched_tick_restart(int cpu)
+{
+	if (!tick_stopped[cpu])
+		return;
+	tick_stopped[cpu] = false;
+	lh_tick(cpu, 1);
+	calc_load_nohz_stop();
+}
+
+void tick_nohz_idle_retain_tick(void)
+{
+}
+
+void tick_nohz_idle_restart_tick(void)
+{
+	linsched_tick_restart(smp_processor_id());
+}
+
+void tick_nohz_idle_exit(void)
+{
+	int cpu = smp_processor_id();
+
+	in_idle[cpu] = false;
+	linsched_tick_restart(cpu);
+}
+
+bool tick_nohz_idle_got_tick(void)
+{
+	return false;
+}
+
+bool tick_nohz_tick_stopped(void)
+{
+	return tick_stopped[smp_processor_id()];
+}
+
+bool tick_nohz_tick_stopped_cpu(int cpu)
+{
+	return tick_stopped[cpu];
+}
+
+/* ---- hrtimers: one simulator event per armed timer ---- */
+
+void hrtimer_init(struct hrtimer *timer, clockid_t clock_id,
+		  enum hrtimer_mode mode)
+{
+	memset(timer, 0, sizeof(*timer));
+	timer->base = &bases[smp_processor_id()].clock_base[0];
+	timer->is_rel = !!(mode & HRTIMER_MODE_REL);
+	timer->is_soft = !!(mode & HRTIMER_MODE_SOFT);
+	timer->is_hard = !!(mode & HRTIMER_MODE_HARD);
+}
+
+static void linsched_hrtimer_arm(struct hrtimer *timer, int cpu)
+{
+	u64 expires = ktime_to_ns(hrtimer_get_softexpires(timer));
+
+	timer->state = HRTIMER_STATE_ENQUEUED;
+	lh_timer_arm(timer, cpu, expires);
+}
+
+void hrtimer_start_range_ns(struct hrtimer *timer, ktime_t tim,
+			    u64 delta_ns, const enum hrtimer_mode mode)
+{
+	int cpu = smp_processor_id();
+	s64 now = lh_now();
+
+	if (mode & HRTIMER_MODE_REL) {
+		tim = ktime_add_ns(tim, now);
+		if (tim < now)	/* overflow */
+			tim = KTIME_MAX;
+	}
+	hrtimer_set_expires_range_ns(timer, tim, delta_ns);
+	if (timer->base->running != timer)
+		timer->base = &bases[cpu].clock_base[0];
+	linsched_hrtimer_arm(timer, timer->base->cpu_base->cpu);
+}
+
+int hrtimer_try_to_cancel(struct hrtimer *timer)
+{
+	int ret = 0;
+
+	if (timer->state & HRTIMER_STATE_ENQUEUED) {
+		lh_timer_cancel(timer);
+		timer->state = HRTIMER_STATE_INACTIVE;
+		ret = 1;
+	}
+	if (timer->base && timer->base->running == timer)
+		return -1;
+	return ret;
+}
+
+int hrtimer_cancel(struct hrtimer *timer)
+{
+	int ret = hrtimer_try_to_cancel(timer);
+
+	if (ret < 0)
+		panic("linsched: hrtimer_cancel() of a running timer would wait forever");
+	return ret;
+}
+
+bool hrtimer_active(const struct hrtimer *timer)
+{
+	return timer->state != HRTIMER_STATE_INACTIVE ||
+	       (timer->base && timer->base->running == timer);
+}
+
+u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
+{
+	s64 delta = ktime_sub(now, hrtimer_get_expires(timer));
+	u64 overruns = 1;
+
+	if (delta < 0)
+		return 0;
+	if (WARN_ON(timer->state & HRTIMER_STATE_ENQUEUED))
+		return 0;
+	if (interval < 1)
+		interval = 1;
+	if (delta >= interval) {
+		overruns = div64_u64(delta, interval);
+		hrtimer_add_expires_ns(timer, interval * overruns);
+		if (hrtimer_get_expires_tv64(timer) > now)
+			return overruns;
+		overruns++;
+	}
+	hrtimer_add_expires(timer, interval);
+	return overruns;
+}
+
+void linsched_timer_fire(int cpu, void *key)
+{
+	struct hrtimer *timer = key;
+	struct hrtimer_clock_base *base = timer->base;
+	enum hrtimer_restart restart;
+
+	if (!(timer->state & HRTIMER_STATE_ENQUEUED))
+		return;
+	timer->state = HRTIMER_STATE_INACTIVE;
+	base->running = timer;
+	restart = timer->function(timer);
+	base->running = NULL;
+	if (restart == HRTIMER_RESTART &&
+	    !(timer->state & HRTIMER_STATE_ENQUEUED))
+		linsched_hrtimer_arm(timer, cpu);
+}
+
+/* ---- sleeping with a timeout, from task context ---- */
+
+static enum hrtimer_restart linsched_timeout_wakeup(struct hrtimer *timer)
+{
+	struct linsched_task *lt =
+		container_of(timer, struct linsched_task, sleep_timer);
+
+	wake_up_process(lt->p);
+	return HRTIMER_NORESTART;
+}
+
+signed long schedule_timeout(signed long timeout)
+{
+	struct linsched_task *lt = task_lt(current);
+	unsigned long expire;
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		schedule();
+		return timeout;
+	}
+	if (timeout < 0) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	expire = jiffies + timeout;
+	lt->sleep_timer.function = linsched_timeout_wakeup;
+	hrtimer_start(&lt->sleep_timer, ns_to_ktime((u64)timeout * TICK_NSEC),
+		      HRTIMER_MODE_REL);
+	schedule();
+	hrtimer_try_to_cancel(&lt->sleep_timer);
+	timeout = expire - jiffies;
+	return timeout < 0 ? 0 : timeout;
+}
+
+int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)
+{
+	struct linsched_task *lt = task_lt(current);
+	int fired;
+
+	if (!expires) {
+		schedule();
+		return -EINTR;
+	}
+	lt->sleep_timer.function = linsched_timeout_wakeup;
+	hrtimer_start(&lt->sleep_timer, *expires, mode);
+	schedule();
+	fired = !(lt->sleep_timer.state & HRTIMER_STATE_ENQUEUED);
+	hrtimer_try_to_cancel(&lt->sleep_timer);
+	return fired ? 0 : -EINTR;
+}
+
+void ktime_get_real_ts64(struct timespec64 *ts)
+{
+	*ts = ns_to_timespec64(lh_now());
+}

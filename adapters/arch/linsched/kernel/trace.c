@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The kernel's own tracepoints feed the simulator's trace: probes are
+ * attached to sched_switch, sched_wakeup(_new), sched_migrate_task and
+ * cpu_idle without kernel/tracepoint.c (static keys are plain counters
+ * here), and print the fields ftrace prints.
+ */
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+#include <linux/trace_events.h>
+#include <linux/jump_label.h>
+
+#include <trace/events/sched.h>
+
+/* kernel/trace/power-traces.c defines these; the idle loop fires cpu_idle */
+#define CREATE_TRACE_POINTS
+#include <trace/events/power.h>
+#undef CREATE_TRACE_POINTS
+
+#include "linsched.h"
+
+static const char *linsched_state_char(unsigned int state, bool preempt)
+{
+	if (preempt)
+		return "R+";
+	if (state & TASK_REPORT_MAX)
+		return "I";
+	switch (state & (TASK_REPORT | TASK_PARKED | TASK_DEAD)) {
+	case 0: return "R";
+	case TASK_INTERRUPTIBLE: return "S";
+	case TASK_UNINTERRUPTIBLE: return "D";
+	case TASK_DEAD: return "X";
+	default: return "S";
+	}
+}
+
+static void linsched_emit(struct task_struct *cur, const char *event,
+			  const char *fmt, ...)
+{
+	char fields[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(fields, sizeof(fields), fmt, ap);
+	va_end(ap);
+	lh_trace(smp_processor_id(), cur->comm, cur->pid, event, fields);
+}
+
+static void probe_switch(void *data, bool preempt, struct task_struct *prev,
+			 struct task_struct *next, unsigned int prev_state)
+{
+	linsched_emit(prev, "sched_switch",
+		      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
+		      prev->comm, prev->pid, prev->prio,
+		      linsched_state_char(prev_state, preempt),
+		      next->comm, next->pid, next->prio);
+}
+
+static void probe_wakeup(void *data, struct task_struct *p)
+{
+	linsched_emit(current, "sched_wakeup",
+		      "comm=%s pid=%d prio=%d target_cpu=%03d",
+		      p->comm, p->pid, p->prio, task_cpu(p));
+}
+
+static void probe_wakeup_new(void *data, struct task_struct *p)
+{
+	linsched_emit(current, "sched_wakeup_new",
+		      "comm=%s pid=%d prio=%d target_cpu=%03d",
+		      p->comm, p->pid, p->prio, task_cpu(p));
+}
+
+static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	linsched_emit(current, "sched_migrate_task",
+		      "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d",
+		      p->comm, p->pid, p->prio, task_cpu(p), dest_cpu);
+}
+
+static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
+{
+	lh_cpu_idle(cpu, state == PWR_EVENT_EXIT ? -1 : (int)state);
+	linsched_emit(current, "cpu_idle", "state=%u cpu_id=%u", state, cpu);
+}
+
+#define LINSCHED_PROBE(tp, fn)						\
+	do {								\
+		static struct tracepoint_func funcs[2];			\
+		funcs[0].func = (void *)(fn);				\
+		funcs[0].prio = TRACEPOINT_DEFAULT_PRIO;		\
+		rcu_assign_pointer(__tracepoint_##tp.funcs, funcs);	\
+		static_key_slow_inc(&__tracepoint_##tp.key);		\
+	} while (0)
+
+void linsched_trace_init(void)
+{
+	LINSCHED_PROBE(sched_switch, probe_switch);
+	LINSCHED_PROBE(sched_wakeup, probe_wakeup);
+	LINSCHED_PROBE(sched_wakeup_new, probe_wakeup_new);
+	LINSCHED_PROBE(sched_migrate_task, probe_migrate);
+	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
+}
+
+/*
+ * The TRACE_EVENT definitions also generate ftrace ring-buffer code; no
+ * ftrace event is ever enabled here, so none of it can run.
+ */
+#define LINSCHED_NO_FTRACE(ret, name, ...)				\
+	ret name(__VA_ARGS__)						\
+	{								\
+		panic("linsched: ftrace " #name "() is not simulated");	\
+	}
+
+LINSCHED_NO_FTRACE(void *, trace_event_buffer_reserve,
+		   struct trace_event_buffer *fbuffer,
+		   struct trace_event_file *trace_file, unsigned long len)
+LINSCHED_NO_FTRACE(void, trace_event_buffer_commit,
+		   struct trace_event_buffer *fbuffer)
+LINSCHED_NO_FTRACE(int, trace_event_raw_init, struct trace_event_call *call)
+LINSCHED_NO_FTRACE(int, trace_event_reg, struct trace_event_call *event,
+		   enum trace_reg type, void *data)
+LINSCHED_NO_FTRACE(int, trace_raw_output_prep, struct trace_iterator *iter,
+		   struct trace_event *event)
+LINSCHED_NO_FTRACE(enum print_line_t, trace_handle_return,
+		   struct trace_seq *s)
+LINSCHED_NO_FTRACE(bool, __trace_trigger_soft_disabled,
+		   struct trace_event_file *file)
+LINSCHED_NO_FTRACE(const char *, trace_print_flags_seq, struct trace_seq *p,
+		   const char *delim, unsigned long flags,
+		   const struct trace_print_flags *flag_array)
+LINSCHED_NO_FTRACE(const char *, trace_print_bitmask_seq, struct trace_seq *p,
+		   void *bitmask_ptr, unsigned int bitmask_size)
+
+void trace_event_printf(struct trace_iterator *iter, const char *fmt, ...)
+{
+	panic("linsched: ftrace trace_event_printf() is not simulated");
+}
+
+LINSCHED_NO_FTRACE(int, trace_output_call,
+		   struct trace_iterator *iter, char *name, char *fmt, ...)
+LINSCHED_NO_FTRACE(const char *, trace_print_symbols_seq, struct trace_seq *p,
+		   unsigned long val,
+		   const struct trace_print_flags *symbol_array)
