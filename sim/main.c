@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * main() of a revision's simulator executable (linked by the adapters with
+ * that revision's kernel objects). `linsched run` drives it; it also runs
+ * on its own and under gdb.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <asm/door.h>
+
+#include "sim/sim.h"
+
+static void usage(FILE *f, const char *argv0)
+{
+	fprintf(f,
+"usage: %s --topology T --workload W [options]\n"
+"\n"
+"Run the scheduler of kernel %s, built into this executable, on a\n"
+"simulated machine.\n"
+"\n"
+"  -t, --topology T     a preset (up, dual, quad, quad-smt, hex, ...) or a\n"
+"                       shape PxCxT (packages x cores x threads)\n"
+"  -w, --workload W     task groups, e.g. 'hog*8' or\n"
+"                       'periodic*32:run=1ms:sleep=9ms+hog*2:cpus=0-1'\n"
+"  -d, --duration D     simulated time (default 10s)\n"
+"  -s, --seed S         seed of every random choice (default 1)\n"
+"      --trace FILE     write sched/idle events in ftrace text format\n"
+"      --json FILE      write the results as JSON ('-' for stdout)\n"
+"      --log FILE       write the kernel log\n"
+"      --revision NAME  revision name recorded in the results\n"
+"      --fatal-warnings make a kernel WARN end the run (exit %d)\n"
+"  -h, --help           this text\n"
+"\n"
+"Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
+"errors; a crash ends with the signal.\n",
+		argv0, lk_version(), LINSCHED_EXIT_WARN, LINSCHED_EXIT_PANIC,
+		LINSCHED_EXIT_HANG);
+}
+
+static FILE *open_out(const char *path, const char *what)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "error: cannot write %s '%s': %s\n", what, path,
+			strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+static cJSON *results_json(const struct sim_config *cfg,
+			   const struct sim_result *res, const char *revision)
+{
+	cJSON *root = cJSON_CreateObject(), *arr;
+	int i;
+
+	cJSON_AddStringToObject(root, "revision", revision ? revision : "");
+	cJSON_AddStringToObject(root, "kernel_version", res->kernel_version);
+	cJSON_AddStringToObject(root, "topology", cfg->topo->name);
+	cJSON_AddStringToObject(root, "workload", cfg->wl->spec);
+	cJSON_AddNumberToObject(root, "seed", (double)cfg->seed);
+	cJSON_AddNumberToObject(root, "duration_ns", (double)cfg->duration_ns);
+	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
+	cJSON_AddNumberToObject(root, "events", (double)res->events);
+	arr = cJSON_AddArrayToObject(root, "cpus");
+	for (i = 0; i < res->nr_cpus; i++) {
+		cJSON *c = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(c, "id", i);
+		cJSON_AddNumberToObject(c, "busy_ns", (double)res->cpus[i].busy_ns);
+		cJSON_AddNumberToObject(c, "idle_ns", (double)res->cpus[i].idle_ns);
+		cJSON_AddItemToArray(arr, c);
+	}
+	arr = cJSON_AddArrayToObject(root, "tasks");
+	for (i = 0; i < res->nr_tasks; i++) {
+		const struct sim_task_result *t = &res->tasks[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", t->name);
+		cJSON_AddNumberToObject(o, "pid", t->pid);
+		cJSON_AddNumberToObject(o, "cpu", t->cpu);
+		cJSON_AddNumberToObject(o, "sum_exec_ns", (double)t->sum_exec_ns);
+		cJSON_AddNumberToObject(o, "nr_migrations", (double)t->nr_migrations);
+		cJSON_AddNumberToObject(o, "nr_switches", (double)t->nr_switches);
+		cJSON_AddNumberToObject(o, "nr_voluntary_switches",
+					(double)t->nr_voluntary);
+		cJSON_AddNumberToObject(o, "nr_involuntary_switches",
+					(double)t->nr_involuntary);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return root;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "topology", required_argument, NULL, 't' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "log", required_argument, NULL, 'L' },
+		{ "revision", required_argument, NULL, 'R' },
+		{ "fatal-warnings", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *topo_spec = NULL, *wl_spec = NULL, *json = NULL;
+	const char *trace = NULL, *log = NULL, *revision = NULL;
+	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1 };
+	static struct topology topo;
+	struct workload wl;
+	struct sim_result res;
+	char err[512], *end;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "t:w:d:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			topo_spec = optarg;
+			break;
+		case 'w':
+			wl_spec = optarg;
+			break;
+		case 'd':
+			if (workload_parse_duration(&cfg.duration_ns, optarg)) {
+				fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
+					optarg);
+				return LINSCHED_EXIT_USAGE;
+			}
+			break;
+		case 's':
+			errno = 0;
+			cfg.seed = strtoull(optarg, &end, 0);
+			if (errno || *end || end == optarg) {
+				fprintf(stderr, "error: --seed '%s': expected an unsigned integer\n",
+					optarg);
+				return LINSCHED_EXIT_USAGE;
+			}
+			break;
+		case 'T':
+			trace = optarg;
+			break;
+		case 'J':
+			json = optarg;
+			break;
+		case 'L':
+			log = optarg;
+			break;
+		case 'R':
+			revision = optarg;
+			break;
+		case 'F':
+			cfg.fatal_warnings = 1;
+			break;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		default:
+			usage(stderr, argv[0]);
+			return LINSCHED_EXIT_USAGE;
+		}
+	}
+	if (optind != argc || !topo_spec || !wl_spec) {
+		fprintf(stderr, "error: %s\n", optind != argc ?
+			"unexpected argument" : "--topology and --workload are required");
+		usage(stderr, argv[0]);
+		return LINSCHED_EXIT_USAGE;
+	}
+	if (topology_from_spec(&topo, topo_spec, err, sizeof(err)) ||
+	    workload_parse(&wl, wl_spec, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return LINSCHED_EXIT_USAGE;
+	}
+	cfg.topo = &topo;
+	cfg.wl = &wl;
+	if (trace)
+		cfg.trace = open_out(trace, "trace");
+	if (log)
+		cfg.log = open_out(log, "log");
+	if (cfg.trace && cfg.trace != stdout) {
+		fprintf(cfg.trace, "# tracer: nop\n#\n");
+		fprintf(cfg.trace, "# linsched: kernel %s, topology %s, workload %s, seed %" PRIu64 "\n",
+			lk_version(), topo.name, wl.spec, cfg.seed);
+	}
+	ret = sim_run(&cfg, &res);
+	if (ret)
+		return LINSCHED_EXIT_USAGE;
+	if (json) {
+		cJSON *root = results_json(&cfg, &res, revision);
+		char *text = cJSON_Print(root);
+		FILE *f = open_out(json, "results");
+
+		fprintf(f, "%s\n", text);
+		if (f != stdout && fclose(f)) {
+			fprintf(stderr, "error: cannot write results '%s'\n", json);
+			return 1;
+		}
+		free(text);
+		cJSON_Delete(root);
+	}
+	if (cfg.trace && cfg.trace != stdout && fclose(cfg.trace)) {
+		fprintf(stderr, "error: cannot write trace '%s'\n", trace);
+		return 1;
+	}
+	if (cfg.log && cfg.log != stdout)
+		fclose(cfg.log);
+	sim_result_release(&res);
+	workload_release(&wl);
+	return 0;
+}

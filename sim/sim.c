@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The event loop and the host side of the door.
+ *
+ * Events are ordered by (time, cpu, sequence number), so a run depends on
+ * nothing but its inputs and seed. Kernel code runs in zero simulated
+ * time; simulated time passes only between events.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <asm/door.h>
+
+#include "sim/sim.h"
+#include "sim/sim_internal.h"
+
+#define TICK_NS		1000000ULL	/* HZ=1000 */
+#define STACK_SIZE	(128 * 1024)
+#define GUARD_SIZE	4096
+#define LOG_RING	64
+#define HANG_EVENTS	5000000ULL	/* events at one instant before a hang */
+
+struct sim sim;
+
+/* ---- the event heap ---- */
+
+static int event_before(const struct sim_event *a, const struct sim_event *b)
+{
+	if (a->time != b->time)
+		return a->time < b->time;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	return a->seq < b->seq;
+}
+
+static void heap_swap(size_t i, size_t j)
+{
+	struct sim_event *t = sim.heap[i];
+
+	sim.heap[i] = sim.heap[j];
+	sim.heap[j] = t;
+	sim.heap[i]->heap_idx = i;
+	sim.heap[j]->heap_idx = j;
+}
+
+static void heap_up(size_t i)
+{
+	while (i && event_before(sim.heap[i], sim.heap[(i - 1) / 2])) {
+		heap_swap(i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_down(size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < sim.heap_n && event_before(sim.heap[l], sim.heap[m]))
+			m = l;
+		if (r < sim.heap_n && event_before(sim.heap[r], sim.heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		heap_swap(i, m);
+		i = m;
+	}
+}
+
+void sim_event_push(struct sim_event *ev, uint64_t time, int cpu)
+{
+	if (ev->heap_idx >= 0)
+		sim_event_cancel(ev);
+	if (sim.heap_n == sim.heap_cap) {
+		sim.heap_cap = sim.heap_cap ? 2 * sim.heap_cap : 1024;
+		sim.heap = realloc(sim.heap, sim.heap_cap * sizeof(*sim.heap));
+		if (!sim.heap)
+			sim_die("out of memory for events");
+	}
+	ev->time = time < sim.now ? sim.now : time;
+	ev->cpu = cpu;
+	ev->seq = sim.seq++;
+	ev->heap_idx = (long)sim.heap_n;
+	sim.heap[sim.heap_n++] = ev;
+	heap_up(sim.heap_n - 1);
+}
+
+void sim_event_cancel(struct sim_event *ev)
+{
+	size_t i = (size_t)ev->heap_idx;
+
+	if (ev->heap_idx < 0)
+		return;
+	ev->heap_idx = -1;
+	if (i == --sim.heap_n)
+		return;
+	sim.heap[i] = sim.heap[sim.heap_n];
+	sim.heap[i]->heap_idx = (long)i;
+	heap_up(i);
+	heap_down((size_t)sim.heap[i]->heap_idx);
+}
+
+static struct sim_event *event_alloc(int type)
+{
+	struct sim_event *ev = sim.free_events;
+
+	if (ev)
+		sim.free_events = ev->next;
+	else if (!(ev = calloc(1, sizeof(*ev))))
+		sim_die("out of memory for events");
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->heap_idx = -1;
+	return ev;
+}
+
+static void event_free(struct sim_event *ev)
+{
+	ev->next = sim.free_events;
+	sim.free_events = ev;
+}
+
+/* ---- timers: at most one event per key ---- */
+
+#define TIMER_BUCKETS 4096
+
+static size_t timer_hash(const void *key)
+{
+	uintptr_t k = (uintptr_t)key;
+
+	return (size_t)((k >> 4) ^ (k >> 16)) & (TIMER_BUCKETS - 1);
+}
+
+static struct sim_event **timer_find(const void *key)
+{
+	struct sim_event **pp = &sim.timers[timer_hash(key)];
+
+	while (*pp && (*pp)->arg != key)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+void lh_timer_arm(void *key, int cpu, unsigned long long expires)
+{
+	struct sim_event **pp = timer_find(key), *ev = *pp;
+
+	if (!ev) {
+		ev = event_alloc(SIM_EV_TIMER);
+		ev->arg = key;
+		*pp = ev;
+	}
+	sim_event_push(ev, expires, cpu);
+}
+
+int lh_timer_cancel(void *key)
+{
+	struct sim_event **pp = timer_find(key), *ev = *pp;
+
+	if (!ev)
+		return 0;
+	*pp = ev->next;
+	sim_event_cancel(ev);
+	event_free(ev);
+	return 1;
+}
+
+/* ---- host operations ---- */
+
+unsigned long long lh_now(void)
+{
+	return sim.now;
+}
+
+void lh_tick(int cpu, int on)
+{
+	struct sim_event *ev = &sim.cpu[cpu].tick;
+
+	sim.cpu[cpu].tick_on = on;
+	if (!on) {
+		sim_event_cancel(ev);
+		return;
+	}
+	if (ev->heap_idx < 0)
+		sim_event_push(ev, (sim.now / TICK_NS + 1) * TICK_NS, cpu);
+}
+
+void lh_ipi(int cpu, int kind, void *arg)
+{
+	struct sim_event *ev = event_alloc(SIM_EV_IPI);
+
+	ev->kind = kind;
+	ev->arg = arg;
+	sim_event_push(ev, sim.now, cpu);
+}
+
+void *lh_zalloc(unsigned long size)
+{
+	void *p = calloc(1, size);
+
+	if (!p)
+		sim_die("out of memory (%lu bytes for the kernel)", size);
+	return p;
+}
+
+void lh_free(void *p)
+{
+	free(p);
+}
+
+void sim_context_start(void);
+
+void *lh_context_new(void *task, void **stack)
+{
+	char *base = mmap(NULL, STACK_SIZE + GUARD_SIZE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint64_t *sp;
+
+	if (base == MAP_FAILED)
+		sim_die("out of memory for a task stack");
+	mprotect(base, GUARD_SIZE, PROT_NONE);
+	*stack = base;
+	sp = (uint64_t *)(base + STACK_SIZE + GUARD_SIZE) - 8;
+	sp[0] = 0;				/* r15 */
+	sp[1] = 0;				/* r14 */
+	sp[2] = (uint64_t)(uintptr_t)lk_task_entry;	/* r13 */
+	sp[3] = (uint64_t)(uintptr_t)task;	/* r12 */
+	sp[4] = 0;				/* rbx */
+	sp[5] = 0;				/* rbp */
+	sp[6] = (uint64_t)(uintptr_t)sim_context_start;
+	return sp;
+}
+
+void lh_context_free(void *stack)
+{
+	if (stack)
+		munmap(stack, STACK_SIZE + GUARD_SIZE);
+}
+
+void lh_log(int level, const char *line)
+{
+	size_t len = strlen(line);
+	char *copy;
+
+	while (len && line[len - 1] == '\n')
+		len--;
+	copy = malloc(len + 48);
+	if (!copy)
+		return;
+	snprintf(copy, len + 48, "[%5llu.%06llu] %.*s",
+		 (unsigned long long)(sim.now / 1000000000ULL),
+		 (unsigned long long)(sim.now % 1000000000ULL / 1000),
+		 (int)len, line);
+	if (sim.cfg->log)
+		fprintf(sim.cfg->log, "%s\n", copy);
+	free(sim.log_ring[sim.log_next % LOG_RING]);
+	sim.log_ring[sim.log_next++ % LOG_RING] = copy;
+	(void)level;
+}
+
+static void sim_dump_log(void)
+{
+	size_t i = sim.log_next > LOG_RING ? sim.log_next - LOG_RING : 0;
+
+	for (; i < sim.log_next; i++)
+		fprintf(stderr, "  %s\n", sim.log_ring[i % LOG_RING]);
+}
+
+void lh_panic(const char *msg)
+{
+	fflush(NULL);
+	fprintf(stderr, "kernel panic at %llu ns on CPU %d: %s\nlast kernel messages:\n",
+		(unsigned long long)sim.now, lk_this_cpu(), msg);
+	sim_dump_log();
+	exit(LINSCHED_EXIT_PANIC);
+}
+
+void lh_warn(const char *where)
+{
+	sim.warnings++;
+	lh_log(4, where);
+	if (sim.cfg->fatal_warnings) {
+		fflush(NULL);
+		fprintf(stderr, "kernel warning (fatal by --fatal-warnings): %s\n",
+			where);
+		sim_dump_log();
+		exit(LINSCHED_EXIT_WARN);
+	}
+}
+
+void lh_trace(int cpu, const char *comm, int pid, const char *event,
+	      const char *fields)
+{
+	if (!sim.cfg->trace)
+		return;
+	fprintf(sim.cfg->trace, "%16.16s-%-7d [%03d] ..... %5llu.%06llu: %s: %s\n",
+		pid ? comm : "<idle>", pid, cpu,
+		(unsigned long long)(sim.now / 1000000000ULL),
+		(unsigned long long)(sim.now % 1000000000ULL / 1000),
+		event, fields);
+}
+
+unsigned long long lh_random(void)
+{
+	return sim_rng_next(sim.kernel_rng);
+}
+
+void lh_cpu_idle(int cpu, int state)
+{
+	struct sim_cpu *c = &sim.cpu[cpu];
+
+	if (state >= 0 && !c->idle) {
+		c->idle = 1;
+		c->idle_since = sim.now;
+	} else if (state < 0 && c->idle) {
+		c->idle = 0;
+		c->idle_ns += sim.now - c->idle_since;
+	}
+}
+
+void lh_boot_done(void)
+{
+	sim_tasks_start();
+}
+
+void sim_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(NULL);
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void sim_fault(int sig)
+{
+	static const char msg[] = "kernel crash: fatal signal in the simulated kernel\n";
+
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(128 + sig);
+	fprintf(stderr, "signal %d at %llu ns on CPU %d; last kernel messages:\n",
+		sig, (unsigned long long)sim.now, lk_this_cpu());
+	sim_dump_log();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* ---- the loop ---- */
+
+static void sim_loop(uint64_t end)
+{
+	uint64_t last = UINT64_MAX, same = 0;
+
+	while (sim.heap_n && sim.heap[0]->time <= end) {
+		struct sim_event *ev = sim.heap[0];
+		int cpu = ev->cpu, resume = 0, kind;
+		void *arg;
+
+		sim_event_cancel(ev);
+		sim.now = ev->time;
+		sim.events++;
+		if (sim.now == last && ++same > HANG_EVENTS) {
+			fprintf(stderr, "kernel hang: %llu events at %llu ns without time passing\n",
+				(unsigned long long)same,
+				(unsigned long long)sim.now);
+			sim_dump_log();
+			exit(LINSCHED_EXIT_HANG);
+		} else if (sim.now != last) {
+			last = sim.now;
+			same = 0;
+		}
+		switch (ev->type) {
+		case SIM_EV_TICK:
+			sim_event_push(ev, sim.now + TICK_NS, cpu);
+			lk_irq(cpu, LINSCHED_IRQ_TICK, NULL);
+			break;
+		case SIM_EV_TIMER:
+			arg = ev->arg;
+			*timer_find(arg) = ev->next;
+			event_free(ev);
+			lk_irq(cpu, LINSCHED_IRQ_TIMER, arg);
+			break;
+		case SIM_EV_IPI:
+			kind = ev->kind;
+			arg = ev->arg;
+			event_free(ev);
+			lk_irq(cpu, kind, arg);
+			break;
+		case SIM_EV_SEGMENT:
+			resume = 1;
+			break;
+		}
+		if (resume || lk_needs_resume(cpu))
+			lk_resume(cpu);
+	}
+	sim.now = end;
+}
+
+int sim_run(const struct sim_config *cfg, struct sim_result *out)
+{
+	static struct linsched_machine machine;
+	int i;
+
+	memset(&sim, 0, sizeof(sim));
+	sim.cfg = cfg;
+	sim.nr_cpus = cfg->topo->nr_cpus;
+	sim.timers = calloc(TIMER_BUCKETS, sizeof(*sim.timers));
+	sim.cpu = calloc(sim.nr_cpus, sizeof(*sim.cpu));
+	if (!sim.timers || !sim.cpu)
+		sim_die("out of memory");
+	sim_rng_seed(sim.kernel_rng, cfg->seed ^ 0x6b65726e656cULL);
+	for (i = 0; i < sim.nr_cpus; i++) {
+		const struct topology_cpu *t = &cfg->topo->cpu[i];
+
+		sim.cpu[i].tick.type = SIM_EV_TICK;
+		sim.cpu[i].tick.heap_idx = -1;
+		machine.cpu[i] = (struct linsched_cpu_desc){
+			.package = t->package, .cluster = t->cluster,
+			.core = t->core, .node = t->node,
+			.capacity = t->capacity,
+		};
+	}
+	machine.nr_cpus = sim.nr_cpus;
+	if (sim_tasks_init(cfg))
+		return -1;
+	signal(SIGSEGV, sim_fault);
+	signal(SIGBUS, sim_fault);
+	signal(SIGFPE, sim_fault);
+	signal(SIGILL, sim_fault);
+	signal(SIGABRT, sim_fault);
+
+	lk_boot(&machine);
+	lk_resume(0);
+	sim_loop(cfg->duration_ns);
+
+	memset(out, 0, sizeof(*out));
+	out->kernel_version = lk_version();
+	out->nr_cpus = sim.nr_cpus;
+	out->cpus = calloc(sim.nr_cpus, sizeof(*out->cpus));
+	if (!out->cpus)
+		sim_die("out of memory");
+	for (i = 0; i < sim.nr_cpus; i++) {
+		struct sim_cpu *c = &sim.cpu[i];
+
+		if (c->idle)
+			c->idle_ns += sim.now - c->idle_since;
+		out->cpus[i].idle_ns = c->idle_ns;
+		out->cpus[i].busy_ns = sim.now - c->idle_ns;
+	}
+	out->warnings = sim.warnings;
+	out->events = sim.events;
+	return sim_tasks_results(out);
+}
+
+void sim_result_release(struct sim_result *res)
+{
+	free(res->cpus);
+	free(res->tasks);
+	memset(res, 0, sizeof(*res));
+}

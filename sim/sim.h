@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sim - the linsched runtime: a deterministic discrete-event machine that
+ * runs a kernel revision's own scheduler.
+ *
+ * Linked into each revision's simulator executable together with that
+ * revision's kernel objects; it talks to them only through the door
+ * (adapters/arch/linsched/include/uapi/asm/door.h).
+ */
+#ifndef LSB_SIM_H
+#define LSB_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topologies/topologies.h"
+#include "workloads/workloads.h"
+
+struct sim_config {
+	const struct topology *topo;
+	const struct workload *wl;
+	uint64_t duration_ns;
+	uint64_t seed;
+	FILE *trace;		/* ftrace text, or NULL */
+	FILE *log;		/* kernel log, or NULL */
+	int fatal_warnings;
+};
+
+struct sim_cpu_result {
+	uint64_t busy_ns;
+	uint64_t idle_ns;
+};
+
+struct sim_task_result {
+	char name[16];
+	int pid;
+	int cpu;
+	uint64_t sum_exec_ns;
+	uint64_t nr_migrations;
+	uint64_t nr_switches;
+	uint64_t nr_voluntary;
+	uint64_t nr_involuntary;
+};
+
+struct sim_result {
+	const char *kernel_version;
+	int nr_cpus;
+	struct sim_cpu_result *cpus;	/* nr_cpus entries */
+	int nr_tasks;
+	struct sim_task_result *tasks;	/* nr_tasks entries */
+	unsigned int warnings;
+	uint64_t events;
+};
+
+/**
+ * sim_run() - boot the kernel on the machine and run the workload
+ * @cfg: what to run
+ * @out: the results; release with sim_result_release()
+ *
+ * A kernel BUG()/panic() does not return: the process exits with
+ * LINSCHED_EXIT_PANIC after printing the kernel's message.
+ *
+ * Return: 0, or -1 on a bad configuration (message on stderr).
+ */
+int sim_run(const struct sim_config *cfg, struct sim_result *out);
+
+void sim_result_release(struct sim_result *res);
+
+#endif

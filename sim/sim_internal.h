@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Private to sim/: the event queue, per-CPU state and the task runner. */
+#ifndef LSB_SIM_INTERNAL_H
+#define LSB_SIM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+enum sim_event_type {
+	SIM_EV_TICK,
+	SIM_EV_TIMER,
+	SIM_EV_IPI,
+	SIM_EV_SEGMENT,		/* a running task's work ends */
+};
+
+struct sim_event {
+	uint64_t time;
+	uint64_t seq;
+	int cpu;
+	int type;
+	int kind;		/* SIM_EV_IPI: enum linsched_irq */
+	void *arg;
+	long heap_idx;		/* -1 when not queued */
+	struct sim_event *next;	/* timer hash chain, free list */
+};
+
+struct sim_cpu {
+	struct sim_event tick;
+	int tick_on;
+	int idle;
+	uint64_t idle_since;
+	uint64_t idle_ns;
+};
+
+struct sim {
+	const struct sim_config *cfg;
+	uint64_t now;
+	uint64_t seq;
+	uint64_t events;
+	int nr_cpus;
+	struct sim_cpu *cpu;
+	struct sim_event **heap;
+	size_t heap_n, heap_cap;
+	struct sim_event **timers;
+	struct sim_event *free_events;
+	uint64_t kernel_rng[4];
+	char *log_ring[64];
+	size_t log_next;
+	unsigned int warnings;
+};
+
+extern struct sim sim;
+
+void sim_event_push(struct sim_event *ev, uint64_t time, int cpu);
+void sim_event_cancel(struct sim_event *ev);
+void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+/* rng.c: xoshiro256** seeded through splitmix64 */
+void sim_rng_seed(uint64_t s[4], uint64_t seed);
+uint64_t sim_rng_next(uint64_t s[4]);
+double sim_rng_exp(uint64_t s[4], double mean);
+
+/* tasks.c */
+int sim_tasks_init(const struct sim_config *cfg);
+void sim_tasks_start(void);
+int sim_tasks_results(struct sim_result *out);
+
+#endif

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workloads/workloads.h"
+
+int workload_parse_duration(uint64_t *out, const char *s)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t mult;
+	} units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { "", 1 },
+	};
+	char *end;
+	double v = strtod(s, &end);
+	size_t i;
+
+	if (end == s || v <= 0)
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(end, units[i].suffix)) {
+			*out = (uint64_t)(v * units[i].mult + 0.5);
+			return *out ? 0 : -1;
+		}
+	return -1;
+}
+
+static int parse_cpus(struct workload_task *t, const char *v)
+{
+	char *end;
+
+	t->nr_cpus = 0;
+	while (*v) {
+		long a = strtol(v, &end, 10), b;
+
+		if (end == v || a < 0 || a >= WORKLOAD_MAX_CPUS)
+			return -1;
+		b = a;
+		v = end;
+		if (*v == '-') {
+			b = strtol(v + 1, &end, 10);
+			if (end == v + 1 || b < a || b >= WORKLOAD_MAX_CPUS)
+				return -1;
+			v = end;
+		}
+		for (; a <= b; a++)
+			t->cpus[t->nr_cpus++] = (int)a;
+		if (*v == '.')
+			v++;
+		else if (*v)
+			return -1;
+	}
+	return t->nr_cpus ? 0 : -1;
+}
+
+static int parse_policy(int *out, const char *v)
+{
+	static const char *const names[] = {
+		"other", "fifo", "rr", "batch", NULL, "idle",
+	};
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (names[i] && !strcmp(v, names[i])) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+static int parse_group(struct workload *wl, char *group, int index, char *err,
+		       size_t errlen)
+{
+	struct workload_task t = { .policy = 0 };
+	char *kind = strtok(group, ":"), *kv, *star;
+	long count = 1;
+	int i;
+
+	star = strchr(kind, '*');
+	if (star) {
+		*star = '\0';
+		count = strtol(star + 1, NULL, 10);
+		if (count < 1 || count > WORKLOAD_MAX_TASKS) {
+			snprintf(err, errlen, "group %d: count '%s' is not 1..%d",
+				 index, star + 1, WORKLOAD_MAX_TASKS);
+			return -1;
+		}
+	}
+	if (!strcmp(kind, "hog")) {
+		t.kind = WORKLOAD_HOG;
+	} else if (!strcmp(kind, "periodic")) {
+		t.kind = WORKLOAD_PERIODIC;
+	} else if (!strcmp(kind, "random")) {
+		t.kind = WORKLOAD_RANDOM;
+		wl->randomised = 1;
+	} else {
+		snprintf(err, errlen,
+			 "group %d: unknown kind '%s' (expected hog, periodic or random)",
+			 index, kind);
+		return -1;
+	}
+	snprintf(t.name, sizeof(t.name), "%s", kind);
+	while ((kv = strtok(NULL, ":"))) {
+		char *val = strchr(kv, '=');
+		int bad = 0;
+
+		if (!val) {
+			snprintf(err, errlen, "group %d: '%s' is not KEY=VALUE",
+				 index, kv);
+			return -1;
+		}
+		*val++ = '\0';
+		if (!strcmp(kv, "run"))
+			bad = workload_parse_duration(&t.run_ns, val);
+		else if (!strcmp(kv, "sleep"))
+			bad = workload_parse_duration(&t.sleep_ns, val);
+		else if (!strcmp(kv, "nice"))
+			bad = (t.nice = atoi(val)) < -20 || t.nice > 19;
+		else if (!strcmp(kv, "cpus"))
+			bad = parse_cpus(&t, val);
+		else if (!strcmp(kv, "policy"))
+			bad = parse_policy(&t.policy, val);
+		else if (!strcmp(kv, "prio"))
+			bad = (t.prio = atoi(val)) < 1 || t.prio > 99;
+		else if (!strcmp(kv, "name"))
+			bad = snprintf(t.name, sizeof(t.name), "%s", val) >=
+			      (int)sizeof(t.name) - 5;
+		else {
+			snprintf(err, errlen,
+				 "group %d: unknown key '%s' (expected run, sleep, nice, cpus, policy, prio or name)",
+				 index, kv);
+			return -1;
+		}
+		if (bad) {
+			snprintf(err, errlen, "group %d: bad value '%s' for '%s'",
+				 index, val, kv);
+			return -1;
+		}
+	}
+	if (t.kind != WORKLOAD_HOG && (!t.run_ns || !t.sleep_ns)) {
+		snprintf(err, errlen, "group %d: '%s' needs run= and sleep=",
+			 index, kind);
+		return -1;
+	}
+	if ((t.policy == 1 || t.policy == 2) != (t.prio != 0)) {
+		snprintf(err, errlen,
+			 "group %d: prio= goes with policy=fifo or rr, and they need it",
+			 index);
+		return -1;
+	}
+	if (wl->nr_tasks + count > WORKLOAD_MAX_TASKS) {
+		snprintf(err, errlen, "more than %d tasks", WORKLOAD_MAX_TASKS);
+		return -1;
+	}
+	for (i = 0; i < count; i++) {
+		struct workload_task *d = &wl->tasks[wl->nr_tasks++];
+
+		*d = t;
+		snprintf(d->name, sizeof(d->name), "%.10s-%d", t.name, i);
+	}
+	return 0;
+}
+
+int workload_parse(struct workload *out, const char *spec, char *err,
+		   size_t errlen)
+{
+	char *copy, *group, *save = NULL;
+	int index = 0;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	out->tasks = calloc(WORKLOAD_MAX_TASKS, sizeof(*out->tasks));
+	copy = strdup(spec);
+	if (!out->tasks || !copy) {
+		free(copy);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (group = strtok_r(copy, "+", &save); group;
+	     group = strtok_r(NULL, "+", &save)) {
+		if (parse_group(out, group, ++index, err, errlen)) {
+			free(copy);
+			workload_release(out);
+			return -1;
+		}
+	}
+	free(copy);
+	if (!out->nr_tasks) {
+		snprintf(err, errlen, "workload '%s' has no task", spec);
+		workload_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+void workload_release(struct workload *wl)
+{
+	free(wl->tasks);
+	wl->tasks = NULL;
+	wl->nr_tasks = 0;
+}
