@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Building a tree: a hard-linked copy of the exported tree with the arch
+ * overlaid, the tree's own kbuild for kernel/sched and a few lib/ objects,
+ * and a plain link with the simulator runtime.
+ *
+ * cache/builds/KEY/        a finished build: o/ (kbuild output),
+ *                          linsched-sim, build.log, runtime (stamp)
+ * cache/builds/KEY.failed/ a build that failed: build.log
+ * Both appear by rename(2) only, so concurrent runs never see half a build.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "adapters/adapters.h"
+#include "adapters/adapters_internal.h"
+
+static __thread char last_error[2048];
+
+/* snprintf for paths and messages: truncation is caught, not warned of. */
+static int pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+void adapter_set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+const char *adapter_last_error(void)
+{
+	return last_error;
+}
+
+/* lib/ objects that compile unmodified and carry part of the link. */
+static const char *const lib_objects[] = {
+	"lib/bitmap.o", "lib/cpumask.o", "lib/find_bit.o", "lib/rbtree.o",
+	"lib/plist.o", "lib/kstrtox.o", "lib/math/div64.o", "lib/refcount.o",
+	"lib/random32.o", "lib/ctype.o", "lib/hweight.o", "lib/ratelimit.o",
+	"lib/llist.o", "lib/sort.o", "lib/once.o",
+	"kernel/locking/spinlock.o", "kernel/time/time.o", "init/init_task.o",
+};
+
+#define NR_LIB_OBJECTS (sizeof(lib_objects) / sizeof(lib_objects[0]))
+
+/* ---- hashing: SHA-1 of a growing text, through libgit2 ---- */
+
+struct hashbuf {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static int hash_open(struct hashbuf *h)
+{
+	h->buf = NULL;
+	h->len = 0;
+	h->f = open_memstream(&h->buf, &h->len);
+	return h->f ? 0 : -1;
+}
+
+static int hash_close(struct hashbuf *h, char out[41])
+{
+	git_oid oid;
+	int ret;
+
+	if (fclose(h->f)) {
+		free(h->buf);
+		return -1;
+	}
+	git_libgit2_init();
+	ret = git_odb_hash(&oid, h->buf, h->len, GIT_OBJECT_BLOB);
+	git_libgit2_shutdown();
+	free(h->buf);
+	if (ret)
+		return -1;
+	git_oid_tostr(out, 41, &oid);
+	return 0;
+}
+
+static int hash_file_into(struct hashbuf *h, const char *path,
+			  const char *name)
+{
+	size_t len;
+	char *text = adapter_read_file(path, &len);
+
+	if (!text)
+		return -1;
+	fprintf(h->f, "%s %zu\n", name, len);
+	fwrite(text, 1, len, h->f);
+	free(text);
+	return 0;
+}
+
+static struct hashbuf *walk_hash;
+static size_t walk_root_len;
+
+static int walk_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F)
+		return 0;
+	return hash_file_into(walk_hash, path, path + walk_root_len);
+}
+
+/* nftw visits in directory order: collect, sort, then hash. */
+struct pathlist {
+	char **v;
+	size_t n, cap;
+};
+
+static struct pathlist *walk_list;
+
+static int collect_one(const char *path, const struct stat *st, int type,
+		       struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F)
+		return 0;
+	if (walk_list->n == walk_list->cap) {
+		walk_list->cap = walk_list->cap ? 2 * walk_list->cap : 64;
+		walk_list->v = realloc(walk_list->v,
+				       walk_list->cap * sizeof(char *));
+		if (!walk_list->v)
+			return -1;
+	}
+	walk_list->v[walk_list->n++] = strdup(path);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The adapter's version: its data files and its logic version. */
+static int adapter_version(const struct adapter_env *env, char out[41])
+{
+	struct pathlist list = { 0 };
+	struct hashbuf h;
+	char path[4096];
+	size_t i;
+	int ret = 0;
+
+	if (hash_open(&h))
+		return -1;
+	fprintf(h.f, "adapter logic %d\n", ADAPTER_LOGIC_VERSION);
+	pathf(path, sizeof(path), "%s/arch/linsched", env->share_dir);
+	walk_list = &list;
+	if (nftw(path, collect_one, 16, FTW_PHYS))
+		ret = -1;
+	qsort(list.v, list.n, sizeof(char *), cmp_str);
+	walk_hash = &h;
+	walk_root_len = strlen(env->share_dir);
+	for (i = 0; i < list.n; i++) {
+		if (!ret && walk_one(list.v[i], NULL, FTW_F, NULL))
+			ret = -1;
+		free(list.v[i]);
+	}
+	free(list.v);
+	pathf(path, sizeof(path), "%s/linsched.config", env->share_dir);
+	if (!ret && hash_file_into(&h, path, "linsched.config"))
+		ret = -1;
+	pathf(path, sizeof(path), "%s/linsched.lds", env->share_dir);
+	if (!ret && hash_file_into(&h, path, "linsched.lds"))
+		ret = -1;
+	if (hash_close(&h, out) || ret) {
+		adapter_set_error("cannot read the adapter's files in '%s'",
+				  env->share_dir);
+		return -1;
+	}
+	return 0;
+}
+
+static int compiler_id(char *out, size_t len)
+{
+	FILE *p = popen("cc --version 2>/dev/null", "r");
+
+	if (!p || !fgets(out, (int)len, p)) {
+		if (p)
+			pclose(p);
+		adapter_set_error("cannot run the C compiler 'cc --version'");
+		return -1;
+	}
+	pclose(p);
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+/* ---- processes ---- */
+
+/* Run argv in dir with output appended to log (or inherited). */
+static int run(const char *dir, const char *log, int verbose,
+	       char *const argv[])
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (dir && chdir(dir))
+			_exit(127);
+		if (!verbose) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+			if (fd < 0)
+				_exit(127);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int rm_one(const char *path, const struct stat *st, int type,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void rm_rf(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[4096], *p;
+
+	pathf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0755) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+/* The first compiler or linker errors of a log, for the message. */
+static void log_errors(const char *log, char *out, size_t len)
+{
+	char line[1024];
+	size_t used = 0;
+	int lines = 0;
+	FILE *f = fopen(log, "r");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && lines < 12) {
+		if (!strstr(line, "error") && !strstr(line, "undefined reference"))
+			continue;
+		if (strstr(line, "[") && strstr(line, "Error "))
+			continue;	/* make's own "*** [...] Error 1" */
+		used += snprintf(out + used, len - used, "  %s", line);
+		if (used >= len)
+			break;
+		lines++;
+	}
+	fclose(f);
+}
+
+static int exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* ---- the build ---- */
+
+static int kbuild(const struct adapter_env *env, const char *tmp,
+		  const struct adapter_probe *probe, const char *log)
+{
+	char src[4096], o[4096], cfg[4096], path[4096], jobs[16];
+	char odir[4200], allconfig[4200], srcdir[4200];
+	char *argv[64];
+	char *header;
+	size_t i;
+	int n = 0, ret;
+
+	pathf(src, sizeof(src), "%s/src", tmp);
+	pathf(o, sizeof(o), "%s/o", tmp);
+	pathf(cfg, sizeof(cfg), "%s/linsched.config", env->share_dir);
+	pathf(odir, sizeof(odir), "O=%s", o);
+	pathf(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s", cfg);
+	pathf(srcdir, sizeof(srcdir), "%s", src);
+	pathf(jobs, sizeof(jobs), "-j%d", env->jobs > 0 ? env->jobs : 2);
+
+	/* the overlay: the arch and the header the probes chose */
+	pathf(path, sizeof(path), "%s/arch/linsched", env->share_dir);
+	{
+		char *cp[] = { "cp", "-R", path, src, NULL };
+		char dst[4200];
+
+		pathf(dst, sizeof(dst), "%s/arch/", src);
+		cp[3] = dst;
+		if (mkdir_p(dst) || run(NULL, log, 0, cp)) {
+			adapter_set_error("cannot overlay arch/linsched into '%s'",
+					  src);
+			return ADAPTER_EIO;
+		}
+	}
+	header = adapter_header(probe);
+	pathf(path, sizeof(path),
+		 "%s/arch/linsched/include/asm/linsched_adapter.h", src);
+	if (!header || write_file(path, header)) {
+		free(header);
+		adapter_set_error("cannot write '%s'", path);
+		return ADAPTER_EIO;
+	}
+	free(header);
+
+	argv[n++] = "make";
+	argv[n++] = "-s";
+	argv[n++] = "-C";
+	argv[n++] = srcdir;
+	argv[n++] = odir;
+	argv[n++] = "ARCH=linsched";
+	argv[n++] = allconfig;
+	argv[n++] = "allnoconfig";
+	argv[n] = NULL;
+	ret = run(NULL, log, env->verbose, argv);
+	if (ret)
+		return ADAPTER_EBUILD;
+
+	n = 0;
+	argv[n++] = "make";
+	argv[n++] = "-s";
+	argv[n++] = "-C";
+	argv[n++] = srcdir;
+	argv[n++] = odir;
+	argv[n++] = "ARCH=linsched";
+	argv[n++] = jobs;
+	argv[n++] = "kernel/sched/";
+	argv[n++] = "arch/linsched/kernel/";
+	for (i = 0; i < NR_LIB_OBJECTS; i++) {
+		char c[4096];
+
+		pathf(c, sizeof(c), "%s/%s", src, lib_objects[i]);
+		c[strlen(c) - 1] = 'c';
+		if (exists(c))
+			argv[n++] = (char *)lib_objects[i];
+	}
+	argv[n] = NULL;
+	ret = run(NULL, log, env->verbose, argv);
+	return ret ? ADAPTER_EBUILD : 0;
+}
+
+static int link_exe(const struct adapter_env *env, const char *dir,
+		    const char *src_for_objects, const char *log)
+{
+	char o[4096], exe[4096], tmp_exe[4200], lds[4096], libsim[4096];
+	char sched[4200], arch[4200];
+	char *argv[64];
+	size_t i;
+	int n = 0;
+	char objs[NR_LIB_OBJECTS][4200];
+
+	pathf(o, sizeof(o), "%s/o", src_for_objects);
+	pathf(exe, sizeof(exe), "%s/linsched-sim", dir);
+	pathf(tmp_exe, sizeof(tmp_exe), "%s.tmp.%d", exe, (int)getpid());
+	pathf(lds, sizeof(lds), "-Wl,-T,%s/linsched.lds", env->share_dir);
+	pathf(libsim, sizeof(libsim), "%s/libsim.a", env->share_dir);
+	pathf(sched, sizeof(sched), "%s/kernel/sched/built-in.a", o);
+	pathf(arch, sizeof(arch), "%s/arch/linsched/kernel/built-in.a", o);
+
+	argv[n++] = "cc";
+	argv[n++] = "-no-pie";
+	argv[n++] = "-o";
+	argv[n++] = tmp_exe;
+	argv[n++] = "-Wl,--whole-archive";
+	argv[n++] = sched;
+	argv[n++] = arch;
+	argv[n++] = "-Wl,--no-whole-archive";
+	for (i = 0; i < NR_LIB_OBJECTS; i++) {
+		pathf(objs[i], sizeof(objs[i]), "%s/%s", o, lib_objects[i]);
+		if (exists(objs[i]))
+			argv[n++] = objs[i];
+	}
+	argv[n++] = libsim;
+	argv[n++] = lds;
+	argv[n++] = "-lcjson";
+	argv[n++] = "-lm";
+	argv[n] = NULL;
+	if (run(NULL, log, env->verbose, argv))
+		return ADAPTER_EBUILD;
+	if (rename(tmp_exe, exe)) {
+		adapter_set_error("cannot rename '%s': %s", tmp_exe,
+				  strerror(errno));
+		return ADAPTER_EIO;
+	}
+	return 0;
+}
+
+static int runtime_id(const struct adapter_env *env, char out[41])
+{
+	struct hashbuf h;
+	char path[4096];
+
+	pathf(path, sizeof(path), "%s/libsim.a", env->share_dir);
+	if (hash_open(&h))
+		return -1;
+	if (hash_file_into(&h, path, "libsim.a")) {
+		hash_close(&h, out);
+		adapter_set_error("cannot read the simulator runtime '%s'", path);
+		return -1;
+	}
+	return hash_close(&h, out);
+}
+
+static int stamp_matches(const char *path, const char *id)
+{
+	char *text = adapter_read_file(path, NULL);
+	int same = text && !strcmp(text, id);
+
+	free(text);
+	return same;
+}
+
+int adapter_build(const struct adapter_env *env, const char *tree,
+		  const char *subset_hash, char **out_exe)
+{
+	char version[41], runtime[41], key[41], cc[256];
+	char builds[4096], dir[4200], failed[4300], tmp[4300], path[4400];
+	char log[4400], errors[1500];
+	struct adapter_probe probe;
+	struct hashbuf h;
+	int ret;
+
+	*out_exe = NULL;
+	ret = adapter_probe(&probe, tree);
+	if (ret)
+		return ret;
+	if (adapter_version(env, version) || compiler_id(cc, sizeof(cc)) ||
+	    runtime_id(env, runtime))
+		return ADAPTER_EIO;
+	if (hash_open(&h))
+		return ADAPTER_EIO;
+	fprintf(h.f, "subset %s\nadapter %s\ncompiler %s\n", subset_hash,
+		version, cc);
+	if (hash_close(&h, key))
+		return ADAPTER_EIO;
+
+	pathf(builds, sizeof(builds), "%s/builds", env->cache_dir);
+	pathf(dir, sizeof(dir), "%s/%s", builds, key);
+	pathf(failed, sizeof(failed), "%s.failed", dir);
+	if (mkdir_p(builds)) {
+		adapter_set_error("cannot create '%s': %s", builds,
+				  strerror(errno));
+		return ADAPTER_EIO;
+	}
+
+	/* a failed build fails the same way again: say so at once */
+	pathf(log, sizeof(log), "%s/build.log", failed);
+	if (exists(log)) {
+		log_errors(log, errors, sizeof(errors));
+		adapter_set_error("Linux %s does not build (cached failure; log: %s):\n%s",
+				  probe.version, log, errors);
+		return ADAPTER_EBUILD;
+	}
+
+	pathf(path, sizeof(path), "%s/runtime", dir);
+	if (exists(dir)) {
+		if (stamp_matches(path, runtime)) {
+			pathf(path, sizeof(path), "%s/linsched-sim", dir);
+			*out_exe = strdup(path);
+			return *out_exe ? 0 : ADAPTER_EIO;
+		}
+		/* the runtime changed: relink the kept kernel objects */
+		pathf(log, sizeof(log), "%s/link.log", dir);
+		ret = link_exe(env, dir, dir, log);
+		if (ret) {
+			log_errors(log, errors, sizeof(errors));
+			adapter_set_error("Linux %s: relinking failed (log: %s):\n%s",
+					  probe.version, log, errors);
+			return ret;
+		}
+		if (write_file(path, runtime))
+			return ADAPTER_EIO;
+		pathf(path, sizeof(path), "%s/linsched-sim", dir);
+		*out_exe = strdup(path);
+		return *out_exe ? 0 : ADAPTER_EIO;
+	}
+
+	pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
+	rm_rf(tmp);
+	if (mkdir_p(tmp)) {
+		adapter_set_error("cannot create '%s': %s", tmp, strerror(errno));
+		return ADAPTER_EIO;
+	}
+	pathf(log, sizeof(log), "%s/build.log", tmp);
+	pathf(path, sizeof(path), "%s/src", tmp);
+	{
+		char *cp[] = { "cp", "-al", (char *)tree, path, NULL };
+
+		if (run(NULL, log, 0, cp)) {
+			adapter_set_error("cannot copy the tree '%s' into '%s'",
+					  tree, path);
+			rm_rf(tmp);
+			return ADAPTER_EIO;
+		}
+	}
+	ret = kbuild(env, tmp, &probe, log);
+	if (!ret)
+		ret = link_exe(env, tmp, tmp, log);
+	/* the source copy is not needed once built: objects keep their names */
+	pathf(path, sizeof(path), "%s/src", tmp);
+	if (ret == ADAPTER_EBUILD) {
+		log_errors(log, errors, sizeof(errors));
+		rm_rf(failed);
+		rm_rf(path);
+		if (rename(tmp, failed))
+			rm_rf(tmp);
+		pathf(log, sizeof(log), "%s/build.log", failed);
+		adapter_set_error("Linux %s does not build (log: %s):\n%s",
+				  probe.version, log, errors);
+		return ret;
+	}
+	if (ret) {
+		rm_rf(tmp);
+		return ret;
+	}
+	pathf(path, sizeof(path), "%s/runtime", tmp);
+	if (write_file(path, runtime)) {
+		rm_rf(tmp);
+		return ADAPTER_EIO;
+	}
+	if (rename(tmp, dir)) {
+		/* another run finished the same build first: use theirs */
+		rm_rf(tmp);
+		if (!exists(dir)) {
+			adapter_set_error("cannot rename '%s': %s", tmp,
+					  strerror(errno));
+			return ADAPTER_EIO;
+		}
+	}
+	pathf(path, sizeof(path), "%s/linsched-sim", dir);
+	*out_exe = strdup(path);
+	return *out_exe ? 0 : ADAPTER_EIO;
+}
