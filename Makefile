@@ -40,6 +40,7 @@ DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
 # Modules: every .c in the folder goes into the library of that module.
 BISECT_SRC := $(wildcard bisect/*.c)
 ADAPTERS_SRC := $(wildcard adapters/*.c)
+DRIVER_SRC := $(wildcard driver/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c)
 SIM_ASM := $(wildcard sim/*.S)
 CMD_SRC := $(wildcard cmd/*.c)
@@ -48,13 +49,23 @@ TEST_SRC := $(wildcard t/unit/*.c)
 obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 BISECT_OBJ := $(call obj,$(BISECT_SRC))
 ADAPTERS_OBJ := $(call obj,$(ADAPTERS_SRC))
+DRIVER_OBJ := $(call obj,$(DRIVER_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
 
 PROGRAMS := $(O)/bin/linsched $(O)/bin/lsbisect
 
-all: $(PROGRAMS) $(O)/lib/libsim.a $(TESTS)
-.PHONY: all check asan bench deps install clean FORCE
+# What the programs read at run time, laid out as installed: the arch
+# overlay, the config fragment, the linker script, the simulator runtime and
+# the history builder.
+SHARE := $(O)/share/lsbisect
+SHARE_FILES := $(SHARE)/linsched.config $(SHARE)/linsched.lds \
+	$(SHARE)/libsim.a $(SHARE)/kernels.sh $(SHARE)/subset.list \
+	$(SHARE)/arch/linsched/.stamp
+ARCH_FILES := $(shell find adapters/arch/linsched -type f)
+
+all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
+.PHONY: all check asan bench deps demo install clean FORCE
 
 # Rebuild everything when the flags change (git's GIT-CFLAGS trick).
 $(O)/CFLAGS: FORCE
@@ -93,25 +104,76 @@ $(O)/lib/libadapters.a: $(ADAPTERS_OBJ)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
-HOST_LIBS := $(O)/lib/libadapters.a $(O)/lib/libbisect.a
+$(O)/lib/libdriver.a: $(DRIVER_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+HOST_LIBS := $(O)/lib/libdriver.a $(O)/lib/libadapters.a $(O)/lib/libbisect.a \
+	$(O)/lib/libsim-host.a
+
+# The parts of the runtime the host programs use too (topology presets).
+$(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c))
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+$(SHARE)/%: adapters/%
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)cp $< $@
+
+$(SHARE)/libsim.a: $(O)/lib/libsim.a
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)cp $< $@
+
+$(SHARE)/kernels.sh $(SHARE)/subset.list: $(SHARE)/%: bisect/%
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)cp -p $< $@
+
+$(SHARE)/arch/linsched/.stamp: $(ARCH_FILES)
+	$(QUIET_GEN)rm -rf $(SHARE)/arch && mkdir -p $(SHARE)/arch && \
+	cp -R adapters/arch/linsched $(SHARE)/arch/ && touch $@
 
 $(O)/bin/%: $(O)/obj/cmd/%.o $(HOST_LIBS)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(LIBS)
 
-$(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS) $(O)/lib/libsim.a
+$(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(O)/lib/libsim.a $(LIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(LIBS)
 
 check: all
 	prove --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
 
+# Whole-process benchmarks with figures and ratios; see bench/README.
+bench: all
+	bench/run.sh
+
+asan:
+	$(MAKE) O=$(O)/asan CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer' $(O)/asan/t/bisect.t
+	prove --exec '' $(patsubst $(O)/t/%,$(O)/asan/t/%,$(TESTS))
+
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 	if [ -n "$$missing" ]; then \
 		echo "installing: $$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	elif ! apt-cache madison linux-source-6.1 2>/dev/null | grep -q .; then \
+		$$sudo apt-get update -qq; \
 	fi
+
+# The main job on the bundled default: make the kernel history from
+# Debian's packages, then run one workload on its first 6.1 and last 6.12
+# release.
+DEMO_ARGS := --workload 'hog*6+periodic*8:run=2ms:sleep=6ms' --topology quad-smt --duration 10s
+demo: all
+	$(O)/bin/linsched kernels
+	first=$$(git -C $(O)/kernels.git tag -l 'v6.1.*' --sort=v:refname | head -n1); \
+	last=$$(git -C $(O)/kernels.git tag -l 'v6.12.*' --sort=v:refname | tail -n1); \
+	for rev in $$first $$last; do \
+		echo "== $$rev"; \
+		$(O)/bin/linsched run $$rev $(DEMO_ARGS) --json $(O)/demo-$$rev.json || exit $$?; \
+	done
 
 clean:
 	rm -rf $(O)/obj $(O)/bin $(O)/lib $(O)/t $(O)/gen $(O)/CFLAGS

@@ -436,7 +436,11 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	signal(SIGILL, sim_fault);
 	signal(SIGABRT, sim_fault);
 
-	lk_boot(&machine);
+	if (lk_boot(&machine)) {
+		fprintf(stderr, "error: topology '%s': %d CPUs, but this kernel was built for at most %d\n",
+			cfg->topo->name, sim.nr_cpus, lk_max_cpus());
+		return -1;
+	}
 	lk_resume(0);
 	sim_loop(cfg->duration_ns);
 

@@ -82,11 +82,29 @@ static uint64_t draw(struct sim_task *t, uint64_t mean)
 	return v ? v : 1;
 }
 
+/* Run until simulated time @until, then allow every CPU. */
+static void task_unpin(struct sim_task *t, uint64_t until)
+{
+	int *all, i;
+
+	while (sim.now < until)
+		task_run(t, until - sim.now);
+	all = calloc(sim.nr_cpus, sizeof(*all));
+	if (!all)
+		sim_die("out of memory");
+	for (i = 0; i < sim.nr_cpus; i++)
+		all[i] = i;
+	lk_task_set_affinity(t->ktask, sim.nr_cpus, all);
+	free(all);
+}
+
 static void task_main(void *payload)
 {
 	struct sim_task *t = payload;
 	const struct workload_task *w = t->w;
 
+	if (w->unpin_ns)
+		task_unpin(t, w->unpin_ns);
 	for (;;) {
 		switch (w->kind) {
 		case WORKLOAD_HOG:

@@ -119,6 +119,8 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 			bad = workload_parse_duration(&t.sleep_ns, val);
 		else if (!strcmp(kv, "nice"))
 			bad = (t.nice = atoi(val)) < -20 || t.nice > 19;
+		else if (!strcmp(kv, "unpin"))
+			bad = workload_parse_duration(&t.unpin_ns, val);
 		else if (!strcmp(kv, "cpus"))
 			bad = parse_cpus(&t, val);
 		else if (!strcmp(kv, "policy"))
@@ -130,7 +132,7 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 			      (int)sizeof(t.name) - 5;
 		else {
 			snprintf(err, errlen,
-				 "group %d: unknown key '%s' (expected run, sleep, nice, cpus, policy, prio or name)",
+				 "group %d: unknown key '%s' (expected run, sleep, nice, cpus, unpin, policy, prio or name)",
 				 index, kv);
 			return -1;
 		}
@@ -143,6 +145,10 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 	if (t.kind != WORKLOAD_HOG && (!t.run_ns || !t.sleep_ns)) {
 		snprintf(err, errlen, "group %d: '%s' needs run= and sleep=",
 			 index, kind);
+		return -1;
+	}
+	if (t.unpin_ns && !t.nr_cpus) {
+		snprintf(err, errlen, "group %d: unpin= needs cpus=", index);
 		return -1;
 	}
 	if ((t.policy == 1 || t.policy == 2) != (t.prio != 0)) {

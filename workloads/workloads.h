@@ -10,8 +10,9 @@
  * KIND: hog (always running), periodic (run, then sleep), random (run and
  * sleep lengths drawn from exponential distributions of the given means).
  * KEY: run, sleep (durations: 10ms, 500us, 2s, 100ns), nice (-20..19),
- * cpus (allowed CPUs: 0-3 or 1.3.5), policy (other, batch, idle, fifo,
- * rr), prio (1..99 for fifo/rr), name.
+ * cpus (allowed CPUs: 0-3 or 1.3.5), unpin (after this long the task
+ * allows itself every CPU, through the kernel's set_cpus_allowed_ptr),
+ * policy (other, batch, idle, fifo, rr), prio (1..99 for fifo/rr), name.
  */
 #ifndef LSB_WORKLOADS_H
 #define LSB_WORKLOADS_H
@@ -36,6 +37,7 @@ struct workload_task {
 	int nice;
 	int policy;		/* SCHED_* number */
 	int prio;
+	uint64_t unpin_ns;	/* 0: never */
 	int nr_cpus;		/* 0: all */
 	int cpus[WORKLOAD_MAX_CPUS];
 };

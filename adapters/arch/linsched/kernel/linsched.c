@@ -367,12 +367,19 @@ void lk_task_entry(void *task)
 
 int lk_boot(const struct linsched_machine *m)
 {
+	if (m->nr_cpus < 1 || m->nr_cpus > NR_CPUS)
+		return -1;
 	machine = m;
 	linsched_cpu = 0;
 	linsched_irqflags[0] = ARCH_IRQ_DISABLED;
 	linsched_curr[0] = &init_task;
 	linsched_task_attach(&init_task, LT_BOOT);
 	return 0;
+}
+
+int lk_max_cpus(void)
+{
+	return NR_CPUS;
 }
 
 const char *lk_version(void)

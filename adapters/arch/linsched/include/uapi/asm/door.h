@@ -144,6 +144,8 @@ int lk_this_cpu(void);
 int lk_task_is_idle(void *task);
 /* The context a task runs on (for the first resume of a CPU). */
 void lk_task_entry(void *task) __attribute__((noreturn));
+/* NR_CPUS of the kernel build. */
+int lk_max_cpus(void);
 /* The kernel version string the tree was built from. */
 const char *lk_version(void);
 

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * linsched - run a kernel revision's own scheduler on a simulated machine.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "bisect/bisect.h"
+#include "driver/driver.h"
+#include "topologies/topologies.h"
+#include "version.h"
+
+static const char usage_main[] =
+"usage: linsched <command> [options]\n"
+"\n"
+"Run the real scheduler code of Linux kernel revisions, deterministically,\n"
+"on simulated machines.\n"
+"\n"
+"commands:\n"
+"  run REV       build revision REV and run a workload on it\n"
+"  build REV     build revision REV and print its simulator executable\n"
+"  kernels       make the bundled kernel history from Debian's packages\n"
+"  topology list list the machine presets\n"
+"\n"
+"Run 'linsched <command> --help' for a command's options.\n"
+"Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
+
+static const char usage_run[] =
+"usage: linsched run REV --workload W --topology T [options]\n"
+"\n"
+"Build revision REV of the kernel repository (cached) and run the workload\n"
+"on the machine with the revision's own scheduler.\n"
+"\n"
+"  -r, --repo R        kernel repository (default: the bundled history,\n"
+"                      %s)\n"
+"  -w, --workload W    task groups, e.g. 'hog*8' or\n"
+"                      'periodic*32:run=1ms:sleep=9ms+hog*2:cpus=0-1'\n"
+"  -t, --topology T    a preset ('linsched topology list') or PxCxT\n"
+"  -d, --duration D    simulated time (default 10s)\n"
+"  -s, --seed S        seed of every random choice (default 1)\n"
+"      --trace FILE    write sched and idle events in ftrace text format\n"
+"      --json FILE     write the results as JSON ('-': standard output)\n"
+"      --log FILE      write the kernel log\n"
+"      --timeout S     wall-clock limit of the simulation (default 600)\n"
+"      --fatal-warnings  a kernel WARN ends the run as a crash\n"
+"  -j, --jobs N        parallel build jobs (default 2)\n"
+"  -v, --verbose       show kbuild's output\n"
+"  -q, --quiet         no summary table (it is printed unless --json -)\n"
+"  -h, --help          this text\n"
+"\n"
+"Exit status: 0 ran, 1 error, 2 usage, 3 the revision does not build,\n"
+"4 the kernel crashed (BUG, panic, signal), 5 hang or time-out,\n"
+"6 no adapter covers the revision.\n";
+
+static const char usage_build[] =
+"usage: linsched build REV [--repo R] [--jobs N] [--verbose]\n"
+"\n"
+"Build revision REV (cached by its build subset, the adapter and the\n"
+"compiler) and print the path of its simulator executable, which runs on\n"
+"its own and under gdb ('--help' lists its options).\n";
+
+static struct driver_paths paths;
+
+static int prepare(struct driver_revision *rev, const char *repo,
+		   const char *name, int jobs, int verbose)
+{
+	int ret;
+
+	if (isatty(2))
+		fprintf(stderr, "linsched: preparing %s...\r", name);
+	ret = driver_prepare(rev, &paths, repo, name, jobs, verbose);
+	if (isatty(2))
+		fprintf(stderr, "\033[K");
+	if (ret)
+		fprintf(stderr, "error: %s\n", driver_last_error());
+	return ret;
+}
+
+static void summary(const char *json_path)
+{
+	FILE *f = fopen(json_path, "r");
+	char *text;
+	long len;
+	cJSON *root, *it;
+	double dur;
+
+	if (!f)
+		return;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, len + 1);
+	if (!text || fread(text, 1, len, f) != (size_t)len) {
+		free(text);
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	root = cJSON_Parse(text);
+	free(text);
+	if (!root)
+		return;
+	dur = cJSON_GetNumberValue(cJSON_GetObjectItem(root, "duration_ns"));
+	printf("Linux %s on %s, %s, %.3f s simulated\n\n",
+	       cJSON_GetStringValue(cJSON_GetObjectItem(root, "kernel_version")),
+	       cJSON_GetStringValue(cJSON_GetObjectItem(root, "topology")),
+	       cJSON_GetStringValue(cJSON_GetObjectItem(root, "workload")),
+	       dur / 1e9);
+	printf("%-5s %7s\n", "cpu", "busy%");
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(root, "cpus"))
+		printf("%-5d %7.2f\n",
+		       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "id")),
+		       100.0 * cJSON_GetNumberValue(cJSON_GetObjectItem(it, "busy_ns")) / dur);
+	printf("\n%-16s %6s %8s %10s %10s\n", "task", "pid", "cpu%",
+	       "migrations", "switches");
+	cJSON_ArrayForEach(it, cJSON_GetObjectItem(root, "tasks"))
+		printf("%-16s %6d %8.2f %10.0f %10.0f\n",
+		       cJSON_GetStringValue(cJSON_GetObjectItem(it, "name")),
+		       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "pid")),
+		       100.0 * cJSON_GetNumberValue(cJSON_GetObjectItem(it, "sum_exec_ns")) / dur,
+		       cJSON_GetNumberValue(cJSON_GetObjectItem(it, "nr_migrations")),
+		       cJSON_GetNumberValue(cJSON_GetObjectItem(it, "nr_switches")));
+	cJSON_Delete(root);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "json", required_argument, NULL, 'J' },
+		{ "log", required_argument, NULL, 'L' },
+		{ "timeout", required_argument, NULL, 'O' },
+		{ "fatal-warnings", no_argument, NULL, 'F' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *repo = paths.repo, *workload = NULL, *topology = NULL;
+	const char *duration = "10s", *seed = "1", *trace = NULL, *json = NULL;
+	const char *log = NULL;
+	char tmp_json[4200] = "", *args[32];
+	struct driver_revision rev;
+	int c, n = 0, ret, jobs = 2, verbose = 0, timeout = 600, fatal = 0;
+	int quiet = 0;
+
+	while ((c = getopt_long(argc, argv, "r:w:t:d:s:j:vqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': repo = optarg; break;
+		case 'w': workload = optarg; break;
+		case 't': topology = optarg; break;
+		case 'd': duration = optarg; break;
+		case 's': seed = optarg; break;
+		case 'T': trace = optarg; break;
+		case 'J': json = optarg; break;
+		case 'L': log = optarg; break;
+		case 'O': timeout = atoi(optarg); break;
+		case 'F': fatal = 1; break;
+		case 'j': jobs = atoi(optarg); break;
+		case 'v': verbose = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h':
+			printf(usage_run, paths.repo);
+			return 0;
+		default:
+			fprintf(stderr, usage_run, paths.repo);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc || !workload || !topology) {
+		fprintf(stderr, "error: %s\n", optind + 1 != argc ?
+			"linsched run takes one revision" :
+			"--workload and --topology are required");
+		fprintf(stderr, usage_run, paths.repo);
+		return 2;
+	}
+	ret = prepare(&rev, repo, argv[optind], jobs, verbose);
+	if (ret)
+		return ret;
+	if (!json) {
+		snprintf(tmp_json, sizeof(tmp_json), "%s/run-%d.json",
+			 paths.cache_dir, (int)getpid());
+		json = tmp_json;
+	}
+	args[n++] = rev.exe;
+	args[n++] = "--revision";
+	args[n++] = rev.name;
+	args[n++] = "--topology";
+	args[n++] = (char *)topology;
+	args[n++] = "--workload";
+	args[n++] = (char *)workload;
+	args[n++] = "--duration";
+	args[n++] = (char *)duration;
+	args[n++] = "--seed";
+	args[n++] = (char *)seed;
+	if (trace) {
+		args[n++] = "--trace";
+		args[n++] = (char *)trace;
+	}
+	if (json) {
+		args[n++] = "--json";
+		args[n++] = (char *)json;
+	}
+	if (log) {
+		args[n++] = "--log";
+		args[n++] = (char *)log;
+	}
+	if (fatal)
+		args[n++] = "--fatal-warnings";
+	args[n] = NULL;
+	ret = driver_run(rev.exe, args, timeout, NULL);
+	if (ret == DRIVER_ERROR) {
+		fprintf(stderr, "error: revision '%s': %s\n", rev.name,
+			driver_last_error());
+		ret = 2;
+	} else if (ret) {
+		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev.name,
+			rev.commit, driver_last_error());
+	} else if (!quiet && strcmp(json, "-")) {
+		summary(json);
+	}
+	if (*tmp_json)
+		unlink(tmp_json);
+	driver_revision_release(&rev);
+	return ret;
+}
+
+static int cmd_build(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *repo = paths.repo;
+	struct driver_revision rev;
+	int c, jobs = 2, verbose = 0, ret;
+
+	while ((c = getopt_long(argc, argv, "r:j:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': repo = optarg; break;
+		case 'j': jobs = atoi(optarg); break;
+		case 'v': verbose = 1; break;
+		case 'h':
+			fputs(usage_build, stdout);
+			return 0;
+		default:
+			fputs(usage_build, stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs(usage_build, stderr);
+		return 2;
+	}
+	ret = prepare(&rev, repo, argv[optind], jobs, verbose);
+	if (ret)
+		return ret;
+	printf("%s\n", rev.exe);
+	driver_revision_release(&rev);
+	return 0;
+}
+
+/* The history builder is a shell script: apt, dpkg and tar are its tools. */
+static int cmd_kernels(int argc, char **argv)
+{
+	char script[4200], out[4200], cache[4200], *subset = NULL;
+	const char *const *rules;
+	size_t n, i, len = 0;
+	char **args = calloc(argc + 8, sizeof(char *));
+	int have_out = 0, have_cache = 0, k = 0;
+	FILE *f;
+
+	if (!args)
+		return 1;
+	snprintf(script, sizeof(script), "%s/kernels.sh", paths.share_dir);
+	snprintf(out, sizeof(out), "--out=%s", paths.repo);
+	snprintf(cache, sizeof(cache), "--cache=%s/debs", paths.cache_dir);
+	for (i = 1; i < (size_t)argc; i++) {
+		have_out |= !strncmp(argv[i], "--out", 5);
+		have_cache |= !strncmp(argv[i], "--cache", 7);
+	}
+	args[k++] = script;
+	if (!have_out)
+		args[k++] = out;
+	if (!have_cache)
+		args[k++] = cache;
+	for (i = 1; i < (size_t)argc; i++)
+		args[k++] = argv[i];
+	args[k] = NULL;
+	rules = bisect_subset_rules(&n);
+	f = open_memstream(&subset, &len);
+	for (i = 0; f && i < n; i++)
+		fprintf(f, "%s\n", rules[i]);
+	if (!f || fclose(f)) {
+		free(args);
+		return 1;
+	}
+	setenv("LINSCHED_SUBSET", subset, 1);
+	execv(script, args);
+	fprintf(stderr, "error: cannot run '%s': %s\n", script, strerror(errno));
+	free(args);
+	return 1;
+}
+
+static int cmd_topology(int argc, char **argv)
+{
+	const char *const *names;
+	size_t n, i;
+
+	if (argc == 2 && !strcmp(argv[1], "list")) {
+		names = topology_presets(&n);
+		for (i = 0; i < n; i++) {
+			struct topology t;
+			char err[256];
+
+			topology_from_spec(&t, names[i], err, sizeof(err));
+			printf("%-24s %3d CPUs\n", names[i], t.nr_cpus);
+		}
+		return 0;
+	}
+	fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
+		"usage: linsched topology list\n");
+	return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd || !strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
+	    !strcmp(cmd, "help")) {
+		fputs(usage_main, cmd ? stdout : stderr);
+		return cmd ? 0 : 2;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("linsched %s\n", LSB_VERSION);
+		return 0;
+	}
+	if (driver_paths_init(&paths)) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		return 1;
+	}
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "build"))
+		return cmd_build(argc - 1, argv + 1);
+	if (!strcmp(cmd, "kernels"))
+		return cmd_kernels(argc - 1, argv + 1);
+	if (!strcmp(cmd, "topology"))
+		return cmd_topology(argc - 1, argv + 1);
+	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
+	return 2;
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <asm/door.h>
+
+#include "adapters/adapters.h"
+#include "bisect/bisect.h"
+#include "driver/driver.h"
+
+static __thread char last_error[4096];
+
+/* snprintf for paths and messages: truncation is caught, not warned of. */
+static int pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -1 : n;
+}
+
+static void set_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+const char *driver_last_error(void)
+{
+	return last_error;
+}
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int driver_paths_init(struct driver_paths *out)
+{
+	char exe[3900], *slash;
+	const char *env;
+	ssize_t n;
+
+	memset(out, 0, sizeof(*out));
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0) {
+		set_error("cannot find the running executable: %s",
+			  strerror(errno));
+		return -1;
+	}
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	*slash = '\0';				/* .../bin */
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';			/* the prefix or build dir */
+	pathf(out->share_dir, sizeof(out->share_dir), "%s/share/lsbisect",
+		 exe);
+	if (!is_dir(out->share_dir)) {
+		set_error("the data directory '%s' is missing: run make (or make install) again",
+			  out->share_dir);
+		return -1;
+	}
+	pathf(out->data_dir, sizeof(out->data_dir), "%s/CFLAGS", exe);
+	if (!access(out->data_dir, F_OK)) {
+		pathf(out->data_dir, sizeof(out->data_dir), "%s", exe);
+	} else if ((env = getenv("XDG_CACHE_HOME")) && *env) {
+		pathf(out->data_dir, sizeof(out->data_dir), "%s/lsbisect",
+			 env);
+	} else {
+		env = getenv("HOME");
+		pathf(out->data_dir, sizeof(out->data_dir),
+			 "%s/.cache/lsbisect", env ? env : "/tmp");
+	}
+	env = getenv("LSBISECT_CACHE");
+	pathf(out->cache_dir, sizeof(out->cache_dir), "%s",
+		 env && *env ? env : "");
+	if (!*out->cache_dir)
+		pathf(out->cache_dir, sizeof(out->cache_dir), "%s/cache",
+			 out->data_dir);
+	env = getenv("LSBISECT_REPO");
+	pathf(out->repo, sizeof(out->repo), "%s", env && *env ? env : "");
+	if (!*out->repo)
+		pathf(out->repo, sizeof(out->repo), "%s/kernels.git",
+			 out->data_dir);
+	return 0;
+}
+
+static int mkdir_p(const char *path)
+{
+	char tmp[4096], *p;
+
+	pathf(tmp, sizeof(tmp), "%s", path);
+	for (p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0755) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int driver_prepare(struct driver_revision *out,
+		   const struct driver_paths *paths, const char *repo,
+		   const char *rev, int jobs, int verbose)
+{
+	struct adapter_env env = {
+		.share_dir = paths->share_dir,
+		.cache_dir = paths->cache_dir,
+		.jobs = jobs,
+		.verbose = verbose,
+	};
+	char trees[4200], tree[4300];
+	bisect_repo *r = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	pathf(out->name, sizeof(out->name), "%s", rev);
+	if (bisect_repo_open(&r, repo)) {
+		set_error("%s", bisect_last_error());
+		return DRIVER_ERROR;
+	}
+	if (bisect_resolve(r, rev, out->commit) ||
+	    bisect_subset_hash(r, out->commit, out->subset)) {
+		set_error("%s", bisect_last_error());
+		bisect_repo_free(r);
+		return DRIVER_ERROR;
+	}
+	pathf(trees, sizeof(trees), "%s/trees", paths->cache_dir);
+	pathf(tree, sizeof(tree), "%s/%s", trees, out->subset);
+	if (mkdir_p(trees)) {
+		set_error("cannot create '%s': %s", trees, strerror(errno));
+		bisect_repo_free(r);
+		return DRIVER_ERROR;
+	}
+	ret = bisect_export(r, out->commit, tree);
+	bisect_repo_free(r);
+	if (ret) {
+		set_error("%s", bisect_last_error());
+		return DRIVER_ERROR;
+	}
+	ret = adapter_build(&env, tree, out->subset, &out->exe);
+	switch (ret) {
+	case ADAPTER_OK:
+		return DRIVER_OK;
+	case ADAPTER_EUNSUPPORTED:
+		set_error("revision '%s' (%.12s): %s", rev, out->commit,
+			  adapter_last_error());
+		return DRIVER_UNSUPPORTED;
+	case ADAPTER_EBUILD:
+		set_error("revision '%s' (%.12s): build failed: %s", rev,
+			  out->commit, adapter_last_error());
+		return DRIVER_BUILD_FAILED;
+	default:
+		set_error("revision '%s' (%.12s): %s", rev, out->commit,
+			  adapter_last_error());
+		return DRIVER_ERROR;
+	}
+}
+
+void driver_revision_release(struct driver_revision *rev)
+{
+	free(rev->exe);
+	rev->exe = NULL;
+}
+
+/* The kernel's own words about a crash, from the simulator's stderr. */
+static void crash_message(const char *path, char *out, size_t len)
+{
+	char line[1024];
+	size_t used = 0;
+	FILE *f = fopen(path, "r");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "kernel ", 7) && !strstr(line, "BUG:") &&
+		    !strstr(line, "WARNING:"))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		used += snprintf(out + used, len - used, "%s%s",
+				 used ? "; " : "", line + strspn(line, " "));
+		if (used >= len)
+			break;
+	}
+	fclose(f);
+}
+
+static void copy_to_stderr(const char *path)
+{
+	char buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		fwrite(buf, 1, n, stderr);
+	fclose(f);
+}
+
+int driver_run(const char *exe, char *const argv[], int timeout_s,
+	       const char *stderr_path)
+{
+	char tmp_err[] = "/tmp/lsbisect-stderr.XXXXXX", msg[2048];
+	const char *err_path = stderr_path;
+	struct timespec limit = { .tv_sec = timeout_s };
+	sigset_t chld, old;
+	int status, fd, timed_out = 0, ret;
+	pid_t pid;
+
+	if (!err_path) {
+		fd = mkstemp(tmp_err);
+		if (fd < 0) {
+			set_error("cannot create a temporary file: %s",
+				  strerror(errno));
+			return DRIVER_ERROR;
+		}
+		close(fd);
+		err_path = tmp_err;
+	}
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		set_error("cannot fork: %s", strerror(errno));
+		return DRIVER_ERROR;
+	}
+	if (!pid) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 2);
+			close(fd);
+		}
+		execv(exe, argv);
+		fprintf(stderr, "error: cannot run '%s': %s\n", exe,
+			strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		if (timeout_s <= 0) {
+			waitpid(pid, &status, 0);
+			break;
+		}
+		if (sigtimedwait(&chld, NULL, &limit) < 0 && errno == EAGAIN) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			timed_out = 1;
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!stderr_path)
+		copy_to_stderr(err_path);
+	crash_message(err_path, msg, sizeof(msg));
+	if (!stderr_path)
+		unlink(tmp_err);
+
+	if (timed_out) {
+		set_error("timed out after %d s of wall time", timeout_s);
+		return DRIVER_HUNG;
+	}
+	if (WIFSIGNALED(status)) {
+		set_error("crashed: killed by signal %d (%s)%s%s",
+			  WTERMSIG(status), strsignal(WTERMSIG(status)),
+			  *msg ? ": " : "", msg);
+		return DRIVER_CRASHED;
+	}
+	ret = WEXITSTATUS(status);
+	switch (ret) {
+	case LINSCHED_EXIT_OK:
+		return DRIVER_OK;
+	case LINSCHED_EXIT_PANIC:
+	case LINSCHED_EXIT_WARN:
+		set_error("crashed: %s", *msg ? msg : "kernel panic");
+		return DRIVER_CRASHED;
+	case LINSCHED_EXIT_HANG:
+		set_error("hung: %s", *msg ? msg : "no progress");
+		return DRIVER_HUNG;
+	default:
+		set_error("the simulator '%s' failed with status %d", exe, ret);
+		return DRIVER_ERROR;
+	}
+}
