@@ -102,13 +102,18 @@ static void task_main(void *payload)
 {
 	struct sim_task *t = payload;
 	const struct workload_task *w = t->w;
+	uint64_t round;
 
 	if (w->unpin_ns)
 		task_unpin(t, w->unpin_ns);
-	for (;;) {
+	for (round = 0; !w->loops || round < w->loops; round++) {
 		switch (w->kind) {
 		case WORKLOAD_HOG:
-			task_run(t, UINT64_MAX / 2);
+			task_run(t, w->loops ? w->run_ns : UINT64_MAX / 2);
+			break;
+		case WORKLOAD_YIELD:
+			task_run(t, w->run_ns);
+			lk_task_yield();
 			break;
 		case WORKLOAD_PERIODIC:
 			task_run(t, w->run_ns);

@@ -77,7 +77,7 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 	struct workload_task t = { .policy = 0 };
 	char *kind = strtok(group, ":"), *kv, *star;
 	long count = 1;
-	int i;
+	int i, n;
 
 	star = strchr(kind, '*');
 	if (star) {
@@ -93,12 +93,14 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 		t.kind = WORKLOAD_HOG;
 	} else if (!strcmp(kind, "periodic")) {
 		t.kind = WORKLOAD_PERIODIC;
+	} else if (!strcmp(kind, "yield")) {
+		t.kind = WORKLOAD_YIELD;
 	} else if (!strcmp(kind, "random")) {
 		t.kind = WORKLOAD_RANDOM;
 		wl->randomised = 1;
 	} else {
 		snprintf(err, errlen,
-			 "group %d: unknown kind '%s' (expected hog, periodic or random)",
+			 "group %d: unknown kind '%s' (expected hog, periodic, random or yield)",
 			 index, kind);
 		return -1;
 	}
@@ -119,6 +121,8 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 			bad = workload_parse_duration(&t.sleep_ns, val);
 		else if (!strcmp(kv, "nice"))
 			bad = (t.nice = atoi(val)) < -20 || t.nice > 19;
+		else if (!strcmp(kv, "loops"))
+			bad = (t.loops = strtoull(val, NULL, 10)) < 1;
 		else if (!strcmp(kv, "unpin"))
 			bad = workload_parse_duration(&t.unpin_ns, val);
 		else if (!strcmp(kv, "cpus"))
@@ -132,7 +136,7 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 			      (int)sizeof(t.name) - 5;
 		else {
 			snprintf(err, errlen,
-				 "group %d: unknown key '%s' (expected run, sleep, nice, cpus, unpin, policy, prio or name)",
+				 "group %d: unknown key '%s' (expected run, sleep, nice, cpus, unpin, loops, policy, prio or name)",
 				 index, kv);
 			return -1;
 		}
@@ -142,9 +146,19 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 			return -1;
 		}
 	}
-	if (t.kind != WORKLOAD_HOG && (!t.run_ns || !t.sleep_ns)) {
+	if ((t.kind == WORKLOAD_PERIODIC || t.kind == WORKLOAD_RANDOM) &&
+	    (!t.run_ns || !t.sleep_ns)) {
 		snprintf(err, errlen, "group %d: '%s' needs run= and sleep=",
 			 index, kind);
+		return -1;
+	}
+	if (t.kind == WORKLOAD_HOG && t.loops && !t.run_ns) {
+		snprintf(err, errlen, "group %d: a hog with loops= needs run=",
+			 index);
+		return -1;
+	}
+	if (t.kind == WORKLOAD_YIELD && !t.run_ns) {
+		snprintf(err, errlen, "group %d: 'yield' needs run=", index);
 		return -1;
 	}
 	if (t.unpin_ns && !t.nr_cpus) {
@@ -161,11 +175,17 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 		snprintf(err, errlen, "more than %d tasks", WORKLOAD_MAX_TASKS);
 		return -1;
 	}
+	/* numbered on from earlier groups of the same name */
+	for (i = 0, n = 0; i < wl->nr_tasks; i++)
+		if (!strncmp(wl->tasks[i].name, t.name, strlen(t.name)) &&
+		    wl->tasks[i].name[strlen(t.name)] == '-')
+			n++;
 	for (i = 0; i < count; i++) {
 		struct workload_task *d = &wl->tasks[wl->nr_tasks++];
 
 		*d = t;
-		snprintf(d->name, sizeof(d->name), "%.10s-%d", t.name, i);
+		snprintf(d->name, sizeof(d->name), "%.10s-%u", t.name,
+			 (unsigned int)(n + i) % 10000u);
 	}
 	return 0;
 }

@@ -8,11 +8,13 @@
  *   GROUP[+GROUP...]   GROUP = KIND[*COUNT][:KEY=VALUE...]
  *
  * KIND: hog (always running), periodic (run, then sleep), random (run and
- * sleep lengths drawn from exponential distributions of the given means).
+ * sleep lengths drawn from exponential distributions of the given means),
+ * yield (run, then sched_yield()).
  * KEY: run, sleep (durations: 10ms, 500us, 2s, 100ns), nice (-20..19),
  * cpus (allowed CPUs: 0-3 or 1.3.5), unpin (after this long the task
  * allows itself every CPU, through the kernel's set_cpus_allowed_ptr),
- * policy (other, batch, idle, fifo, rr), prio (1..99 for fifo/rr), name.
+ * policy (other, batch, idle, fifo, rr), prio (1..99 for fifo/rr), loops
+ * (the task exits after this many run/sleep rounds), name.
  */
 #ifndef LSB_WORKLOADS_H
 #define LSB_WORKLOADS_H
@@ -27,6 +29,7 @@ enum workload_kind {
 	WORKLOAD_HOG,
 	WORKLOAD_PERIODIC,
 	WORKLOAD_RANDOM,
+	WORKLOAD_YIELD,
 };
 
 struct workload_task {
@@ -38,6 +41,7 @@ struct workload_task {
 	int policy;		/* SCHED_* number */
 	int prio;
 	uint64_t unpin_ns;	/* 0: never */
+	uint64_t loops;		/* 0: forever */
 	int nr_cpus;		/* 0: all */
 	int cpus[WORKLOAD_MAX_CPUS];
 };

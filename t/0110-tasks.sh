@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Tasks go through the kernel's own paths: nice and policy through the
+# setscheduler path, exit through do_task_dead, sched_yield, affinity.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+plan 10
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+share() { # share FILE NAME: CPU share of task NAME
+	json "$1" "'%.4f' % ([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == '$2'][0] / r['duration_ns'])"
+}
+near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
+
+for rev in $TEST_V61 $TEST_V612; do
+	"$LINSCHED" run "$rev" --topology quad --duration 4s --json "$tmp/r.json" --quiet \
+		--workload 'hog*1:nice=5:cpus=3+hog*1:cpus=3+hog*1:policy=fifo:prio=10:cpus=2+hog*1:cpus=2+periodic*4:run=1ms:sleep=1ms:loops=10+yield*2:run=1ms:cpus=1'
+	a=$(share "$tmp/r.json" hog-0); b=$(share "$tmp/r.json" hog-1)
+	# CFS weights: nice 5 is 335, nice 0 is 1024
+	near "$a" "$(python3 -c 'print(335 / (335 + 1024))')" 0.01
+	ok $? "$rev: nice 5 against nice 0 on one CPU gets 335/1359 of it ($a vs $b)"
+	a=$(share "$tmp/r.json" hog-2); b=$(share "$tmp/r.json" hog-3)
+	# RT throttling (or 6.12's fair server) leaves fair tasks 5 %
+	near "$b" 0.05 0.005 && near "$a" 0.95 0.005
+	ok $? "$rev: a FIFO hog leaves a fair hog its 5 % ($a vs $b)"
+	a=$(json "$tmp/r.json" "sum(t['sum_exec_ns'] for t in r['tasks'] if t['name'].startswith('periodic'))")
+	ok "$([ "$a" = 40000000 ]; echo $?)" "$rev: 4 tasks that exit after 10 x 1 ms ran 40 ms in all ($a ns)"
+	a=$(json "$tmp/r.json" "r['cpus'][0]['busy_ns']")
+	ok "$([ "$a" -lt 100000000 ]; echo $?)" "$rev: and the CPUs they left go idle (CPU 0 busy $a ns)"
+	a=$(share "$tmp/r.json" yield-0); b=$(json "$tmp/r.json" "[t['nr_switches'] for t in r['tasks'] if t['name'] == 'yield-0'][0]")
+	near "$a" 0.5 0.01 && [ "$b" -ge 1900 ]
+	ok $? "$rev: two tasks that yield every 1 ms alternate ($a, $b switches)"
+done
+done_testing
