@@ -65,7 +65,7 @@ SHARE_FILES := $(SHARE)/linsched.config $(SHARE)/linsched.lds \
 ARCH_FILES := $(shell find adapters/arch/linsched -type f)
 
 all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
-.PHONY: all check asan bench deps demo install clean FORCE
+.PHONY: all check asan bench cppcheck deps demo install clean FORCE
 
 # Rebuild everything when the flags change (git's GIT-CFLAGS trick).
 $(O)/CFLAGS: FORCE
@@ -147,9 +147,20 @@ check: all
 bench: all
 	bench/run.sh
 
+# The C unit tests under ASan/UBSan, built apart in $(O)/asan.
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
 asan:
-	$(MAKE) O=$(O)/asan CFLAGS='-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer' $(O)/asan/t/bisect.t
-	prove --exec '' $(patsubst $(O)/t/%,$(O)/asan/t/%,$(TESTS))
+	$(MAKE) O=$(O)/asan CFLAGS='$(ASAN_FLAGS)' \
+		$(patsubst $(O)/t/%,$(O)/asan/t/%,$(TESTS))
+	ASAN_OPTIONS=detect_leaks=1 prove --exec '' $(patsubst $(O)/t/%,$(O)/asan/t/%,$(TESTS))
+
+# Static analysis of our own C (kernel code keeps kbuild's checks).
+cppcheck:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
+		--suppress=missingIncludeSystem \
+		bisect adapters/*.c driver sim topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -174,6 +185,12 @@ demo: all
 		echo "== $$rev"; \
 		$(O)/bin/linsched run $$rev $(DEMO_ARGS) --json $(O)/demo-$$rev.json || exit $$?; \
 	done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/lsbisect
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	cp -R $(SHARE)/. $(DESTDIR)$(PREFIX)/share/lsbisect/
+	rm -f $(DESTDIR)$(PREFIX)/share/lsbisect/arch/linsched/.stamp
 
 clean:
 	rm -rf $(O)/obj $(O)/bin $(O)/lib $(O)/t $(O)/gen $(O)/CFLAGS

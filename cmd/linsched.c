@@ -83,6 +83,13 @@ static int prepare(struct driver_revision *rev, const char *repo,
 	return ret;
 }
 
+static cJSON *json_first(const cJSON *root, const char *array)
+{
+	const cJSON *a = cJSON_GetObjectItem(root, array);
+
+	return a ? a->child : NULL;
+}
+
 static void summary(const char *json_path)
 {
 	FILE *f = fopen(json_path, "r");
@@ -114,13 +121,13 @@ static void summary(const char *json_path)
 	       cJSON_GetStringValue(cJSON_GetObjectItem(root, "workload")),
 	       dur / 1e9);
 	printf("%-5s %7s\n", "cpu", "busy%");
-	cJSON_ArrayForEach(it, cJSON_GetObjectItem(root, "cpus"))
+	for (it = json_first(root, "cpus"); it; it = it->next)
 		printf("%-5d %7.2f\n",
 		       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "id")),
 		       100.0 * cJSON_GetNumberValue(cJSON_GetObjectItem(it, "busy_ns")) / dur);
 	printf("\n%-16s %6s %8s %10s %10s\n", "task", "pid", "cpu%",
 	       "migrations", "switches");
-	cJSON_ArrayForEach(it, cJSON_GetObjectItem(root, "tasks"))
+	for (it = json_first(root, "tasks"); it; it = it->next)
 		printf("%-16s %6d %8.2f %10.0f %10.0f\n",
 		       cJSON_GetStringValue(cJSON_GetObjectItem(it, "name")),
 		       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "pid")),
