@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 9
+plan 12
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo.git
@@ -35,6 +35,10 @@ commit_edit bug "sched/fair: BUG() in the tick" '
 i = s.index("static void task_tick_fair(")
 i = s.index("{\n", i) + 2
 s = s[:i] + "\tBUG();\n" + s[i:]'
+commit_edit warn "sched/fair: WARN in the tick" '
+i = s.index("static void task_tick_fair(")
+i = s.index("{\n", i) + 2
+s = s[:i] + "\tWARN_ON(1);\n" + s[i:]'
 commit_edit broken "sched/fair: does not compile" '
 s = s.replace("static void task_tick_fair(", "this is not C;\nstatic void task_tick_fair(", 1)'
 
@@ -46,6 +50,18 @@ grep -q "crashed: .*kernel panic" "$tmp/bug.err"
 ok $? "the crash is reported as the revision's: $(grep -m1 crashed "$tmp/bug.err" | cut -c1-160)"
 grep -q "BUG: failure at kernel/sched/fair.c:[0-9]*/task_tick_fair()" "$tmp/bug.err"
 ok $? "with the kernel's own message: $(grep -m1 -o 'BUG: failure at [^ ]*' "$tmp/bug.err")"
+
+"$LINSCHED" run warn --repo "$repo" --workload 'hog*2' --topology dual \
+	--duration 100ms --json "$tmp/warn.json" --log "$tmp/warn.log" --quiet
+status=$?
+n=$(json "$tmp/warn.json" "r['kernel_warnings']")
+ok "$([ $status = 0 ] && [ "$n" -ge 100 ]; echo $?)" "a WARN in the tick is counted, not fatal ($n warnings, status $status)"
+grep -q "WARNING: CPU: [0-9]* PID: [0-9]* at kernel/sched/fair.c:[0-9]*" "$tmp/warn.log"
+ok $? "and logged: $(grep -m1 -o 'WARNING: .*' "$tmp/warn.log")"
+"$LINSCHED" run warn --repo "$repo" --workload 'hog*2' --topology dual \
+	--duration 100ms --fatal-warnings --quiet 2> "$tmp/warn.err"
+status=$?
+ok "$([ $status = 4 ] && grep -q "WARNING: .*fair.c" "$tmp/warn.err"; echo $?)" "--fatal-warnings makes it a crash (status $status)"
 
 "$LINSCHED" run "$TEST_V61" --repo "$repo" --workload 'hog*2' --topology dual \
 	--duration 100ms --quiet
