@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 12
+plan 13
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo.git
@@ -39,6 +39,14 @@ commit_edit warn "sched/fair: WARN in the tick" '
 i = s.index("static void task_tick_fair(")
 i = s.index("{\n", i) + 2
 s = s[:i] + "\tWARN_ON(1);\n" + s[i:]'
+# a tree no adapter covers: the same sources calling themselves 6.15
+git -C "$repo" cat-file blob "$TEST_V61:Makefile" | sed 's/^PATCHLEVEL = 1$/PATCHLEVEL = 15/' > "$tmp/Makefile"
+blob=$(git -C "$repo" hash-object -w "$tmp/Makefile")
+GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree "$TEST_V61"
+GIT_INDEX_FILE=$tmp/index git -C "$repo" update-index --cacheinfo "100644,$blob,Makefile"
+tree=$(GIT_INDEX_FILE=$tmp/index git -C "$repo" write-tree)
+git -C "$repo" update-ref refs/heads/future "$(git -C "$repo" -c user.name=t -c user.email=t@t commit-tree "$tree" -p "$TEST_V61" -m "Linux 6.15")"
+
 commit_edit broken "sched/fair: does not compile" '
 s = s.replace("static void task_tick_fair(", "this is not C;\nstatic void task_tick_fair(", 1)'
 
@@ -80,6 +88,11 @@ ok $? "with the compiler's message: $(grep -m1 -o 'fair.c:[0-9]*:[0-9]*: error:.
 status=$?
 ok "$([ $status = 3 ] && grep -q 'cached failure' "$tmp/broken2.err"; echo $?)" \
 	"the failure is cached: the second attempt says so at once"
+
+"$LINSCHED" run future --repo "$repo" --workload 'hog*2' --topology dual 2> "$tmp/future.err"
+status=$?
+ok "$([ $status = 6 ] && grep -q "is Linux 6.15.[0-9]*: the adapters cover 6.1 to 6.12" "$tmp/future.err"; echo $?)" \
+	"a tree no adapter covers says what it found and what is supported (status $status: $(grep -o 'is Linux.*' "$tmp/future.err" | head -c 100))"
 
 "$LINSCHED" run v9.9 --repo "$repo" --workload 'hog*2' --topology dual 2> "$tmp/bad.err"
 status=$?

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# make install gives programs that find their data beside them.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+plan 4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+make -s -C "$LSB_ROOT" install PREFIX="$tmp/prefix" >/dev/null
+ok $? "make install PREFIX=$tmp/prefix"
+"$tmp/prefix/bin/linsched" --help | grep -q '^usage: linsched'
+ok $? "the installed linsched answers --help"
+"$tmp/prefix/bin/lsbisect" --help | grep -q '^usage: lsbisect'
+ok $? "the installed lsbisect answers --help"
+exe=$("$tmp/prefix/bin/linsched" build "$TEST_V612")
+"$exe" --topology dual --workload 'hog*3' --duration 100ms --json "$tmp/r.json" &&
+	[ "$(json "$tmp/r.json" "r['kernel_version']")" = "${TEST_V612#v}" ]
+ok $? "the installed linsched builds and runs $TEST_V612 ($exe)"
+done_testing
