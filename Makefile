@@ -35,7 +35,7 @@ endif
 # Debian packages the build and the tests need; `make deps` installs the
 # missing ones (run as root on a fresh Debian 12).
 DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
-	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio
+	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time
 
 # Modules: every .c in the folder goes into the library of that module.
 BISECT_SRC := $(wildcard bisect/*.c)
@@ -193,6 +193,7 @@ install: all
 	rm -f $(DESTDIR)$(PREFIX)/share/lsbisect/arch/linsched/.stamp
 
 clean:
-	rm -rf $(O)/obj $(O)/bin $(O)/lib $(O)/t $(O)/gen $(O)/CFLAGS
+	rm -rf $(O)/obj $(O)/bin $(O)/lib $(O)/t $(O)/gen $(O)/share $(O)/asan \
+		$(O)/CFLAGS
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)

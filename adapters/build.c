@@ -552,7 +552,7 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 	ret = kbuild(env, tmp, &probe, log);
 	if (!ret)
 		ret = link_exe(env, tmp, tmp, log);
-	/* the source copy is not needed once built: objects keep their names */
+	/* a failed build keeps only its log; a good one keeps src/ for gdb */
 	pathf(path, sizeof(path), "%s/src", tmp);
 	if (ret == ADAPTER_EBUILD) {
 		log_errors(log, errors, sizeof(errors));

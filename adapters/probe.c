@@ -186,6 +186,8 @@ char *adapter_header(const struct adapter_probe *p)
 		fprintf(f, "#define LINSCHED_KVFREE_CALL_RCU_PTR 1\n");
 	if (p->devm_named)
 		fprintf(f, "#define LINSCHED_DEVM_ADD_ACTION_NAMED 1\n");
+	if (p->sched_balance_rq)
+		fprintf(f, "#define LINSCHED_HAVE_SCHED_BALANCE_RQ 1\n");
 	if (p->dl_server)
 		fprintf(f, "#define LINSCHED_HAVE_DL_SERVER 1\n");
 	if (p->eevdf)

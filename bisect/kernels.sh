@@ -23,9 +23,9 @@ script makes the history on demand from what Debian's archive serves.
 Options:
   --out DIR        the bare repository to create or update
                    (default: build/kernels.git, relative to the current dir)
-  --cache DIR      where downloaded .deb files are kept (default: \$LSB_CACHE_DIR
-                   if set, else build/cache/debs); a cached .deb is never
-                   downloaded again
+  --cache DIR      where downloaded .deb files are kept (default:
+                   \$LSBISECT_CACHE/debs if set, else build/cache/debs);
+                   a cached .deb is never downloaded again
   --series LIST    comma-separated kernel series to take every served upstream
                    version of (default: 6.1,6.12)
   --versions LIST  comma-separated upstream versions to add instead, e.g.
@@ -90,7 +90,8 @@ usage_error() {
 # ---------------------------------------------------------------- options
 
 out=build/kernels.git
-cache=${LSB_CACHE_DIR:-build/cache/debs}
+cache=${LSBISECT_CACHE:+$LSBISECT_CACHE/debs}
+cache=${cache:-build/cache/debs}
 series_opt=6.1,6.12
 versions_opt=
 list_only=0

@@ -15,6 +15,7 @@
 #include "bisect/bisect.h"
 #include "driver/driver.h"
 #include "topologies/topologies.h"
+#include "workloads/workloads.h"
 #include "version.h"
 
 static const char usage_main[] =
@@ -137,6 +138,29 @@ static void summary(const char *json_path)
 	cJSON_Delete(root);
 }
 
+/* Bad specs are the user's error: say so before building anything. */
+static int check_specs(const char *workload, const char *topology,
+		       const char *duration)
+{
+	static struct topology topo;
+	struct workload wl;
+	char err[512];
+	uint64_t ns;
+
+	if (topology_from_spec(&topo, topology, err, sizeof(err)) ||
+	    workload_parse(&wl, workload, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	workload_release(&wl);
+	if (workload_parse_duration(&ns, duration)) {
+		fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
+			duration);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -194,6 +218,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, usage_run, paths.repo);
 		return 2;
 	}
+	if (check_specs(workload, topology, duration))
+		return 2;
 	ret = prepare(&rev, repo, argv[optind], jobs, verbose);
 	if (ret)
 		return ret;
@@ -205,6 +231,10 @@ static int cmd_run(int argc, char **argv)
 	args[n++] = rev.exe;
 	args[n++] = "--revision";
 	args[n++] = rev.name;
+	args[n++] = "--commit";
+	args[n++] = rev.commit;
+	args[n++] = "--subset";
+	args[n++] = rev.subset;
 	args[n++] = "--topology";
 	args[n++] = (char *)topology;
 	args[n++] = "--workload";
@@ -232,7 +262,6 @@ static int cmd_run(int argc, char **argv)
 	if (ret == DRIVER_ERROR) {
 		fprintf(stderr, "error: revision '%s': %s\n", rev.name,
 			driver_last_error());
-		ret = 2;
 	} else if (ret) {
 		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev.name,
 			rev.commit, driver_last_error());

@@ -201,7 +201,7 @@ static void crash_message(const char *path, char *out, size_t len)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "kernel ", 7) && !strstr(line, "BUG:") &&
-		    !strstr(line, "WARNING:"))
+		    !strstr(line, "WARNING:") && strncmp(line, "error: ", 7))
 			continue;
 		line[strcspn(line, "\n")] = '\0';
 		used += snprintf(out + used, len - used, "%s%s",
@@ -310,7 +310,8 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 		set_error("hung: %s", *msg ? msg : "no progress");
 		return DRIVER_HUNG;
 	default:
-		set_error("the simulator '%s' failed with status %d", exe, ret);
+		set_error("the simulator '%s' failed with status %d%s%s", exe,
+			  ret, *msg ? ": " : "", msg);
 		return DRIVER_ERROR;
 	}
 }

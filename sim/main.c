@@ -15,6 +15,7 @@
 #include <asm/door.h>
 
 #include "sim/sim.h"
+#include "version.h"
 
 static void usage(FILE *f, const char *argv0)
 {
@@ -34,6 +35,8 @@ static void usage(FILE *f, const char *argv0)
 "      --json FILE      write the results as JSON ('-' for stdout)\n"
 "      --log FILE       write the kernel log\n"
 "      --revision NAME  revision name recorded in the results\n"
+"      --commit HASH    its commit, recorded in the results\n"
+"      --subset HASH    its build subset hash, recorded in the results\n"
 "      --fatal-warnings make a kernel WARN end the run (exit %d)\n"
 "  -h, --help           this text\n"
 "\n"
@@ -58,13 +61,27 @@ static FILE *open_out(const char *path, const char *what)
 	return f;
 }
 
+/* Where a result came from, as the driver knows it. */
+struct run_meta {
+	const char *revision;
+	const char *commit;
+	const char *subset;
+};
+
 static cJSON *results_json(const struct sim_config *cfg,
-			   const struct sim_result *res, const char *revision)
+			   const struct sim_result *res,
+			   const struct run_meta *meta)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
 	int i;
 
-	cJSON_AddStringToObject(root, "revision", revision ? revision : "");
+	cJSON_AddStringToObject(root, "revision",
+				meta->revision ? meta->revision : "");
+	cJSON_AddStringToObject(root, "commit", meta->commit ? meta->commit : "");
+	cJSON_AddStringToObject(root, "subset_hash",
+				meta->subset ? meta->subset : "");
+	cJSON_AddStringToObject(root, "tool_version", LSB_VERSION);
+	cJSON_AddNumberToObject(root, "door_version", LINSCHED_DOOR_VERSION);
 	cJSON_AddStringToObject(root, "kernel_version", res->kernel_version);
 	cJSON_AddStringToObject(root, "topology", cfg->topo->name);
 	cJSON_AddStringToObject(root, "workload", cfg->wl->spec);
@@ -112,12 +129,15 @@ int main(int argc, char **argv)
 		{ "json", required_argument, NULL, 'J' },
 		{ "log", required_argument, NULL, 'L' },
 		{ "revision", required_argument, NULL, 'R' },
+		{ "commit", required_argument, NULL, 'C' },
+		{ "subset", required_argument, NULL, 'S' },
 		{ "fatal-warnings", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *topo_spec = NULL, *wl_spec = NULL, *json = NULL;
-	const char *trace = NULL, *log = NULL, *revision = NULL;
+	const char *trace = NULL, *log = NULL;
+	struct run_meta meta = { 0 };
 	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1 };
 	static struct topology topo;
 	struct workload wl;
@@ -159,7 +179,13 @@ int main(int argc, char **argv)
 			log = optarg;
 			break;
 		case 'R':
-			revision = optarg;
+			meta.revision = optarg;
+			break;
+		case 'C':
+			meta.commit = optarg;
+			break;
+		case 'S':
+			meta.subset = optarg;
 			break;
 		case 'F':
 			cfg.fatal_warnings = 1;
@@ -198,7 +224,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return LINSCHED_EXIT_USAGE;
 	if (json) {
-		cJSON *root = results_json(&cfg, &res, revision);
+		cJSON *root = results_json(&cfg, &res, &meta);
 		char *text = cJSON_Print(root);
 		FILE *f = open_out(json, "results");
 

@@ -26,53 +26,63 @@
 
 struct sim sim;
 
-/* ---- the event heap ---- */
+/*
+ * ---- the event heap ----
+ * A 4-ary heap whose entries carry their sort key, so ordering never
+ * touches the events themselves: (time, then cpu and sequence in one word).
+ */
 
-static int event_before(const struct sim_event *a, const struct sim_event *b)
+#define HEAP_ARITY 4
+
+static inline int ent_before(const struct sim_heap_ent *a,
+			     const struct sim_heap_ent *b)
 {
-	if (a->time != b->time)
-		return a->time < b->time;
-	if (a->cpu != b->cpu)
-		return a->cpu < b->cpu;
-	return a->seq < b->seq;
+	return a->time < b->time || (a->time == b->time && a->key < b->key);
 }
 
-static void heap_swap(size_t i, size_t j)
+static inline void heap_set(size_t i, struct sim_heap_ent e)
 {
-	struct sim_event *t = sim.heap[i];
-
-	sim.heap[i] = sim.heap[j];
-	sim.heap[j] = t;
-	sim.heap[i]->heap_idx = i;
-	sim.heap[j]->heap_idx = j;
+	sim.heap[i] = e;
+	e.ev->heap_idx = (long)i;
 }
 
-static void heap_up(size_t i)
+static void heap_up(size_t i, struct sim_heap_ent e)
 {
-	while (i && event_before(sim.heap[i], sim.heap[(i - 1) / 2])) {
-		heap_swap(i, (i - 1) / 2);
-		i = (i - 1) / 2;
+	while (i) {
+		size_t parent = (i - 1) / HEAP_ARITY;
+
+		if (!ent_before(&e, &sim.heap[parent]))
+			break;
+		heap_set(i, sim.heap[parent]);
+		i = parent;
 	}
+	heap_set(i, e);
 }
 
-static void heap_down(size_t i)
+static void heap_down(size_t i, struct sim_heap_ent e)
 {
 	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
+		size_t c = i * HEAP_ARITY + 1, m = SIZE_MAX, k, last;
 
-		if (l < sim.heap_n && event_before(sim.heap[l], sim.heap[m]))
-			m = l;
-		if (r < sim.heap_n && event_before(sim.heap[r], sim.heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		heap_swap(i, m);
+		if (c >= sim.heap_n)
+			break;
+		last = c + HEAP_ARITY < sim.heap_n ? c + HEAP_ARITY : sim.heap_n;
+		m = c;
+		for (k = c + 1; k < last; k++)
+			if (ent_before(&sim.heap[k], &sim.heap[m]))
+				m = k;
+		if (!ent_before(&sim.heap[m], &e))
+			break;
+		heap_set(i, sim.heap[m]);
 		i = m;
 	}
+	heap_set(i, e);
 }
 
 void sim_event_push(struct sim_event *ev, uint64_t time, int cpu)
 {
+	struct sim_heap_ent e;
+
 	if (ev->heap_idx >= 0)
 		sim_event_cancel(ev);
 	if (sim.heap_n == sim.heap_cap) {
@@ -83,25 +93,28 @@ void sim_event_push(struct sim_event *ev, uint64_t time, int cpu)
 	}
 	ev->time = time < sim.now ? sim.now : time;
 	ev->cpu = cpu;
-	ev->seq = sim.seq++;
-	ev->heap_idx = (long)sim.heap_n;
-	sim.heap[sim.heap_n++] = ev;
-	heap_up(sim.heap_n - 1);
+	e.time = ev->time;
+	/* cpu first, then the order of insertion */
+	e.key = ((uint64_t)cpu << 52) | (sim.seq++ & ((1ULL << 52) - 1));
+	e.ev = ev;
+	heap_up(sim.heap_n++, e);
 }
 
 void sim_event_cancel(struct sim_event *ev)
 {
 	size_t i = (size_t)ev->heap_idx;
+	struct sim_heap_ent last;
 
 	if (ev->heap_idx < 0)
 		return;
 	ev->heap_idx = -1;
-	if (i == --sim.heap_n)
+	last = sim.heap[--sim.heap_n];
+	if (i == sim.heap_n)
 		return;
-	sim.heap[i] = sim.heap[sim.heap_n];
-	sim.heap[i]->heap_idx = (long)i;
-	heap_up(i);
-	heap_down((size_t)sim.heap[i]->heap_idx);
+	if (i && ent_before(&last, &sim.heap[(i - 1) / HEAP_ARITY]))
+		heap_up(i, last);
+	else
+		heap_down(i, last);
 }
 
 static struct sim_event *event_alloc(int type)
@@ -291,6 +304,11 @@ void lh_warn(const char *where)
 	}
 }
 
+int lh_tracing(void)
+{
+	return sim.cfg->trace != NULL;
+}
+
 void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	      const char *fields)
 {
@@ -352,14 +370,30 @@ static void sim_fault(int sig)
 	raise(sig);
 }
 
+/* A task's stack overflow hits its guard page: report on another stack. */
+static void sim_fault_handlers(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa = { .sa_handler = sim_fault, .sa_flags = SA_ONSTACK };
+	stack_t ss = { .ss_size = 64 * 1024 };
+	size_t i;
+
+	ss.ss_sp = malloc(ss.ss_size);
+	if (ss.ss_sp)
+		sigaltstack(&ss, NULL);
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 /* ---- the loop ---- */
 
 static void sim_loop(uint64_t end)
 {
 	uint64_t last = UINT64_MAX, same = 0;
 
-	while (sim.heap_n && sim.heap[0]->time <= end) {
-		struct sim_event *ev = sim.heap[0];
+	while (sim.heap_n && sim.heap[0].time <= end) {
+		struct sim_event *ev = sim.heap[0].ev;
 		int cpu = ev->cpu, resume = 0, kind;
 		void *arg;
 
@@ -430,11 +464,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	machine.nr_cpus = sim.nr_cpus;
 	if (sim_tasks_init(cfg))
 		return -1;
-	signal(SIGSEGV, sim_fault);
-	signal(SIGBUS, sim_fault);
-	signal(SIGFPE, sim_fault);
-	signal(SIGILL, sim_fault);
-	signal(SIGABRT, sim_fault);
+	sim_fault_handlers();
 
 	if (lk_boot(&machine)) {
 		fprintf(stderr, "error: topology '%s': %d CPUs, but this kernel was built for at most %d\n",

@@ -17,13 +17,18 @@ enum sim_event_type {
 
 struct sim_event {
 	uint64_t time;
-	uint64_t seq;
 	int cpu;
 	int type;
 	int kind;		/* SIM_EV_IPI: enum linsched_irq */
 	void *arg;
 	long heap_idx;		/* -1 when not queued */
 	struct sim_event *next;	/* timer hash chain, free list */
+};
+
+struct sim_heap_ent {
+	uint64_t time;
+	uint64_t key;		/* cpu << 52 | sequence */
+	struct sim_event *ev;
 };
 
 struct sim_cpu {
@@ -41,7 +46,7 @@ struct sim {
 	uint64_t events;
 	int nr_cpus;
 	struct sim_cpu *cpu;
-	struct sim_event **heap;
+	struct sim_heap_ent *heap;
 	size_t heap_n, heap_cap;
 	struct sim_event **timers;
 	struct sim_event *free_events;

@@ -9,7 +9,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 script=$top/bisect/kernels.sh
-cache=${LSB_CACHE_DIR:-$top/build/cache/debs}
+cache=${LSBISECT_CACHE:-$top/build/cache}/debs
 versions=6.1.192,6.12.118,6.1.1
 
 n=0 failed=0

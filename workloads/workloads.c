@@ -81,9 +81,11 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 
 	star = strchr(kind, '*');
 	if (star) {
+		char *end;
+
 		*star = '\0';
-		count = strtol(star + 1, NULL, 10);
-		if (count < 1 || count > WORKLOAD_MAX_TASKS) {
+		count = strtol(star + 1, &end, 10);
+		if (*end || count < 1 || count > WORKLOAD_MAX_TASKS) {
 			snprintf(err, errlen, "group %d: count '%s' is not 1..%d",
 				 index, star + 1, WORKLOAD_MAX_TASKS);
 			return -1;
@@ -197,6 +199,11 @@ int workload_parse(struct workload *out, const char *spec, char *err,
 	int index = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (strlen(spec) >= sizeof(out->spec)) {
+		snprintf(err, errlen, "workload spec longer than %zu characters",
+			 sizeof(out->spec) - 1);
+		return -1;
+	}
 	snprintf(out->spec, sizeof(out->spec), "%s", spec);
 	out->tasks = calloc(WORKLOAD_MAX_TASKS, sizeof(*out->tasks));
 	copy = strdup(spec);

@@ -77,10 +77,15 @@ static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 		      p->comm, p->pid, p->prio, task_cpu(p), dest_cpu);
 }
 
+static bool tracing;
+
+/* Idle accounting needs this event whether or not a trace is written. */
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 {
 	lh_cpu_idle(cpu, state == PWR_EVENT_EXIT ? -1 : (int)state);
-	linsched_emit(current, "cpu_idle", "state=%u cpu_id=%u", state, cpu);
+	if (tracing)
+		linsched_emit(current, "cpu_idle", "state=%u cpu_id=%u",
+			      state, cpu);
 }
 
 #define LINSCHED_PROBE(tp, fn)						\
@@ -94,11 +99,14 @@ static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 
 void linsched_trace_init(void)
 {
+	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
+	tracing = lh_tracing();
+	if (!tracing)
+		return;
 	LINSCHED_PROBE(sched_switch, probe_switch);
 	LINSCHED_PROBE(sched_wakeup, probe_wakeup);
 	LINSCHED_PROBE(sched_wakeup_new, probe_wakeup_new);
 	LINSCHED_PROBE(sched_migrate_task, probe_migrate);
-	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
 }
 
 /*

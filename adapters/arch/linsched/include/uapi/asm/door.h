@@ -13,7 +13,7 @@
  * included) runs on its own host stack; __switch_to() switches stacks. The
  * simulator's event loop runs on the main stack, delivers interrupts there
  * (lk_irq) and resumes a CPU's current task (lk_resume) when it has
- * something to do; a task returns control with lh_yield() when it waits
+ * something to do; a task returns control with lk_yield() when it waits
  * for the next event: in user mode, or halted in the idle loop.
  */
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
@@ -104,6 +104,8 @@ void lh_log(int level, const char *line);
 void lh_panic(const char *msg) __attribute__((noreturn));
 /* A WARN: counted; fatal with --fatal-warnings. */
 void lh_warn(const char *where);
+/* Is a trace being written? (formatting events costs time) */
+int lh_tracing(void);
 /* Trace event from a tracepoint, already formatted after the event name. */
 void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	      const char *fields);

@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench/run.sh - whole-process benchmarks of lsbisect (see bench/README.md).
+#
+# Run from the repository root after 'make' ('make bench' does both).
+# Prints a table and writes build/bench/results.json.
+#
+# Environment (all optional):
+#   BENCH_REVS          revisions to measure (default "v6.1.192 v6.12.118")
+#   BENCH_BUILD_REPS    cold builds per revision (default 3)
+#   BENCH_REPS          repetitions of the other measurements (default 5)
+#   BENCH_SIM_WALL      wall seconds each simulation run aims at (default 1.5)
+#   BENCH_SKIP_BUILD=1  skip the cold builds (quick iteration)
+#   BENCH_OUT           results file (default build/bench/results.json)
+#   LINSCHED            the driver (default build/bin/linsched)
+#
+# Exit status: 0 when every figure was measured (PASS or MISS alike),
+# 1 when something failed to run.
+
+set -euo pipefail
+export LC_ALL=C
+
+LINSCHED=${LINSCHED:-build/bin/linsched}
+REVS=(${BENCH_REVS:-v6.1.192 v6.12.118})
+BUILD_REPS=${BENCH_BUILD_REPS:-3}
+REPS=${BENCH_REPS:-5}
+SIM_WALL=${BENCH_SIM_WALL:-1.5}
+OUT=${BENCH_OUT:-build/bench/results.json}
+TIME_BIN=/usr/bin/time
+
+# Targets.
+T_BUILD_S=15		# cold build, seconds, at most
+T_OVERHEAD_S=0.2	# driver overhead, seconds, at most
+T_SPEED16=100		# simulated/wall, at least (16 CPUs, 64 tasks)
+T_SPEED64=20		# simulated/wall, at least (64 CPUs, 256 tasks)
+T_RSS_MB=200		# peak RSS of the simulator, MB, at most
+
+# The workloads: a mix of always-running, periodic and random tasks.
+W16='hog*8+periodic*24:run=1ms:sleep=4ms+random*24:run=2ms:sleep=6ms+periodic*8:run=100us:sleep=900us'
+W64='hog*32+periodic*96:run=1ms:sleep=4ms+random*96:run=2ms:sleep=6ms+periodic*32:run=100us:sleep=900us'
+TOPO16=2x4x2
+TOPO64=server-64
+
+die() { echo "bench: $*" >&2; exit 1; }
+
+[[ -x $LINSCHED ]] || die "$LINSCHED not found: run 'make' first (or 'make bench')"
+[[ -x $TIME_BIN ]] || die "$TIME_BIN missing: install the Debian package 'time'"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/lsbisect-bench.XXXXXX")
+cleanup() { rm -rf "$TMP"; }
+trap cleanup EXIT
+
+# ---- helpers ----
+
+now() { echo "$EPOCHREALTIME"; }			# seconds.microseconds
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b - a }'; }
+
+# best VALUES...: the smallest; median VALUES...: the middle one (or mean of two).
+best() { printf '%s\n' "$@" | sort -g | head -n1; }
+worst() { printf '%s\n' "$@" | sort -g | tail -n1; }
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+		END { if (NR % 2) printf "%.4f", v[(NR + 1) / 2];
+		      else printf "%.4f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+calc() { awk "BEGIN { printf \"%.4f\", $* }"; }
+fmt() { awk -v v="$1" -v p="${2:-2}" 'BEGIN { printf "%.*f", p, v }'; }
+# verdict VALUE OP TARGET: PASS or MISS
+verdict() {
+	if awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { exit !(op == "<=" ? v <= t : v >= t) }'; then
+		echo PASS
+	else
+		echo MISS
+	fi
+}
+jlist() { local IFS=,; echo "[$*]"; }
+
+ROWS=()		# printed table rows: name|version|best|median|target|status
+JSON=()		# JSON objects, one per figure
+
+row() { ROWS+=("$1|$2|$3|$4|$5|$6"); }
+
+# ---- machine ----
+
+CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+NCPU=$(nproc)
+GIT_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY=$( [[ -n $(git status --porcelain 2>/dev/null | head -n1) ]] && echo true || echo false)
+LOAD=$(cut -d' ' -f1 /proc/loadavg)
+START=$(now)
+
+echo "lsbisect benchmarks — $CPU_MODEL, $NCPU CPUs, commit $GIT_REV$( [[ $GIT_DIRTY == true ]] && echo ' (dirty)')"
+echo "revisions: ${REVS[*]}; cold builds x$BUILD_REPS, other figures x$REPS"
+if awk -v l="$LOAD" 'BEGIN { exit !(l >= 0.5) }'; then
+	echo "warning: load average $LOAD before starting: other work on this machine skews the figures"
+fi
+echo
+
+# ---- warm builds: the simulator executables (also warms the page cache) ----
+
+declare -A EXE KVER
+for rev in "${REVS[@]}"; do
+	EXE[$rev]=$("$LINSCHED" build "$rev") || die "linsched build $rev failed"
+	[[ -x ${EXE[$rev]} ]] || die "linsched build $rev printed '${EXE[$rev]}', not an executable"
+done
+
+# ---- 1. cold build ----
+
+declare -A BUILD_BEST BUILD_MED
+if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+	for rev in "${REVS[@]}"; do
+		times=(); cpus=()
+		for ((i = 1; i <= BUILD_REPS; i++)); do
+			cache=$(mktemp -d "$TMP/cache.XXXXXX")
+			t0=$(now)
+			exe=$(LSBISECT_CACHE=$cache "$TIME_BIN" -f '%U %S' -o "$TMP/build.cpu" \
+				"$LINSCHED" build "$rev" 2>"$TMP/build.err") ||
+				{ cat "$TMP/build.err" >&2; die "cold build of $rev failed"; }
+			t1=$(now)
+			read -r cu cs < <(tail -n1 "$TMP/build.cpu")
+			cpus+=("$(calc "$cu + $cs")")
+			[[ -x $exe && $exe == "$cache"/* ]] ||
+				die "cold build of $rev gave '$exe', not an executable in the fresh cache"
+			rm -rf "$cache"
+			times+=("$(elapsed "$t0" "$t1")")
+			printf '  cold build %-10s run %d/%d: %ss (%s CPU-s, load %s)\n' "$rev" "$i" "$BUILD_REPS" \
+				"$(fmt "${times[-1]}")" "$(fmt "${cpus[-1]}" 1)" "$(cut -d' ' -f1 /proc/loadavg)"
+		done
+		b=$(best "${times[@]}"); m=$(median "${times[@]}")
+		BUILD_BEST[$rev]=$b; BUILD_MED[$rev]=$m
+		st=$(verdict "$m" "<=" $T_BUILD_S)
+		row "cold build (s)" "$rev" "$(fmt "$b")" "$(fmt "$m")" "<= $T_BUILD_S" "$st"
+		row "  CPU time user+sys (s)" "$rev" "$(fmt "$(best "${cpus[@]}")" 1)" "$(fmt "$(median "${cpus[@]}")" 1)" "" ""
+		JSON+=("{\"name\":\"cold_build\",\"revision\":\"$rev\",\"unit\":\"s\",\"runs\":$(jlist "${times[@]}"),\"cpu_s\":$(jlist "${cpus[@]}"),\"best\":$b,\"median\":$m,\"target\":$T_BUILD_S,\"target_op\":\"<=\",\"status\":\"$st\"}")
+	done
+fi
+
+# ---- 2. driver overhead of a warm 'linsched run' ----
+
+declare -A OVH
+for rev in "${REVS[@]}"; do
+	args=(--workload 'hog*1' --topology up --duration 1ms --json /dev/null)
+	trun=(); texe=()
+	for ((i = 1; i <= REPS; i++)); do	# interleaved, so drift hits both alike
+		t0=$(now)
+		"$LINSCHED" run "$rev" "${args[@]}" >/dev/null 2>"$TMP/run.err" ||
+			{ cat "$TMP/run.err" >&2; die "linsched run $rev failed"; }
+		t1=$(now)
+		"${EXE[$rev]}" "${args[@]}" >/dev/null 2>"$TMP/run.err" ||
+			{ cat "$TMP/run.err" >&2; die "${EXE[$rev]} failed"; }
+		t2=$(now)
+		trun+=("$(elapsed "$t0" "$t1")"); texe+=("$(elapsed "$t1" "$t2")")
+	done
+	rb=$(best "${trun[@]}"); rm_=$(median "${trun[@]}")
+	eb=$(best "${texe[@]}"); em=$(median "${texe[@]}")
+	ob=$(calc "$rb - $eb"); om=$(calc "$rm_ - $em")
+	OVH[$rev]="$rm_ $em $om"
+	st=$(verdict "$om" "<=" $T_OVERHEAD_S)
+	row "run overhead (s)" "$rev" "$(fmt "$ob" 3)" "$(fmt "$om" 3)" "<= $T_OVERHEAD_S" "$st"
+	row "  linsched run (s)" "$rev" "$(fmt "$rb" 3)" "$(fmt "$rm_" 3)" "" ""
+	row "  simulator alone (s)" "$rev" "$(fmt "$eb" 3)" "$(fmt "$em" 3)" "" ""
+	JSON+=("{\"name\":\"run_overhead\",\"revision\":\"$rev\",\"unit\":\"s\",\"linsched_run\":{\"runs\":$(jlist "${trun[@]}"),\"best\":$rb,\"median\":$rm_},\"simulator\":{\"runs\":$(jlist "${texe[@]}"),\"best\":$eb,\"median\":$em},\"best\":$ob,\"median\":$om,\"target\":$T_OVERHEAD_S,\"target_op\":\"<=\",\"status\":\"$st\"}")
+done
+
+# ---- 3. simulation speed and peak RSS ----
+
+# simrun REV TOPO WORKLOAD DURATION_S: sets WALL (s), CPU (user+sys s),
+# RSS (KB), EVENTS
+simrun() {
+	local t0 t1
+	t0=$(now)
+	"$TIME_BIN" -f '%M %U %S' -o "$TMP/rss" "${EXE[$1]}" --topology "$2" --workload "$3" \
+		--duration "${4}s" --seed 1 --json "$TMP/sim.json" >/dev/null 2>"$TMP/sim.err" ||
+		{ cat "$TMP/sim.err" >&2; die "${EXE[$1]} --topology $2 failed"; }
+	t1=$(now)
+	WALL=$(elapsed "$t0" "$t1")
+	read -r RSS CPU_U CPU_S < <(tail -n1 "$TMP/rss")
+	CPU=$(calc "$CPU_U + $CPU_S")
+	EVENTS=$(awk -F'[:,]' '/"events"/ { gsub(/[ \t]/, "", $2); print $2; exit }' "$TMP/sim.json")
+}
+
+# calibrate TOPO WORKLOAD: simulated seconds that take about $SIM_WALL of
+# wall time on the fastest revision (so every revision runs >= that long)
+calibrate() {
+	local rev d speed fastest=0
+	for rev in "${REVS[@]}"; do
+		d=1
+		while :; do
+			simrun "$rev" "$1" "$2" "$d"
+			if awk -v w="$WALL" 'BEGIN { exit !(w >= 0.2) }' || ((d >= 4096)); then
+				break
+			fi
+			d=$((d * 4))
+		done
+		speed=$(calc "$d / $WALL")
+		fastest=$(awk -v a="$fastest" -v b="$speed" 'BEGIN { print (b > a) ? b : a }')
+	done
+	awk -v s="$fastest" -v w="$SIM_WALL" 'BEGIN { d = s * w; d = (d == int(d)) ? d : int(d) + 1; print (d < 1) ? 1 : d }'
+}
+
+declare -A SPEED
+for case in 16 64; do
+	if [[ $case == 16 ]]; then
+		topo=$TOPO16; wl=$W16; target=$T_SPEED16; label="16 CPUs/64 tasks"
+	else
+		topo=$TOPO64; wl=$W64; target=$T_SPEED64; label="64 CPUs/256 tasks"
+	fi
+	dur=$(calibrate "$topo" "$wl")
+	echo "  $label on $topo: ${dur}s simulated per run"
+	for rev in "${REVS[@]}"; do
+		walls=(); speeds=(); cspeeds=(); rsss=(); events=
+		for ((i = 1; i <= REPS; i++)); do
+			simrun "$rev" "$topo" "$wl" "$dur"
+			walls+=("$WALL"); speeds+=("$(calc "$dur / $WALL")"); rsss+=("$RSS")
+			cspeeds+=("$(calc "$dur / ($CPU > 0 ? $CPU : 0.01)")")
+			if [[ -n $events && $events != "$EVENTS" ]]; then
+				die "$rev on $topo is not deterministic: $events then $EVENTS events"
+			fi
+			events=$EVENTS
+		done
+		sb=$(worst "${speeds[@]}")	# the best run is the fastest one
+		sm=$(median "${speeds[@]}")
+		wm=$(median "${walls[@]}")
+		cb=$(worst "${cspeeds[@]}"); cm=$(median "${cspeeds[@]}")
+		rb=$(best "${rsss[@]}"); rmx=$(worst "${rsss[@]}")
+		rss_mb=$(calc "$rmx / 1024")
+		evps=$(calc "$events / $wm")
+		SPEED[$case,$rev]="$sm $rss_mb $events $wm"
+		st=$(verdict "$sm" ">=" "$target")
+		st_rss=$(verdict "$rss_mb" "<=" $T_RSS_MB)
+		row "speed $label (sim/wall)" "$rev" "$(fmt "$sb" 1)x" "$(fmt "$sm" 1)x" ">= ${target}x" "$st"
+		row "  wall per run (s)" "$rev" "$(fmt "$(best "${walls[@]}")")" "$(fmt "$wm")" ">= 1" \
+			"$(verdict "$(best "${walls[@]}")" ">=" 1 | sed 's/MISS/SHORT/; s/PASS/ok/')"
+		row "  sim/CPU time (user+sys)" "$rev" "$(fmt "$cb" 1)x" "$(fmt "$cm" 1)x" "" ""
+		row "  events/s (wall), ${events} events" "$rev" "" "$(fmt "$(calc "$evps / 1e6")" 2)M" "" ""
+		row "  peak RSS $label (MB)" "$rev" "$(fmt "$(calc "$rb / 1024")" 1)" "$(fmt "$rss_mb" 1)" "<= $T_RSS_MB" "$st_rss"
+		JSON+=("{\"name\":\"sim_speed_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"workload\":\"$wl\",\"simulated_s\":$dur,\"events\":$events,\"wall_s\":$(jlist "${walls[@]}"),\"unit\":\"simulated/wall\",\"runs\":$(jlist "${speeds[@]}"),\"per_cpu_time\":$(jlist "${cspeeds[@]}"),\"best\":$sb,\"median\":$sm,\"events_per_wall_s\":$evps,\"target\":$target,\"target_op\":\">=\",\"status\":\"$st\"}")
+		JSON+=("{\"name\":\"peak_rss_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"unit\":\"MB\",\"runs_kb\":$(jlist "${rsss[@]}"),\"max\":$rss_mb,\"target\":$T_RSS_MB,\"target_op\":\"<=\",\"status\":\"$st_rss\"}")
+	done
+done
+
+# ---- the table ----
+
+echo
+{
+	echo "benchmark|revision|best|median|target|status"
+	echo "---------|--------|----|------|------|------"
+	printf '%s\n' "${ROWS[@]}"
+} | column -t -s '|' 2>/dev/null || printf '%s\n' "${ROWS[@]}"
+
+# ---- ratios: the same figure across the two revisions, and run vs simulator ----
+
+echo
+if ((${#REVS[@]} >= 2)); then
+	a=${REVS[0]}; b=${REVS[1]}
+	echo "ratios ($b / $a, medians; > 1 means $b takes more / runs faster):"
+	{
+		echo "figure|$a|$b|ratio"
+		if [[ -n ${BUILD_MED[$a]:-} && -n ${BUILD_MED[$b]:-} ]]; then
+			echo "cold build (s)|$(fmt "${BUILD_MED[$a]}")|$(fmt "${BUILD_MED[$b]}")|$(fmt "$(calc "${BUILD_MED[$b]} / ${BUILD_MED[$a]}")")"
+		fi
+		for case in 16 64; do
+			read -r sa ra ea wa <<<"${SPEED[$case,$a]}"
+			read -r sb_ rb_ eb wb <<<"${SPEED[$case,$b]}"
+			echo "speed $case CPUs (sim/wall)|$(fmt "$sa" 1)x|$(fmt "$sb_" 1)x|$(fmt "$(calc "$sb_ / $sa")")"
+			echo "events $case CPUs|$ea|$eb|$(fmt "$(calc "$eb / $ea")")"
+			echo "peak RSS $case CPUs (MB)|$(fmt "$ra" 1)|$(fmt "$rb_" 1)|$(fmt "$(calc "$rb_ / $ra")")"
+		done
+	} | column -t -s '|' 2>/dev/null
+	echo
+fi
+echo "linsched run vs simulator alone (medians):"
+{
+	echo "revision|linsched run (s)|simulator (s)|overhead (s)|ratio"
+	for rev in "${REVS[@]}"; do
+		read -r r e o <<<"${OVH[$rev]}"
+		echo "$rev|$(fmt "$r" 3)|$(fmt "$e" 3)|$(fmt "$o" 3)|$(fmt "$(calc "$r / ($e > 0 ? $e : 0.0001)")" 1)x"
+	done
+} | column -t -s '|' 2>/dev/null
+
+# ---- JSON ----
+
+END=$(now)
+LOAD_END=$(cut -d' ' -f1 /proc/loadavg)
+mkdir -p "$(dirname "$OUT")"
+{
+	printf '{\n"machine":{"cpu":"%s","nproc":%d,"loadavg_at_start":%s,"loadavg_at_end":%s},\n' \
+		"${CPU_MODEL//\"/}" "$NCPU" "$LOAD" "$LOAD_END"
+	printf '"commit":"%s","dirty":%s,\n' "$GIT_REV" "$GIT_DIRTY"
+	printf '"date":"%s","bench_wall_s":%s,\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(elapsed "$START" "$END")"
+	printf '"results":[\n'
+	n=${#JSON[@]}
+	for ((i = 0; i < n; i++)); do
+		printf '%s%s\n' "${JSON[i]}" "$( ((i < n - 1)) && echo ,)"
+	done
+	printf ']\n}\n'
+} >"$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+if command -v jq >/dev/null; then
+	jq -e . "$OUT" >/dev/null || die "$OUT is not valid JSON"
+fi
+echo
+echo "bench took $(fmt "$(elapsed "$START" "$END")" 0)s (load average $LOAD at start, $LOAD_END at end); results in $OUT"
