@@ -41,6 +41,7 @@ DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
 BISECT_SRC := $(wildcard bisect/*.c)
 ADAPTERS_SRC := $(wildcard adapters/*.c)
 DRIVER_SRC := $(wildcard driver/*.c)
+COMMON_SRC := $(wildcard common/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c)
 SIM_ASM := $(wildcard sim/*.S)
 CMD_SRC := $(wildcard cmd/*.c)
@@ -50,6 +51,7 @@ obj = $(patsubst %.c,$(O)/obj/%.o,$(1))
 BISECT_OBJ := $(call obj,$(BISECT_SRC))
 ADAPTERS_OBJ := $(call obj,$(ADAPTERS_SRC))
 DRIVER_OBJ := $(call obj,$(DRIVER_SRC))
+COMMON_OBJ := $(call obj,$(COMMON_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
 
@@ -108,8 +110,12 @@ $(O)/lib/libdriver.a: $(DRIVER_OBJ)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
+$(O)/lib/libcommon.a: $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
 HOST_LIBS := $(O)/lib/libdriver.a $(O)/lib/libadapters.a $(O)/lib/libbisect.a \
-	$(O)/lib/libsim-host.a
+	$(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets).
 $(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c))
@@ -160,7 +166,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c driver sim topologies workloads cmd t/unit
+		bisect adapters/*.c common driver sim topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -7,6 +7,5 @@
 
 void adapter_set_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
-char *adapter_read_file(const char *path, size_t *len);
 
 #endif

@@ -25,30 +25,16 @@
 
 #include "adapters/adapters.h"
 #include "adapters/adapters_internal.h"
+#include "common/common.h"
 
 static __thread char last_error[2048];
-
-/* snprintf for paths and messages: truncation is caught, not warned of. */
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n < 0 || (size_t)n >= len ? -1 : n;
-}
 
 void adapter_set_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	lsb_vformat(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
 }
 
@@ -107,7 +93,7 @@ static int hash_file_into(struct hashbuf *h, const char *path,
 			  const char *name)
 {
 	size_t len;
-	char *text = adapter_read_file(path, &len);
+	char *text = lsb_read_file(path, &len);
 
 	if (!text)
 		return -1;
@@ -173,7 +159,7 @@ static int adapter_version(const struct adapter_env *env, char out[41])
 	if (hash_open(&h))
 		return -1;
 	fprintf(h.f, "adapter logic %d\n", ADAPTER_LOGIC_VERSION);
-	pathf(path, sizeof(path), "%s/arch/linsched", env->share_dir);
+	lsb_pathf(path, sizeof(path), "%s/arch/linsched", env->share_dir);
 	walk_list = &list;
 	if (nftw(path, collect_one, 16, FTW_PHYS))
 		ret = -1;
@@ -186,10 +172,10 @@ static int adapter_version(const struct adapter_env *env, char out[41])
 		free(list.v[i]);
 	}
 	free(list.v);
-	pathf(path, sizeof(path), "%s/linsched.config", env->share_dir);
+	lsb_pathf(path, sizeof(path), "%s/linsched.config", env->share_dir);
 	if (!ret && hash_file_into(&h, path, "linsched.config"))
 		ret = -1;
-	pathf(path, sizeof(path), "%s/linsched.lds", env->share_dir);
+	lsb_pathf(path, sizeof(path), "%s/linsched.lds", env->share_dir);
 	if (!ret && hash_file_into(&h, path, "linsched.lds"))
 		ret = -1;
 	if (hash_close(&h, out) || ret) {
@@ -248,34 +234,6 @@ static int run(const char *dir, const char *log, int verbose,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static void rm_rf(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static int mkdir_p(const char *path)
-{
-	char tmp[4096], *p;
-
-	pathf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(tmp, 0755) && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static int write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -317,6 +275,20 @@ static int exists(const char *path)
 
 /* ---- the build ---- */
 
+/* "make -s -C SRC O=OUT ARCH=linsched": returns the count of words set */
+static int make_argv(char **argv, char *srcdir, char *odir)
+{
+	int n = 0;
+
+	argv[n++] = "make";
+	argv[n++] = "-s";
+	argv[n++] = "-C";
+	argv[n++] = srcdir;
+	argv[n++] = odir;
+	argv[n++] = "ARCH=linsched";
+	return n;
+}
+
 static int kbuild(const struct adapter_env *env, const char *tmp,
 		  const struct adapter_probe *probe, const char *log)
 {
@@ -325,32 +297,32 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 	char *argv[64];
 	char *header;
 	size_t i;
-	int n = 0, ret;
+	int n, ret;
 
-	pathf(src, sizeof(src), "%s/src", tmp);
-	pathf(o, sizeof(o), "%s/o", tmp);
-	pathf(cfg, sizeof(cfg), "%s/linsched.config", env->share_dir);
-	pathf(odir, sizeof(odir), "O=%s", o);
-	pathf(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s", cfg);
-	pathf(srcdir, sizeof(srcdir), "%s", src);
-	pathf(jobs, sizeof(jobs), "-j%d", env->jobs > 0 ? env->jobs : 2);
+	lsb_pathf(src, sizeof(src), "%s/src", tmp);
+	lsb_pathf(o, sizeof(o), "%s/o", tmp);
+	lsb_pathf(cfg, sizeof(cfg), "%s/linsched.config", env->share_dir);
+	lsb_pathf(odir, sizeof(odir), "O=%s", o);
+	lsb_pathf(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s", cfg);
+	lsb_pathf(srcdir, sizeof(srcdir), "%s", src);
+	lsb_pathf(jobs, sizeof(jobs), "-j%d", env->jobs > 0 ? env->jobs : 2);
 
 	/* the overlay: the arch and the header the probes chose */
-	pathf(path, sizeof(path), "%s/arch/linsched", env->share_dir);
+	lsb_pathf(path, sizeof(path), "%s/arch/linsched", env->share_dir);
 	{
 		char *cp[] = { "cp", "-R", path, src, NULL };
 		char dst[4200];
 
-		pathf(dst, sizeof(dst), "%s/arch/", src);
+		lsb_pathf(dst, sizeof(dst), "%s/arch/", src);
 		cp[3] = dst;
-		if (mkdir_p(dst) || run(NULL, log, 0, cp)) {
+		if (lsb_mkdir_p(dst) || run(NULL, log, 0, cp)) {
 			adapter_set_error("cannot overlay arch/linsched into '%s'",
 					  src);
 			return ADAPTER_EIO;
 		}
 	}
 	header = adapter_header(probe);
-	pathf(path, sizeof(path),
+	lsb_pathf(path, sizeof(path),
 		 "%s/arch/linsched/include/asm/linsched_adapter.h", src);
 	if (!header || write_file(path, header)) {
 		free(header);
@@ -359,12 +331,7 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 	}
 	free(header);
 
-	argv[n++] = "make";
-	argv[n++] = "-s";
-	argv[n++] = "-C";
-	argv[n++] = srcdir;
-	argv[n++] = odir;
-	argv[n++] = "ARCH=linsched";
+	n = make_argv(argv, srcdir, odir);
 	argv[n++] = allconfig;
 	argv[n++] = "allnoconfig";
 	argv[n] = NULL;
@@ -372,20 +339,14 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 	if (ret)
 		return ADAPTER_EBUILD;
 
-	n = 0;
-	argv[n++] = "make";
-	argv[n++] = "-s";
-	argv[n++] = "-C";
-	argv[n++] = srcdir;
-	argv[n++] = odir;
-	argv[n++] = "ARCH=linsched";
+	n = make_argv(argv, srcdir, odir);
 	argv[n++] = jobs;
 	argv[n++] = "kernel/sched/";
 	argv[n++] = "arch/linsched/kernel/";
 	for (i = 0; i < NR_LIB_OBJECTS; i++) {
 		char c[4096];
 
-		pathf(c, sizeof(c), "%s/%s", src, lib_objects[i]);
+		lsb_pathf(c, sizeof(c), "%s/%s", src, lib_objects[i]);
 		c[strlen(c) - 1] = 'c';
 		if (exists(c))
 			argv[n++] = (char *)lib_objects[i];
@@ -405,13 +366,13 @@ static int link_exe(const struct adapter_env *env, const char *dir,
 	int n = 0;
 	char objs[NR_LIB_OBJECTS][4200];
 
-	pathf(o, sizeof(o), "%s/o", src_for_objects);
-	pathf(exe, sizeof(exe), "%s/linsched-sim", dir);
-	pathf(tmp_exe, sizeof(tmp_exe), "%s.tmp.%d", exe, (int)getpid());
-	pathf(lds, sizeof(lds), "-Wl,-T,%s/linsched.lds", env->share_dir);
-	pathf(libsim, sizeof(libsim), "%s/libsim.a", env->share_dir);
-	pathf(sched, sizeof(sched), "%s/kernel/sched/built-in.a", o);
-	pathf(arch, sizeof(arch), "%s/arch/linsched/kernel/built-in.a", o);
+	lsb_pathf(o, sizeof(o), "%s/o", src_for_objects);
+	lsb_pathf(exe, sizeof(exe), "%s/linsched-sim", dir);
+	lsb_pathf(tmp_exe, sizeof(tmp_exe), "%s.tmp.%d", exe, (int)getpid());
+	lsb_pathf(lds, sizeof(lds), "-Wl,-T,%s/linsched.lds", env->share_dir);
+	lsb_pathf(libsim, sizeof(libsim), "%s/libsim.a", env->share_dir);
+	lsb_pathf(sched, sizeof(sched), "%s/kernel/sched/built-in.a", o);
+	lsb_pathf(arch, sizeof(arch), "%s/arch/linsched/kernel/built-in.a", o);
 
 	argv[n++] = "cc";
 	argv[n++] = "-no-pie";
@@ -422,7 +383,7 @@ static int link_exe(const struct adapter_env *env, const char *dir,
 	argv[n++] = arch;
 	argv[n++] = "-Wl,--no-whole-archive";
 	for (i = 0; i < NR_LIB_OBJECTS; i++) {
-		pathf(objs[i], sizeof(objs[i]), "%s/%s", o, lib_objects[i]);
+		lsb_pathf(objs[i], sizeof(objs[i]), "%s/%s", o, lib_objects[i]);
 		if (exists(objs[i]))
 			argv[n++] = objs[i];
 	}
@@ -446,7 +407,7 @@ static int runtime_id(const struct adapter_env *env, char out[41])
 	struct hashbuf h;
 	char path[4096];
 
-	pathf(path, sizeof(path), "%s/libsim.a", env->share_dir);
+	lsb_pathf(path, sizeof(path), "%s/libsim.a", env->share_dir);
 	if (hash_open(&h))
 		return -1;
 	if (hash_file_into(&h, path, "libsim.a")) {
@@ -459,7 +420,7 @@ static int runtime_id(const struct adapter_env *env, char out[41])
 
 static int stamp_matches(const char *path, const char *id)
 {
-	char *text = adapter_read_file(path, NULL);
+	char *text = lsb_read_file(path, NULL);
 	int same = text && !strcmp(text, id);
 
 	free(text);
@@ -490,17 +451,17 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 	if (hash_close(&h, key))
 		return ADAPTER_EIO;
 
-	pathf(builds, sizeof(builds), "%s/builds", env->cache_dir);
-	pathf(dir, sizeof(dir), "%s/%s", builds, key);
-	pathf(failed, sizeof(failed), "%s.failed", dir);
-	if (mkdir_p(builds)) {
+	lsb_pathf(builds, sizeof(builds), "%s/builds", env->cache_dir);
+	lsb_pathf(dir, sizeof(dir), "%s/%s", builds, key);
+	lsb_pathf(failed, sizeof(failed), "%s.failed", dir);
+	if (lsb_mkdir_p(builds)) {
 		adapter_set_error("cannot create '%s': %s", builds,
 				  strerror(errno));
 		return ADAPTER_EIO;
 	}
 
 	/* a failed build fails the same way again: say so at once */
-	pathf(log, sizeof(log), "%s/build.log", failed);
+	lsb_pathf(log, sizeof(log), "%s/build.log", failed);
 	if (exists(log)) {
 		log_errors(log, errors, sizeof(errors));
 		adapter_set_error("Linux %s does not build (cached failure; log: %s):\n%s",
@@ -508,15 +469,15 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 		return ADAPTER_EBUILD;
 	}
 
-	pathf(path, sizeof(path), "%s/runtime", dir);
+	lsb_pathf(path, sizeof(path), "%s/runtime", dir);
 	if (exists(dir)) {
 		if (stamp_matches(path, runtime)) {
-			pathf(path, sizeof(path), "%s/linsched-sim", dir);
+			lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
 			*out_exe = strdup(path);
 			return *out_exe ? 0 : ADAPTER_EIO;
 		}
 		/* the runtime changed: relink the kept kernel objects */
-		pathf(log, sizeof(log), "%s/link.log", dir);
+		lsb_pathf(log, sizeof(log), "%s/link.log", dir);
 		ret = link_exe(env, dir, dir, log);
 		if (ret) {
 			log_errors(log, errors, sizeof(errors));
@@ -526,26 +487,26 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 		}
 		if (write_file(path, runtime))
 			return ADAPTER_EIO;
-		pathf(path, sizeof(path), "%s/linsched-sim", dir);
+		lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
 		*out_exe = strdup(path);
 		return *out_exe ? 0 : ADAPTER_EIO;
 	}
 
-	pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
-	rm_rf(tmp);
-	if (mkdir_p(tmp)) {
+	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
+	lsb_rm_rf(tmp);
+	if (lsb_mkdir_p(tmp)) {
 		adapter_set_error("cannot create '%s': %s", tmp, strerror(errno));
 		return ADAPTER_EIO;
 	}
-	pathf(log, sizeof(log), "%s/build.log", tmp);
-	pathf(path, sizeof(path), "%s/src", tmp);
+	lsb_pathf(log, sizeof(log), "%s/build.log", tmp);
+	lsb_pathf(path, sizeof(path), "%s/src", tmp);
 	{
 		char *cp[] = { "cp", "-al", (char *)tree, path, NULL };
 
 		if (run(NULL, log, 0, cp)) {
 			adapter_set_error("cannot copy the tree '%s' into '%s'",
 					  tree, path);
-			rm_rf(tmp);
+			lsb_rm_rf(tmp);
 			return ADAPTER_EIO;
 		}
 	}
@@ -553,37 +514,37 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 	if (!ret)
 		ret = link_exe(env, tmp, tmp, log);
 	/* a failed build keeps only its log; a good one keeps src/ for gdb */
-	pathf(path, sizeof(path), "%s/src", tmp);
+	lsb_pathf(path, sizeof(path), "%s/src", tmp);
 	if (ret == ADAPTER_EBUILD) {
 		log_errors(log, errors, sizeof(errors));
-		rm_rf(failed);
-		rm_rf(path);
+		lsb_rm_rf(failed);
+		lsb_rm_rf(path);
 		if (rename(tmp, failed))
-			rm_rf(tmp);
-		pathf(log, sizeof(log), "%s/build.log", failed);
+			lsb_rm_rf(tmp);
+		lsb_pathf(log, sizeof(log), "%s/build.log", failed);
 		adapter_set_error("Linux %s does not build (log: %s):\n%s",
 				  probe.version, log, errors);
 		return ret;
 	}
 	if (ret) {
-		rm_rf(tmp);
+		lsb_rm_rf(tmp);
 		return ret;
 	}
-	pathf(path, sizeof(path), "%s/runtime", tmp);
+	lsb_pathf(path, sizeof(path), "%s/runtime", tmp);
 	if (write_file(path, runtime)) {
-		rm_rf(tmp);
+		lsb_rm_rf(tmp);
 		return ADAPTER_EIO;
 	}
 	if (rename(tmp, dir)) {
 		/* another run finished the same build first: use theirs */
-		rm_rf(tmp);
+		lsb_rm_rf(tmp);
 		if (!exists(dir)) {
 			adapter_set_error("cannot rename '%s': %s", tmp,
 					  strerror(errno));
 			return ADAPTER_EIO;
 		}
 	}
-	pathf(path, sizeof(path), "%s/linsched-sim", dir);
+	lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
 	*out_exe = strdup(path);
 	return *out_exe ? 0 : ADAPTER_EIO;
 }

@@ -17,54 +17,11 @@
 
 #include "adapters/adapters.h"
 #include "adapters/adapters_internal.h"
+#include "common/common.h"
 
 /* The versions the arch and its door are known to build and boot. */
 #define SUPPORTED_MIN_MINOR 1
 #define SUPPORTED_MAX_MINOR 12
-
-/* snprintf for paths and messages: truncation is caught, not warned of. */
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n < 0 || (size_t)n >= len ? -1 : n;
-}
-
-char *adapter_read_file(const char *path, size_t *len)
-{
-	struct stat st;
-	char *buf = NULL;
-	ssize_t n;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !(buf = malloc(st.st_size + 1)))
-		goto fail;
-	while (got < (size_t)st.st_size) {
-		n = read(fd, buf + got, st.st_size - got);
-		if (n <= 0)
-			goto fail;
-		got += n;
-	}
-	buf[got] = '\0';
-	close(fd);
-	if (len)
-		*len = got;
-	return buf;
-fail:
-	free(buf);
-	close(fd);
-	return NULL;
-}
 
 /* 1 if @pattern (POSIX extended, per line) matches @file of @tree. */
 static int tree_has(const char *tree, const char *file, const char *pattern)
@@ -74,8 +31,8 @@ static int tree_has(const char *tree, const char *file, const char *pattern)
 	char *text;
 	int found;
 
-	pathf(path, sizeof(path), "%s/%s", tree, file);
-	text = adapter_read_file(path, NULL);
+	lsb_pathf(path, sizeof(path), "%s/%s", tree, file);
+	text = lsb_read_file(path, NULL);
 	if (!text)
 		return 0;
 	if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB)) {
@@ -109,8 +66,8 @@ int adapter_probe(struct adapter_probe *out, const char *tree)
 	char *mk;
 
 	memset(out, 0, sizeof(*out));
-	pathf(path, sizeof(path), "%s/Makefile", tree);
-	mk = adapter_read_file(path, NULL);
+	lsb_pathf(path, sizeof(path), "%s/Makefile", tree);
+	mk = lsb_read_file(path, NULL);
 	if (!mk) {
 		adapter_set_error("tree '%s': cannot read its top Makefile: %s",
 				  tree, strerror(errno));
@@ -125,7 +82,7 @@ int adapter_probe(struct adapter_probe *out, const char *tree)
 		return ADAPTER_EUNSUPPORTED;
 	}
 	free(mk);
-	pathf(out->version, sizeof(out->version), "%d.%d.%d", out->major,
+	lsb_pathf(out->version, sizeof(out->version), "%d.%d.%d", out->major,
 		 out->minor, out->sublevel);
 	if (out->major != 6 || out->minor < SUPPORTED_MIN_MINOR ||
 	    out->minor > SUPPORTED_MAX_MINOR) {

@@ -16,24 +16,10 @@
 
 #include "adapters/adapters.h"
 #include "bisect/bisect.h"
+#include "common/common.h"
 #include "driver/driver.h"
 
 static __thread char last_error[4096];
-
-/* snprintf for paths and messages: truncation is caught, not warned of. */
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	return n < 0 || (size_t)n >= len ? -1 : n;
-}
 
 static void set_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -43,7 +29,7 @@ static void set_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	lsb_vformat(last_error, sizeof(last_error), fmt, ap);
 	va_end(ap);
 }
 
@@ -78,51 +64,36 @@ int driver_paths_init(struct driver_paths *out)
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';			/* the prefix or build dir */
-	pathf(out->share_dir, sizeof(out->share_dir), "%s/share/lsbisect",
+	lsb_pathf(out->share_dir, sizeof(out->share_dir), "%s/share/lsbisect",
 		 exe);
 	if (!is_dir(out->share_dir)) {
 		set_error("the data directory '%s' is missing: run make (or make install) again",
 			  out->share_dir);
 		return -1;
 	}
-	pathf(out->data_dir, sizeof(out->data_dir), "%s/CFLAGS", exe);
+	lsb_pathf(out->data_dir, sizeof(out->data_dir), "%s/CFLAGS", exe);
 	if (!access(out->data_dir, F_OK)) {
-		pathf(out->data_dir, sizeof(out->data_dir), "%s", exe);
+		lsb_pathf(out->data_dir, sizeof(out->data_dir), "%s", exe);
 	} else if ((env = getenv("XDG_CACHE_HOME")) && *env) {
-		pathf(out->data_dir, sizeof(out->data_dir), "%s/lsbisect",
+		lsb_pathf(out->data_dir, sizeof(out->data_dir), "%s/lsbisect",
 			 env);
 	} else {
 		env = getenv("HOME");
-		pathf(out->data_dir, sizeof(out->data_dir),
+		lsb_pathf(out->data_dir, sizeof(out->data_dir),
 			 "%s/.cache/lsbisect", env ? env : "/tmp");
 	}
 	env = getenv("LSBISECT_CACHE");
-	pathf(out->cache_dir, sizeof(out->cache_dir), "%s",
+	lsb_pathf(out->cache_dir, sizeof(out->cache_dir), "%s",
 		 env && *env ? env : "");
 	if (!*out->cache_dir)
-		pathf(out->cache_dir, sizeof(out->cache_dir), "%s/cache",
+		lsb_pathf(out->cache_dir, sizeof(out->cache_dir), "%s/cache",
 			 out->data_dir);
 	env = getenv("LSBISECT_REPO");
-	pathf(out->repo, sizeof(out->repo), "%s", env && *env ? env : "");
+	lsb_pathf(out->repo, sizeof(out->repo), "%s", env && *env ? env : "");
 	if (!*out->repo)
-		pathf(out->repo, sizeof(out->repo), "%s/kernels.git",
+		lsb_pathf(out->repo, sizeof(out->repo), "%s/kernels.git",
 			 out->data_dir);
 	return 0;
-}
-
-static int mkdir_p(const char *path)
-{
-	char tmp[4096], *p;
-
-	pathf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(tmp, 0755) && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 int driver_prepare(struct driver_revision *out,
@@ -140,7 +111,7 @@ int driver_prepare(struct driver_revision *out,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	pathf(out->name, sizeof(out->name), "%s", rev);
+	lsb_pathf(out->name, sizeof(out->name), "%s", rev);
 	if (bisect_repo_open(&r, repo)) {
 		set_error("%s", bisect_last_error());
 		return DRIVER_ERROR;
@@ -151,9 +122,9 @@ int driver_prepare(struct driver_revision *out,
 		bisect_repo_free(r);
 		return DRIVER_ERROR;
 	}
-	pathf(trees, sizeof(trees), "%s/trees", paths->cache_dir);
-	pathf(tree, sizeof(tree), "%s/%s", trees, out->subset);
-	if (mkdir_p(trees)) {
+	lsb_pathf(trees, sizeof(trees), "%s/trees", paths->cache_dir);
+	lsb_pathf(tree, sizeof(tree), "%s/%s", trees, out->subset);
+	if (lsb_mkdir_p(trees)) {
 		set_error("cannot create '%s': %s", trees, strerror(errno));
 		bisect_repo_free(r);
 		return DRIVER_ERROR;
