@@ -15,6 +15,10 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 LSB_CFLAGS := -std=gnu11 -Wall -Wextra -I. -I$(O)/gen \
 	-Iadapters/arch/linsched/include/uapi -MMD -MP
+# CI fails on a warning in our code (kernel code keeps kbuild's flags).
+ifeq ($(CI),true)
+LSB_CFLAGS += -Werror
+endif
 PKGS := libgit2 libcjson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
