@@ -72,6 +72,8 @@ ARCH_FILES := $(shell find adapters/arch/linsched -type f)
 
 all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
 .PHONY: all check asan bench cppcheck deps demo install clean FORCE
+# keep the objects make would see as intermediate
+.SECONDARY:
 
 # Rebuild everything when the flags change (git's GIT-CFLAGS trick).
 $(O)/CFLAGS: FORCE
