@@ -144,9 +144,11 @@ $(SHARE)/arch/linsched/.stamp: $(ARCH_FILES)
 	$(QUIET_GEN)rm -rf $(SHARE)/arch && mkdir -p $(SHARE)/arch && \
 	cp -R adapters/arch/linsched $(SHARE)/arch/ && touch $@
 
-$(O)/bin/%: $(O)/obj/cmd/%.o $(HOST_LIBS)
+# A program is cmd/NAME.c plus its subcommands in cmd/NAME-*.c.
+.SECONDEXPANSION:
+$(O)/bin/%: $(O)/obj/cmd/%.o $$(call obj,$$(wildcard cmd/$$*-*.c)) $(HOST_LIBS)
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(LIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(HOST_LIBS) $(LIBS)
 
 $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 	@mkdir -p $(dir $@)

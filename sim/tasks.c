@@ -139,13 +139,19 @@ void sim_tasks_start(void)
 			.policy = w->policy,
 			.nice = w->nice,
 			.rt_priority = w->prio,
+			.util_min = -1,
+			.util_max = -1,
 			.nr_allowed = w->nr_cpus,
 			.allowed = w->cpus,
 			.main = task_main,
 			.payload = &tasks[i],
 		};
+		const char *why = NULL;
 
-		tasks[i].ktask = lk_task_new(&attr);
+		tasks[i].ktask = lk_task_new(&attr, &why);
+		if (!tasks[i].ktask)
+			sim_die("workload '%s': task '%s': %s", sim.cfg->wl->spec,
+				w->name, why);
 	}
 }
 

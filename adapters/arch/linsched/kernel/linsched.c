@@ -163,31 +163,52 @@ struct task_struct *linsched_fork(const char *name, void (*main)(void *),
 	return p;
 }
 
-void *lk_task_new(const struct linsched_task_attr *attr)
+void *lk_task_new(const struct linsched_task_attr *attr, const char **why)
 {
+	struct sched_attr sa = {
+		.size = sizeof(sa),
+		.sched_policy = attr->policy,
+		.sched_priority = attr->rt_priority,
+		.sched_nice = attr->nice,
+		.sched_runtime = attr->dl_runtime,
+		.sched_deadline = attr->dl_deadline,
+		.sched_period = attr->dl_period,
+	};
 	struct task_struct *p;
 	struct cpumask *mask;
-	int i;
+	int i, ret;
 
+	if (attr->util_min >= 0) {
+		sa.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MIN;
+		sa.sched_util_min = attr->util_min;
+	}
+	if (attr->util_max >= 0) {
+		sa.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MAX;
+		sa.sched_util_max = attr->util_max;
+	}
 	p = linsched_fork(attr->name, attr->main, attr->payload, LT_USER);
-	if (attr->nice)
-		set_user_nice(p, attr->nice);
-	if (attr->policy) {
-		struct sched_param param = {
-			.sched_priority = attr->rt_priority,
-		};
-
-		if (sched_setscheduler_nocheck(p, attr->policy, &param))
-			pr_warn("linsched: %s: policy %d refused\n",
-				attr->name, attr->policy);
+	if (attr->policy || attr->nice || sa.sched_flags) {
+		ret = sched_setattr_nocheck(p, &sa);
+		if (ret) {
+			/* never woken: the task stays TASK_NEW, unseen */
+			*why = ret == -EOPNOTSUPP ?
+				"util_min/util_max need a kernel built with CONFIG_UCLAMP_TASK" :
+				ret == -EBUSY ?
+				"the kernel refused the SCHED_DEADLINE parameters (admission control: not enough bandwidth)" :
+				"the kernel refused the policy and its parameters (sched_setattr)";
+			return NULL;
+		}
 	}
 	if (attr->nr_allowed) {
 		mask = lh_zalloc(cpumask_size());
 		for (i = 0; i < attr->nr_allowed; i++)
 			cpumask_set_cpu(attr->allowed[i], mask);
-		if (set_cpus_allowed_ptr(p, mask))
-			pr_warn("linsched: %s: affinity refused\n", attr->name);
+		ret = set_cpus_allowed_ptr(p, mask);
 		lh_free(mask);
+		if (ret) {
+			*why = "the kernel refused the CPU affinity (set_cpus_allowed_ptr)";
+			return NULL;
+		}
 	}
 	wake_up_new_task(p);
 	return p;

@@ -56,9 +56,13 @@ struct linsched_machine {
 /* What a simulated task is, as the simulator creates it. */
 struct linsched_task_attr {
 	const char *name;
-	int policy;			/* SCHED_OTHER=0, FIFO=1, RR=2, BATCH=3, IDLE=5 */
+	int policy;			/* OTHER=0 FIFO=1 RR=2 BATCH=3 IDLE=5 DEADLINE=6 */
 	int nice;
 	int rt_priority;
+	unsigned long long dl_runtime;	/* SCHED_DEADLINE=6: ns */
+	unsigned long long dl_deadline;
+	unsigned long long dl_period;
+	int util_min, util_max;		/* uclamp 0..1024, -1: unset */
 	int nr_allowed;			/* 0: all CPUs */
 	const int *allowed;		/* the allowed CPUs */
 	void (*main)(void *payload);	/* its user-mode code */
@@ -126,8 +130,12 @@ void lk_irq(int cpu, int kind, void *arg);
 void lk_resume(int cpu);
 /* Does cpu's current task need to run (resched, pending work)? */
 int lk_needs_resume(int cpu);
-/* Fork a task from the current one (kernel's sched_fork/wake_up_new_task). */
-void *lk_task_new(const struct linsched_task_attr *attr);
+/*
+ * Fork a task from the current one (kernel's sched_fork/wake_up_new_task),
+ * from init or from a running simulated task. Returns NULL when the kernel
+ * refuses its attributes (then *why says so).
+ */
+void *lk_task_new(const struct linsched_task_attr *attr, const char **why);
 /* Calls from a task's user-mode code (its own context). */
 void lk_task_sleep(unsigned long long ns);	/* 0: until lk_task_wake() */
 int lk_task_wake(void *task);
