@@ -57,10 +57,16 @@ static int topology_shape(struct topology *out, int packages, int cores,
 					.cluster = p,
 					.core = p * cores + c,
 					.node = 0,
+					.type = 0,
 					.capacity = 1024,
 				};
 			}
 	out->nr_cpus = cpu;
+	out->nr_types = 1;
+	snprintf(out->types[0].name, sizeof(out->types[0].name), "cpu");
+	out->types[0].capacity = 1024;
+	out->nr_nodes = 1;
+	out->distance[0][0] = 10;
 	return 0;
 }
 
