@@ -46,6 +46,8 @@ enum adapter_error {
  * @kvfree_ptr: kvfree_call_rcu() takes the object pointer
  * @devm_named: __devm_add_action() takes a name
  * @sized_strscpy: strscpy() is a macro over sized_strscpy()
+ * @sd_share_llc: the LLC domain flag is SD_SHARE_LLC, not
+ *	SD_SHARE_PKG_RESOURCES (6.10+)
  */
 struct adapter_probe {
 	char version[32];
@@ -60,6 +62,7 @@ struct adapter_probe {
 	int kvfree_ptr;
 	int devm_named;
 	int sized_strscpy;
+	int sd_share_llc;
 };
 
 /**

@@ -110,6 +110,8 @@ int adapter_probe(struct adapter_probe *out, const char *tree)
 				   "int __devm_add_action\\(");
 	out->sized_strscpy = tree_has(tree, "include/linux/string.h",
 				      "sized_strscpy\\(");
+	out->sd_share_llc = tree_has(tree, "include/linux/sched/sd_flags.h",
+				     "SD_FLAG\\(SD_SHARE_LLC,");
 	return 0;
 }
 
@@ -135,6 +137,8 @@ char *adapter_header(const struct adapter_probe *p)
 	else
 		fprintf(f, "#define LINSCHED_SOFTIRQ_HANDLER(n) void (*n)(struct softirq_action *)\n"
 			"#define LINSCHED_SOFTIRQ_CALL(h) (h)->action(h)\n");
+	fprintf(f, "#define LINSCHED_SD_LLC %s\n",
+		p->sd_share_llc ? "SD_SHARE_LLC" : "SD_SHARE_PKG_RESOURCES");
 	fprintf(f, "#define LINSCHED_STRSCPY %s\n",
 		p->sized_strscpy ? "sized_strscpy" : "strscpy");
 	if (p->kmalloc_noprof)

@@ -27,6 +27,7 @@ static const char usage_main[] =
 "commands:\n"
 "  run REV       build revision REV and run a workload on it\n"
 "  build REV     build revision REV and print its simulator executable\n"
+"  domains REV   print the sched domains REV builds for a machine\n"
 "  kernels       make the bundled kernel history from Debian's packages\n"
 "  topology list list the machine presets\n"
 "\n"
@@ -312,6 +313,64 @@ static int cmd_build(int argc, char **argv)
 	return 0;
 }
 
+static const char usage_domains[] =
+"usage: linsched domains REV --topology T [--repo R] [--jobs N]\n"
+"\n"
+"Boot revision REV on machine T and print the sched-domain hierarchy its\n"
+"own topology code built: per CPU, each level (SMT, MC, PKG, NUMA, named\n"
+"from its flags) with its span and SD_* flags.\n";
+
+static int cmd_domains(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *repo = paths.repo, *topology = NULL;
+	struct driver_revision rev;
+	char *args[8];
+	int c, jobs = 2, ret;
+
+	while ((c = getopt_long(argc, argv, "r:t:j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': repo = optarg; break;
+		case 't': topology = optarg; break;
+		case 'j': jobs = atoi(optarg); break;
+		case 'h':
+			fputs(usage_domains, stdout);
+			return 0;
+		default:
+			fputs(usage_domains, stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 != argc || !topology) {
+		fputs(usage_domains, stderr);
+		return 2;
+	}
+	if (check_specs("hog", topology, "1s"))
+		return 2;
+	ret = prepare(&rev, repo, argv[optind], jobs, 0);
+	if (ret)
+		return ret;
+	args[0] = rev.exe;
+	args[1] = "--topology";
+	args[2] = (char *)topology;
+	args[3] = "--workload";
+	args[4] = "hog";
+	args[5] = "--domains";
+	args[6] = NULL;
+	ret = driver_run(rev.exe, args, 600, NULL);
+	if (ret)
+		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev.name,
+			rev.commit, driver_last_error());
+	driver_revision_release(&rev);
+	return ret;
+}
+
 /* The history builder is a shell script: apt, dpkg and tar are its tools. */
 static int cmd_kernels(int argc, char **argv)
 {
@@ -398,6 +457,8 @@ int main(int argc, char **argv)
 		return cmd_build(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernels"))
 		return cmd_kernels(argc - 1, argv + 1);
+	if (!strcmp(cmd, "domains"))
+		return cmd_domains(argc - 1, argv + 1);
 	if (!strcmp(cmd, "topology"))
 		return cmd_topology(argc - 1, argv + 1);
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);

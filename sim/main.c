@@ -38,6 +38,7 @@ static void usage(FILE *f, const char *argv0)
 "      --commit HASH    its commit, recorded in the results\n"
 "      --subset HASH    its build subset hash, recorded in the results\n"
 "      --fatal-warnings make a kernel WARN end the run (exit %d)\n"
+"      --domains        boot, print the sched domains the kernel built, exit\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
@@ -132,6 +133,7 @@ int main(int argc, char **argv)
 		{ "commit", required_argument, NULL, 'C' },
 		{ "subset", required_argument, NULL, 'S' },
 		{ "fatal-warnings", no_argument, NULL, 'F' },
+		{ "domains", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -189,6 +191,9 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			cfg.fatal_warnings = 1;
+			break;
+		case 'D':
+			cfg.domains = 1;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

@@ -341,6 +341,16 @@ void lh_cpu_idle(int cpu, int state)
 
 void lh_boot_done(void)
 {
+	if (sim.cfg->domains) {
+		static char buf[1 << 20];
+
+		if (lk_domains(buf, sizeof(buf)) < 0)
+			sim_die("the domain hierarchy does not fit in %zu bytes",
+				sizeof(buf));
+		fputs(buf, stdout);
+		fflush(stdout);
+		exit(0);
+	}
 	sim_tasks_start();
 }
 
@@ -462,6 +472,13 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		};
 	}
 	machine.nr_cpus = sim.nr_cpus;
+	machine.nr_nodes = cfg->topo->nr_nodes;
+	for (i = 0; i < cfg->topo->nr_nodes && i < LINSCHED_MAX_NODES; i++) {
+		int j;
+
+		for (j = 0; j < cfg->topo->nr_nodes && j < LINSCHED_MAX_NODES; j++)
+			machine.distance[i][j] = cfg->topo->distance[i][j];
+	}
 	if (sim_tasks_init(cfg))
 		return -1;
 	sim_fault_handlers();

@@ -24,6 +24,7 @@ struct sim_config {
 	FILE *trace;		/* ftrace text, or NULL */
 	FILE *log;		/* kernel log, or NULL */
 	int fatal_warnings;
+	int domains;		/* print the sched domains after boot, exit */
 };
 
 struct sim_cpu_result {

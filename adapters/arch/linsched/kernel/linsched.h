@@ -47,6 +47,7 @@ void linsched_timers_init(void);
 /* prototypes of kernel/ internals we stand in for */
 void idle_thread_set_boot_cpu(void);
 void timekeeping_warp_clock(void);
+int numa_nearest_node(int node, unsigned int state);
 
 /* smp.c */
 void flush_smp_call_function_queue(void);

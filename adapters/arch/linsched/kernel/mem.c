@@ -9,6 +9,9 @@
 #include <linux/fdtable.h>
 #include <linux/fs_struct.h>
 #include <linux/mm_types.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/topology.h>
 #include <linux/nsproxy.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
@@ -179,6 +182,19 @@ void put_task_struct_rcu_user(struct task_struct *task)
 		task->thread.ctx = NULL;
 	}
 }
+
+#ifdef CONFIG_NUMA
+/* ---- mm/'s NUMA data: nodes without memory ---- */
+
+nodemask_t node_states[NR_NODE_STATES] __read_mostly = {
+	[N_POSSIBLE] = NODE_MASK_ALL,
+};
+unsigned int nr_node_ids __read_mostly = MAX_NUMNODES;
+unsigned int nr_online_nodes __read_mostly = 1;
+int node_reclaim_distance __read_mostly = RECLAIM_DISTANCE;
+DEFINE_PER_CPU(int, numa_node);
+struct pglist_data *node_data[MAX_NUMNODES];
+#endif
 
 /* ---- CPU masks, kernel/cpu.c's ---- */
 

@@ -24,6 +24,16 @@ unsigned long linsched_cpu_capacity(int cpu);
 
 #define arch_scale_cpu_capacity linsched_cpu_capacity
 
+#ifdef CONFIG_NUMA
+const struct cpumask *linsched_node_mask(int node);
+int linsched_node_distance(int a, int b);
+
+#define cpumask_of_node(node)		linsched_node_mask(node)
+#define node_distance(a, b)		linsched_node_distance(a, b)
+#define pcibus_to_node(bus)		((void)(bus), -1)
+#define cpumask_of_pcibus(bus)		(cpu_online_mask)
+#endif
+
 #include <asm-generic/topology.h>
 
 #endif

@@ -21,6 +21,7 @@
 
 #define LINSCHED_DOOR_VERSION	1
 #define LINSCHED_MAX_CPUS	512
+#define LINSCHED_MAX_NODES	64
 
 /* Exit statuses of a simulator process, read by the driver. */
 #define LINSCHED_EXIT_OK	0
@@ -51,6 +52,8 @@ struct linsched_cpu_desc {
 struct linsched_machine {
 	int nr_cpus;
 	struct linsched_cpu_desc cpu[LINSCHED_MAX_CPUS];
+	int nr_nodes;
+	int distance[LINSCHED_MAX_NODES][LINSCHED_MAX_NODES];	/* 10: local */
 };
 
 /* What a simulated task is, as the simulator creates it. */
@@ -154,6 +157,8 @@ int lk_this_cpu(void);
 int lk_task_is_idle(void *task);
 /* The context a task runs on (for the first resume of a CPU). */
 void lk_task_entry(void *task) __attribute__((noreturn));
+/* The sched domains the kernel built, as text; -1 if len is too small. */
+int lk_domains(char *buf, unsigned long len);
 /* NR_CPUS of the kernel build. */
 int lk_max_cpus(void);
 /* The kernel version string the tree was built from. */
