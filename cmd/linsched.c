@@ -45,7 +45,7 @@ static const char usage_run[] =
 "  -w, --workload W    task groups, e.g. 'hog*8' or\n"
 "                      'periodic*32:run=1ms:sleep=9ms+hog*2:cpus=0-1'\n"
 "  -t, --topology T    a preset ('linsched topology list') or PxCxT\n"
-"  -d, --duration D    simulated time (default 10s)\n"
+"  -d, --duration D    simulated time (default: an rt-app file's global.duration, else 10s)\n"
 "  -s, --seed S        seed of every random choice (default 1)\n"
 "      --trace FILE    write sched and idle events in ftrace text format\n"
 "      --json FILE     write the results as JSON ('-': standard output)\n"
@@ -153,8 +153,13 @@ static int check_specs(const char *workload, const char *topology,
 		fprintf(stderr, "error: %s\n", err);
 		return -1;
 	}
+	if (workload_check(&wl, topo.nr_cpus, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		workload_release(&wl);
+		return -1;
+	}
 	workload_release(&wl);
-	if (workload_parse_duration(&ns, duration)) {
+	if (duration && workload_parse_duration(&ns, duration)) {
 		fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
 			duration);
 		return -1;
@@ -182,7 +187,7 @@ static int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *repo = paths.repo, *workload = NULL, *topology = NULL;
-	const char *duration = "10s", *seed = "1", *trace = NULL, *json = NULL;
+	const char *duration = NULL, *seed = "1", *trace = NULL, *json = NULL;
 	const char *log = NULL;
 	char tmp_json[4200] = "", *args[32];
 	struct driver_revision rev;
@@ -240,8 +245,10 @@ static int cmd_run(int argc, char **argv)
 	args[n++] = (char *)topology;
 	args[n++] = "--workload";
 	args[n++] = (char *)workload;
-	args[n++] = "--duration";
-	args[n++] = (char *)duration;
+	if (duration) {	/* else the simulator's: the workload's or 10s */
+		args[n++] = "--duration";
+		args[n++] = (char *)duration;
+	}
 	args[n++] = "--seed";
 	args[n++] = (char *)seed;
 	if (trace) {

@@ -27,9 +27,10 @@ static void usage(FILE *f, const char *argv0)
 "\n"
 "  -t, --topology T     a preset (up, dual, quad, quad-smt, hex, ...) or a\n"
 "                       shape PxCxT (packages x cores x threads)\n"
-"  -w, --workload W     task groups, e.g. 'hog*8' or\n"
-"                       'periodic*32:run=1ms:sleep=9ms+hog*2:cpus=0-1'\n"
-"  -d, --duration D     simulated time (default 10s)\n"
+"  -w, --workload W     an rt-app JSON file, or task groups, e.g. 'hog*8'\n"
+"                       or 'periodic*32:run=1ms:sleep=9ms+hog*2:cpus=0-1'\n"
+"  -d, --duration D     simulated time (default: the rt-app file's\n"
+"                       global.duration, else 10s)\n"
 "  -s, --seed S         seed of every random choice (default 1)\n"
 "      --trace FILE     write sched/idle events in ftrace text format\n"
 "      --json FILE      write the results as JSON ('-' for stdout)\n"
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
 	struct workload wl;
 	struct sim_result res;
 	char err[512], *end;
-	int c, ret;
+	int c, ret, duration_given = 0;
 
 	while ((c = getopt_long(argc, argv, "t:w:d:s:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -161,6 +162,7 @@ int main(int argc, char **argv)
 					optarg);
 				return LINSCHED_EXIT_USAGE;
 			}
+			duration_given = 1;
 			break;
 		case 's':
 			errno = 0;
@@ -214,6 +216,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", err);
 		return LINSCHED_EXIT_USAGE;
 	}
+	fputs(wl.notes, stderr);
+	if (!duration_given && wl.duration_ns)
+		cfg.duration_ns = wl.duration_ns;
 	cfg.topo = &topo;
 	cfg.wl = &wl;
 	if (trace)

@@ -67,9 +67,46 @@ void sim_rng_seed(uint64_t s[4], uint64_t seed);
 uint64_t sim_rng_next(uint64_t s[4]);
 double sim_rng_exp(uint64_t s[4], double mean);
 
-/* tasks.c */
+/* tasks.c: the workload's tasks */
+struct sim_timer {
+	int init;
+	uint64_t next;		/* the next period's start */
+};
+
+struct sim_task {
+	const struct workload_task *w;
+	char name[16];
+	int index;
+	void *ktask;
+	struct sim_event segment;
+	uint64_t rng[4];
+	uint64_t t_first;	/* start of the first phase */
+	struct sim_timer *timers;	/* "unique" timers: per resource */
+	int phase_cpus;		/* a phase set its own affinity */
+	int nr_forks;
+	struct sim_task *wait_next;	/* on a wait list */
+	int woken;		/* taken off a wait list: go on */
+};
+
 int sim_tasks_init(const struct sim_config *cfg);
 void sim_tasks_start(void);
+void sim_task_start(struct sim_task *t);
 int sim_tasks_results(struct sim_result *out);
+
+/* sync.c: rt-app's resources, with wait lists of tasks */
+struct sim_res {
+	const struct workload_resource *w;
+	struct sim_task *head, *tail;	/* waiting, first come first */
+	struct sim_task *owner;		/* mutex */
+	int arrived;			/* barrier */
+	struct sim_timer timer;		/* shared timer */
+};
+
+void sim_block(struct sim_res *r, struct sim_task *t);
+void sim_wake(struct sim_res *r, int n);
+void sim_mutex_lock(struct sim_res *m, struct sim_task *t);
+void sim_mutex_unlock(struct sim_res *m, struct sim_task *t);
+void sim_cond_wait(struct sim_res *c, struct sim_res *m, struct sim_task *t);
+void sim_barrier(struct sim_res *b, struct sim_task *t);
 
 #endif

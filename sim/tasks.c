@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The simulated tasks' user-mode code. Each runs on its own stack as a
- * kernel task; "run" work occupies the CPU for work x 1024 / capacity ns
- * of the CPU time the kernel actually gives it, and sleeps go through the
- * kernel's own blocking and wakeup paths.
+ * The simulated tasks' user-mode code: each runs its workload's phases of
+ * events on its own stack as a kernel task. "run" work occupies the CPU
+ * for work x 1024 / capacity ns of the CPU time the kernel actually gives
+ * it; "runtime" occupies it until that much simulated time has passed;
+ * sleeps and every wait go through the kernel's own blocking and wakeup
+ * paths. Mutexes, conditions, barriers and suspend points are plain
+ * structures here (sim/sync.c) with wait lists of these tasks.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,40 +16,59 @@
 
 #include "sim/sim_internal.h"
 
-struct sim_task {
-	const struct workload_task *w;
-	void *ktask;
-	struct sim_event segment;
-	uint64_t rng[4];
-};
+#define FORKS_LIMIT 1024	/* per forking task, as rt-app */
 
-static struct sim_task *tasks;
-static int nr_tasks;
+static struct sim_task **tasks;
+static int nr_tasks, cap_tasks;
+static struct sim_res *res;	/* one per workload resource */
+static unsigned int nr_forked;
+
+static struct sim_task *task_add(const struct workload_task *w,
+				 const char *name)
+{
+	struct sim_task *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		sim_die("out of memory for tasks");
+	if (nr_tasks == cap_tasks) {
+		cap_tasks = cap_tasks ? 2 * cap_tasks : 64;
+		tasks = realloc(tasks, cap_tasks * sizeof(*tasks));
+		if (!tasks)
+			sim_die("out of memory for tasks");
+	}
+	t->w = w;
+	t->index = nr_tasks;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->segment.type = SIM_EV_SEGMENT;
+	t->segment.heap_idx = -1;
+	/* per-task draws: the run's seed and the task's index */
+	sim_rng_seed(t->rng, sim.cfg->seed * 0x100000001b3ULL + t->index);
+	if (sim.cfg->wl->nr_res) {
+		t->timers = calloc(sim.cfg->wl->nr_res, sizeof(*t->timers));
+		if (!t->timers)
+			sim_die("out of memory for tasks");
+	}
+	tasks[nr_tasks++] = t;
+	return t;
+}
 
 int sim_tasks_init(const struct sim_config *cfg)
 {
-	int i, j;
+	char err[512];
+	int i;
 
-	nr_tasks = cfg->wl->nr_tasks;
-	tasks = calloc(nr_tasks, sizeof(*tasks));
-	if (!tasks)
-		sim_die("out of memory for tasks");
-	for (i = 0; i < nr_tasks; i++) {
-		const struct workload_task *w = &cfg->wl->tasks[i];
-
-		for (j = 0; j < w->nr_cpus; j++)
-			if (w->cpus[j] >= cfg->topo->nr_cpus) {
-				fprintf(stderr,
-					"error: workload '%s': task '%s': CPU %d is beyond the topology's %d CPUs\n",
-					cfg->wl->spec, w->name, w->cpus[j],
-					cfg->topo->nr_cpus);
-				return -1;
-			}
-		tasks[i].w = w;
-		tasks[i].segment.type = SIM_EV_SEGMENT;
-		tasks[i].segment.heap_idx = -1;
-		sim_rng_seed(tasks[i].rng, cfg->seed * 0x100000001b3ULL + i);
+	if (workload_check(cfg->wl, cfg->topo->nr_cpus, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
 	}
+	res = calloc(cfg->wl->nr_res ? cfg->wl->nr_res : 1, sizeof(*res));
+	if (!res)
+		sim_die("out of memory for tasks");
+	for (i = 0; i < cfg->wl->nr_res; i++)
+		res[i].w = &cfg->wl->res[i];
+	nr_tasks = 0;
+	for (i = 0; i < cfg->wl->nr_tasks; i++)
+		task_add(&cfg->wl->tasks[i], cfg->wl->tasks[i].name);
 	return 0;
 }
 
@@ -75,11 +98,64 @@ static void task_run(struct sim_task *t, uint64_t work)
 	}
 }
 
-static uint64_t draw(struct sim_task *t, uint64_t mean)
+/* Occupy the CPU until simulated time @until, preempted time included. */
+static void task_run_until(struct sim_task *t, uint64_t until)
 {
-	uint64_t v = (uint64_t)sim_rng_exp(t->rng, (double)mean);
+	while (sim.now < until) {
+		lk_task_user_return();
+		if (sim.now >= until)
+			break;
+		sim_event_push(&t->segment, until, lk_this_cpu());
+		lk_yield();
+		sim_event_cancel(&t->segment);
+	}
+}
 
-	return v ? v : 1;
+static void sim_task_sleep_until(uint64_t until)
+{
+	/* a stray wakeup returns early: sleep again */
+	while (sim.now < until)
+		lk_task_sleep(until - sim.now);
+}
+
+/* (0, 1] from 53 random bits */
+static double unit(struct sim_task *t)
+{
+	return ((sim_rng_next(t->rng) >> 11) + 1) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(struct sim_task *t)
+{
+	return sqrt(-2.0 * log(unit(t))) * cos(2.0 * M_PI * unit(t));
+}
+
+static uint64_t draw(struct sim_task *t, const struct workload_dist *d)
+{
+	double m = (double)d->a, s = (double)d->b, v, sigma2;
+
+	switch (d->kind) {
+	case WL_DIST_FIXED:
+		return d->a;
+	case WL_DIST_EXPONENTIAL:
+		v = sim_rng_exp(t->rng, m);
+		break;
+	case WL_DIST_NORMAL:
+		v = m + s * gauss(t);
+		break;
+	case WL_DIST_LOGNORMAL:
+		/* the mean and deviation given are the lengths', not the log's */
+		sigma2 = log(1.0 + (s * s) / (m * m));
+		v = exp(log(m) - sigma2 / 2 + sqrt(sigma2) * gauss(t));
+		break;
+	case WL_DIST_UNIFORM:
+		v = m + (s - m) * (1.0 - unit(t));
+		break;
+	default:
+		v = m;
+		break;
+	}
+	/* lengths are at least 1 ns (a normal draw can fall below 0) */
+	return v < 1.0 ? 1 : v > 1e18 ? (uint64_t)1e18 : (uint64_t)v;
 }
 
 /* Run until simulated time @until, then allow every CPU. */
@@ -98,61 +174,178 @@ static void task_unpin(struct sim_task *t, uint64_t until)
 	free(all);
 }
 
+static void task_timer(struct sim_task *t, const struct workload_event *e)
+{
+	struct sim_res *r = &res[e->res];
+	struct sim_timer *tm = r->w->unique ? &t->timers[e->res] : &r->timer;
+
+	/* rt-app: the first use starts the grid at the task's start */
+	if (!tm->init) {
+		tm->init = 1;
+		tm->next = t->t_first;
+	}
+	tm->next += e->len.a;
+	if (sim.now < tm->next)
+		sim_task_sleep_until(tm->next);
+	else if (!r->w->absolute)
+		tm->next = sim.now;	/* missed: relative mode starts over */
+}
+
+static void task_fork(struct sim_task *t, const struct workload_event *e)
+{
+	const struct workload_task *d = &sim.cfg->wl->defs[e->res];
+	char name[16];
+
+	if (t->nr_forks >= FORKS_LIMIT)
+		sim_die("workload '%s': task '%s': more than %d forks",
+			sim.cfg->wl->spec, t->name, FORKS_LIMIT);
+	snprintf(name, sizeof(name), "%.10s-f%u", d->name,
+		 nr_forked++ % 1000u);
+	t->nr_forks++;
+	sim_task_start(task_add(d, name));
+}
+
+static void task_event(struct sim_task *t, const struct workload_event *e)
+{
+	switch (e->type) {
+	case WL_EV_RUN:
+		task_run(t, draw(t, &e->len));
+		break;
+	case WL_EV_RUNTIME:
+		task_run_until(t, sim.now + draw(t, &e->len));
+		break;
+	case WL_EV_SLEEP:
+		sim_task_sleep_until(sim.now + draw(t, &e->len));
+		break;
+	case WL_EV_TIMER:
+		task_timer(t, e);
+		break;
+	case WL_EV_LOCK:
+		sim_mutex_lock(&res[e->res], t);
+		break;
+	case WL_EV_UNLOCK:
+		sim_mutex_unlock(&res[e->res], t);
+		break;
+	case WL_EV_WAIT:
+		sim_cond_wait(&res[e->res], &res[e->dep], t);
+		break;
+	case WL_EV_SIGNAL:
+		sim_wake(&res[e->res], 1);
+		break;
+	case WL_EV_BROAD:
+		sim_wake(&res[e->res], -1);
+		break;
+	case WL_EV_SYNC:
+		sim_wake(&res[e->res], 1);
+		sim_cond_wait(&res[e->res], &res[e->dep], t);
+		break;
+	case WL_EV_BARRIER:
+		sim_barrier(&res[e->res], t);
+		break;
+	case WL_EV_SUSPEND:
+		sim_block(&res[e->res], t);
+		break;
+	case WL_EV_RESUME:
+		sim_wake(&res[e->res], -1);
+		break;
+	case WL_EV_YIELD:
+		lk_task_yield();
+		break;
+	case WL_EV_FORK:
+		task_fork(t, e);
+		break;
+	case WL_EV_SET_AFFINITY:
+		break;
+	}
+}
+
+static void task_affinity(struct sim_task *t, const struct workload_phase *ph)
+{
+	const struct workload_task *w = t->w;
+	int *all, i;
+
+	if (ph->nr_cpus) {
+		lk_task_set_affinity(t->ktask, ph->nr_cpus, ph->cpus);
+		t->phase_cpus = 1;
+		return;
+	}
+	if (!t->phase_cpus)
+		return;
+	/* back to the task's own affinity after a phase with its own */
+	t->phase_cpus = 0;
+	if (w->nr_cpus) {
+		lk_task_set_affinity(t->ktask, w->nr_cpus, w->cpus);
+		return;
+	}
+	all = calloc(sim.nr_cpus, sizeof(*all));
+	if (!all)
+		sim_die("out of memory");
+	for (i = 0; i < sim.nr_cpus; i++)
+		all[i] = i;
+	lk_task_set_affinity(t->ktask, sim.nr_cpus, all);
+	free(all);
+}
+
 static void task_main(void *payload)
 {
 	struct sim_task *t = payload;
 	const struct workload_task *w = t->w;
-	uint64_t round;
+	long round, l;
+	int p, k;
 
+	if (w->delay_ns)
+		sim_task_sleep_until(sim.now + w->delay_ns);
+	t->t_first = sim.now;
 	if (w->unpin_ns)
 		task_unpin(t, w->unpin_ns);
-	for (round = 0; !w->loops || round < w->loops; round++) {
-		switch (w->kind) {
-		case WORKLOAD_HOG:
-			task_run(t, w->loops ? w->run_ns : UINT64_MAX / 2);
-			break;
-		case WORKLOAD_YIELD:
-			task_run(t, w->run_ns);
-			lk_task_yield();
-			break;
-		case WORKLOAD_PERIODIC:
-			task_run(t, w->run_ns);
-			lk_task_sleep(w->sleep_ns);
-			break;
-		case WORKLOAD_RANDOM:
-			task_run(t, draw(t, w->run_ns));
-			lk_task_sleep(draw(t, w->sleep_ns));
-			break;
+	for (round = 0; w->loop < 0 || round < w->loop; round++) {
+		for (p = 0; p < w->nr_phases; p++) {
+			const struct workload_phase *ph = &w->phases[p];
+
+			if (w->nr_phases > 1 || ph->nr_cpus)
+				task_affinity(t, ph);
+			if (ph->set_nice)
+				lk_task_set_nice(t->ktask, ph->nice);
+			for (l = 0; ph->loop < 0 || l < ph->loop; l++)
+				for (k = 0; k < ph->nr_events; k++)
+					task_event(t, &ph->events[k]);
 		}
 	}
+}
+
+void sim_task_start(struct sim_task *t)
+{
+	const struct workload_task *w = t->w;
+	struct linsched_task_attr attr = {
+		.name = t->name,
+		.policy = w->policy,
+		.nice = w->nice,
+		.rt_priority = w->prio,
+		.dl_runtime = w->dl_runtime_ns,
+		.dl_deadline = w->dl_deadline_ns,
+		.dl_period = w->dl_period_ns,
+		.util_min = w->util_min,
+		.util_max = w->util_max,
+		.nr_allowed = w->nr_cpus,
+		.allowed = w->cpus,
+		.main = task_main,
+		.payload = t,
+	};
+	const char *why = NULL;
+
+	t->ktask = lk_task_new(&attr, &why);
+	if (!t->ktask)
+		sim_die("workload '%s': task '%s': %s", sim.cfg->wl->spec,
+			t->name, why);
 }
 
 /* Called by init (pid 1) once the machine is up: fork every task. */
 void sim_tasks_start(void)
 {
-	int i;
+	int i, n = nr_tasks;
 
-	for (i = 0; i < nr_tasks; i++) {
-		const struct workload_task *w = tasks[i].w;
-		struct linsched_task_attr attr = {
-			.name = w->name,
-			.policy = w->policy,
-			.nice = w->nice,
-			.rt_priority = w->prio,
-			.util_min = -1,
-			.util_max = -1,
-			.nr_allowed = w->nr_cpus,
-			.allowed = w->cpus,
-			.main = task_main,
-			.payload = &tasks[i],
-		};
-		const char *why = NULL;
-
-		tasks[i].ktask = lk_task_new(&attr, &why);
-		if (!tasks[i].ktask)
-			sim_die("workload '%s': task '%s': %s", sim.cfg->wl->spec,
-				w->name, why);
-	}
+	for (i = 0; i < n; i++)
+		sim_task_start(tasks[i]);
 }
 
 int sim_tasks_results(struct sim_result *out)
@@ -167,8 +360,8 @@ int sim_tasks_results(struct sim_result *out)
 		struct sim_task_result *r = &out->tasks[i];
 		struct linsched_task_stats st;
 
-		lk_task_stats(tasks[i].ktask, &st);
-		snprintf(r->name, sizeof(r->name), "%s", tasks[i].w->name);
+		lk_task_stats(tasks[i]->ktask, &st);
+		snprintf(r->name, sizeof(r->name), "%s", tasks[i]->name);
 		r->pid = st.pid;
 		r->cpu = st.cpu;
 		r->sum_exec_ns = st.sum_exec_ns;

@@ -2,8 +2,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "workloads/workloads.h"
+#include "workloads/workloads_internal.h"
 
 int workload_parse_duration(uint64_t *out, const char *s)
 {
@@ -71,10 +73,68 @@ static int parse_policy(int *out, const char *v)
 	return -1;
 }
 
+/* A compact group's kind as the events of its one phase. */
+static int compact_phases(struct workload *wl, struct workload_task *t,
+			  char *err, size_t errlen)
+{
+	struct workload_phase *ph = calloc(1, sizeof(*ph));
+	struct workload_event *ev = calloc(2, sizeof(*ev));
+	struct workload_task *defs;
+
+	defs = realloc(wl->defs, (wl->nr_defs + 1) * sizeof(*wl->defs));
+	if (!ph || !ev || !defs) {
+		free(ph);
+		free(ev);
+		if (defs)
+			wl->defs = defs;
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	wl->defs = defs;
+	snprintf(ph->name, sizeof(ph->name), "%s", "compact");
+	ph->loop = 1;
+	ph->events = ev;
+	ev[0].type = WL_EV_RUN;
+	snprintf(ev[0].key, sizeof(ev[0].key), "run");
+	ev[0].len.kind = WL_DIST_FIXED;
+	ev[0].len.a = t->run_ns;
+	ph->nr_events = 1;
+	switch (t->kind) {
+	case WORKLOAD_HOG:
+		if (!t->loops)
+			ev[0].len.a = UINT64_MAX / 2;
+		break;
+	case WORKLOAD_YIELD:
+		ev[1].type = WL_EV_YIELD;
+		snprintf(ev[1].key, sizeof(ev[1].key), "yield");
+		ph->nr_events = 2;
+		break;
+	case WORKLOAD_RANDOM:
+		ev[0].len.kind = WL_DIST_EXPONENTIAL;
+		/* fall through */
+	case WORKLOAD_PERIODIC:
+		ev[1].type = WL_EV_SLEEP;
+		snprintf(ev[1].key, sizeof(ev[1].key), "sleep");
+		ev[1].len.kind = ev[0].len.kind;
+		ev[1].len.a = t->sleep_ns;
+		ph->nr_events = 2;
+		break;
+	case WORKLOAD_RTAPP:
+		break;
+	}
+	t->def = wl->nr_defs;
+	t->loop = t->loops ? (long)t->loops : -1;
+	t->instances = 1;
+	t->nr_phases = 1;
+	t->phases = ph;
+	wl->defs[wl->nr_defs++] = *t;
+	return 0;
+}
+
 static int parse_group(struct workload *wl, char *group, int index, char *err,
 		       size_t errlen)
 {
-	struct workload_task t = { .policy = 0 };
+	struct workload_task t = { .policy = 0, .util_min = -1, .util_max = -1 };
 	char *kind = strtok(group, ":"), *kv, *star;
 	long count = 1;
 	int i, n;
@@ -182,6 +242,8 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 		if (!strncmp(wl->tasks[i].name, t.name, strlen(t.name)) &&
 		    wl->tasks[i].name[strlen(t.name)] == '-')
 			n++;
+	if (compact_phases(wl, &t, err, errlen))
+		return -1;
 	for (i = 0; i < count; i++) {
 		struct workload_task *d = &wl->tasks[wl->nr_tasks++];
 
@@ -192,19 +254,21 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 	return 0;
 }
 
-int workload_parse(struct workload *out, const char *spec, char *err,
-		   size_t errlen)
+static int is_json_spec(const char *spec)
+{
+	size_t n = strlen(spec);
+	struct stat st;
+
+	return (n > 5 && !strcmp(spec + n - 5, ".json")) ||
+	       (!stat(spec, &st) && S_ISREG(st.st_mode));
+}
+
+static int compact_parse(struct workload *out, const char *spec, char *err,
+			 size_t errlen)
 {
 	char *copy, *group, *save = NULL;
 	int index = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (strlen(spec) >= sizeof(out->spec)) {
-		snprintf(err, errlen, "workload spec longer than %zu characters",
-			 sizeof(out->spec) - 1);
-		return -1;
-	}
-	snprintf(out->spec, sizeof(out->spec), "%s", spec);
 	out->tasks = calloc(WORKLOAD_MAX_TASKS, sizeof(*out->tasks));
 	copy = strdup(spec);
 	if (!out->tasks || !copy) {
@@ -216,22 +280,94 @@ int workload_parse(struct workload *out, const char *spec, char *err,
 	     group = strtok_r(NULL, "+", &save)) {
 		if (parse_group(out, group, ++index, err, errlen)) {
 			free(copy);
-			workload_release(out);
 			return -1;
 		}
 	}
 	free(copy);
 	if (!out->nr_tasks) {
 		snprintf(err, errlen, "workload '%s' has no task", spec);
-		workload_release(out);
 		return -1;
+	}
+	return 0;
+}
+
+int workload_parse(struct workload *out, const char *spec, char *err,
+		   size_t errlen)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (strlen(spec) >= sizeof(out->spec)) {
+		snprintf(err, errlen, "workload spec longer than %zu characters",
+			 sizeof(out->spec) - 1);
+		return -1;
+	}
+	snprintf(out->spec, sizeof(out->spec), "%s", spec);
+	if (is_json_spec(spec))
+		ret = workload_rtapp_parse(out, spec, err, errlen);
+	else
+		ret = compact_parse(out, spec, err, errlen);
+	if (ret)
+		workload_release(out);
+	return ret;
+}
+
+static int check_cpus(const struct workload *wl, const char *task,
+		      const char *phase, int n, const int *cpus, int nr_cpus,
+		      char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (cpus[i] >= nr_cpus) {
+			snprintf(err, errlen,
+				 "workload '%s': task '%s'%s%s%s: CPU %d is beyond the topology's %d CPUs",
+				 wl->spec, task, phase ? ": phase '" : "",
+				 phase ? phase : "", phase ? "'" : "", cpus[i],
+				 nr_cpus);
+			return -1;
+		}
+	return 0;
+}
+
+int workload_check(const struct workload *wl, int nr_cpus, char *err,
+		   size_t errlen)
+{
+	int i, j;
+
+	for (i = 0; i < wl->nr_defs; i++) {
+		const struct workload_task *d = &wl->defs[i];
+
+		if (check_cpus(wl, d->name, NULL, d->nr_cpus, d->cpus, nr_cpus,
+			       err, errlen))
+			return -1;
+		for (j = 0; j < d->nr_phases; j++)
+			if (check_cpus(wl, d->name, d->phases[j].name,
+				       d->phases[j].nr_cpus, d->phases[j].cpus,
+				       nr_cpus, err, errlen))
+				return -1;
 	}
 	return 0;
 }
 
 void workload_release(struct workload *wl)
 {
+	int i, j;
+
+	for (i = 0; i < wl->nr_defs; i++) {
+		for (j = 0; j < wl->defs[i].nr_phases; j++) {
+			free(wl->defs[i].phases[j].events);
+			free(wl->defs[i].phases[j].cpus);
+		}
+		free(wl->defs[i].phases);
+	}
+	free(wl->defs);
 	free(wl->tasks);
+	free(wl->res);
+	wl->defs = NULL;
 	wl->tasks = NULL;
+	wl->res = NULL;
+	wl->nr_defs = 0;
 	wl->nr_tasks = 0;
+	wl->nr_res = 0;
 }

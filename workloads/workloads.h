@@ -2,8 +2,9 @@
 /*
  * workloads - what the simulated tasks do.
  *
- * Parses and describes only; sim/ runs the tasks. Until the rt-app JSON
- * grammar lands, a workload is a compact spec of task groups:
+ * Parses and describes only; sim/ runs the tasks. A workload is either an
+ * rt-app JSON file (see workloads/README.md for the grammar we accept) or a
+ * compact spec of task groups:
  *
  *   GROUP[+GROUP...]   GROUP = KIND[*COUNT][:KEY=VALUE...]
  *
@@ -15,6 +16,10 @@
  * allows itself every CPU, through the kernel's set_cpus_allowed_ptr),
  * policy (other, batch, idle, fifo, rr), prio (1..99 for fifo/rr), loops
  * (the task exits after this many run/sleep rounds), name.
+ *
+ * Both become one model: tasks made of phases made of events, the way
+ * rt-app describes them. A compact group is a task definition whose one
+ * phase holds the events of its kind.
  */
 #ifndef LSB_WORKLOADS_H
 #define LSB_WORKLOADS_H
@@ -30,18 +35,99 @@ enum workload_kind {
 	WORKLOAD_PERIODIC,
 	WORKLOAD_RANDOM,
 	WORKLOAD_YIELD,
+	WORKLOAD_RTAPP,		/* from an rt-app file: only phases say what */
+};
+
+/* What a task does, one step of a phase, in rt-app's terms. */
+enum workload_event_type {
+	WL_EV_RUN,		/* work: stretches with capacity */
+	WL_EV_RUNTIME,		/* wall time on the CPU, preemption included */
+	WL_EV_SLEEP,
+	WL_EV_TIMER,		/* sleep until the timer's next period */
+	WL_EV_LOCK,
+	WL_EV_UNLOCK,
+	WL_EV_WAIT,		/* condition variable, with its mutex held */
+	WL_EV_SIGNAL,
+	WL_EV_BROAD,
+	WL_EV_SYNC,		/* signal, then wait, on one condition */
+	WL_EV_BARRIER,
+	WL_EV_SUSPEND,
+	WL_EV_RESUME,
+	WL_EV_YIELD,
+	WL_EV_FORK,		/* start a task from a definition */
+	WL_EV_SET_AFFINITY,	/* generated: a compact group's unpin */
+};
+
+/* A length in ns: fixed, or drawn per use from the task's seeded PRNG. */
+enum workload_dist_kind {
+	WL_DIST_FIXED,		/* a */
+	WL_DIST_EXPONENTIAL,	/* mean a */
+	WL_DIST_LOGNORMAL,	/* mean a, standard deviation b */
+	WL_DIST_NORMAL,		/* mean a, standard deviation b */
+	WL_DIST_UNIFORM,	/* between a and b */
+};
+
+struct workload_dist {
+	enum workload_dist_kind kind;
+	uint64_t a, b;
+};
+
+struct workload_event {
+	enum workload_event_type type;
+	char key[32];			/* as written, for messages */
+	struct workload_dist len;	/* run, runtime, sleep; timer period */
+	int res;			/* resource; fork: definition index */
+	int dep;			/* wait, sync: the mutex resource */
+};
+
+enum workload_res_type {
+	WL_RES_TIMER,
+	WL_RES_MUTEX,
+	WL_RES_COND,		/* wait/signal/broad/sync */
+	WL_RES_BARRIER,
+	WL_RES_SUSPEND,		/* suspend/resume: rt-app's per-name condition */
+};
+
+/* A named synchronisation object, shared by every task that names it. */
+struct workload_resource {
+	char name[64];
+	enum workload_res_type type;
+	int absolute;		/* timer: period grid fixed at first use */
+	int unique;		/* timer: one per task instance ("unique*") */
+	int users;		/* barrier: instances that meet there */
+};
+
+struct workload_phase {
+	char name[32];
+	long loop;			/* >= 1 */
+	int nr_events;
+	struct workload_event *events;
+	int nr_cpus;			/* 0: the task's affinity */
+	int *cpus;
+	int set_nice;			/* the phase gives a new priority */
+	int nice;
 };
 
 struct workload_task {
 	char name[16];
+	int def;			/* index of its definition in defs */
+	/* compact groups: what the spec said (kept for callers) */
 	enum workload_kind kind;
 	uint64_t run_ns;
 	uint64_t sleep_ns;
+	uint64_t unpin_ns;	/* 0: never */
+	uint64_t loops;		/* 0: forever */
+	/* both */
 	int nice;
 	int policy;		/* SCHED_* number */
 	int prio;
-	uint64_t unpin_ns;	/* 0: never */
-	uint64_t loops;		/* 0: forever */
+	uint64_t dl_runtime_ns, dl_deadline_ns, dl_period_ns;
+	int util_min, util_max;	/* -1: unset */
+	uint64_t delay_ns;	/* before the first phase */
+	long loop;		/* rounds of all phases; -1: forever */
+	int instances;		/* started at boot */
+	int nr_phases;
+	struct workload_phase *phases;	/* owned by the definition */
 	int nr_cpus;		/* 0: all */
 	int cpus[WORKLOAD_MAX_CPUS];
 };
@@ -49,15 +135,23 @@ struct workload_task {
 struct workload {
 	char spec[256];
 	int nr_tasks;
-	struct workload_task *tasks;
+	struct workload_task *tasks;	/* started at boot; point into defs */
+	int nr_defs;
+	struct workload_task *defs;	/* one per group or rt-app task */
+	int nr_res;
+	struct workload_resource *res;
 	int randomised;		/* draws from the seeded PRNG */
+	uint64_t duration_ns;	/* rt-app global.duration; 0: not given */
+	char notes[1024];	/* what was accepted but does not apply */
 };
 
 /**
- * workload_parse() - parse a workload spec
+ * workload_parse() - parse a compact spec or an rt-app JSON file
  * @out: filled in; release with workload_release()
- * @spec: the spec, see the top of this header
- * @err: receives a message naming the group and key on failure
+ * @spec: a compact spec (see the top of this header), or the path of an
+ *        rt-app JSON file: a spec ending in .json or naming a file
+ * @err: receives a message naming the group and key, or the file with
+ *       its line and column or the task, phase and key, on failure
  * @errlen: size of @err
  *
  * Return: 0, or -1 with @err set.
@@ -66,6 +160,18 @@ int workload_parse(struct workload *out, const char *spec, char *err,
 		   size_t errlen);
 
 void workload_release(struct workload *wl);
+
+/**
+ * workload_check() - check the workload against the machine
+ * @wl: a parsed workload
+ * @nr_cpus: CPUs of the topology
+ * @err: receives a message naming the task and the CPU on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 when a task or phase names a CPU the machine lacks.
+ */
+int workload_check(const struct workload *wl, int nr_cpus, char *err,
+		   size_t errlen);
 
 /**
  * workload_parse_duration() - "10ms", "2s", "500us", "100ns" or plain ns

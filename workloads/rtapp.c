@@ -1,0 +1,1089 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rt-app's JSON grammar (rt-app doc/tutorial.txt), read into the workload
+ * model. Differences from rt-app are on purpose and listed in
+ * workloads/README.md: whatever rt-app would ignore or default silently
+ * is an error here, naming the file and the task, phase and key.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "workloads/workloads_internal.h"
+
+#define US 1000ULL
+
+/* Where we are in the file, for messages. */
+struct rp {
+	struct workload *wl;
+	const char *file;
+	char *err;
+	size_t errlen;
+	int default_policy;
+	const char *task;	/* the rt-app task's key */
+	const char *phase;	/* NULL: the task level */
+	/* per resource: who uses it, to find references to nothing */
+	struct rp_use {
+		int lock, unlock, wait, signal, suspend, resume;
+	} *use;
+};
+
+static int fail(struct rp *p, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct rp *p, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(p->err, p->errlen, "workload '%s'", p->file);
+
+	if (p->task && n >= 0 && (size_t)n < p->errlen)
+		n += snprintf(p->err + n, p->errlen - n, ": task '%s'", p->task);
+	if (p->phase && n >= 0 && (size_t)n < p->errlen)
+		n += snprintf(p->err + n, p->errlen - n, ": phase '%s'", p->phase);
+	if (key && n >= 0 && (size_t)n < p->errlen)
+		n += snprintf(p->err + n, p->errlen - n, ": '%s'", key);
+	if (n >= 0 && (size_t)n < p->errlen) {
+		n += snprintf(p->err + n, p->errlen - n, ": ");
+		va_start(ap, fmt);
+		if ((size_t)n < p->errlen)
+			vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static void note(struct rp *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct rp *p, const char *fmt, ...)
+{
+	size_t n = strlen(p->wl->notes);
+	va_list ap;
+
+	if (n + 1 >= sizeof(p->wl->notes))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->wl->notes + n, sizeof(p->wl->notes) - n, fmt, ap);
+	va_end(ap);
+	n = strlen(p->wl->notes);
+	if (n + 1 < sizeof(p->wl->notes))
+		strcat(p->wl->notes, "\n");
+}
+
+static const char *type_name(const cJSON *v)
+{
+	if (cJSON_IsNumber(v))
+		return "a number";
+	if (cJSON_IsString(v))
+		return "a string";
+	if (cJSON_IsBool(v))
+		return "a boolean";
+	if (cJSON_IsArray(v))
+		return "an array";
+	if (cJSON_IsObject(v))
+		return "an object";
+	return "null";
+}
+
+static int get_int(struct rp *p, const cJSON *v, long *out)
+{
+	double d;
+
+	if (!cJSON_IsNumber(v))
+		return fail(p, v->string, "expected an integer, got %s",
+			    type_name(v));
+	d = v->valuedouble;
+	if (d != (double)(long)d || d > 1e15 || d < -1e15)
+		return fail(p, v->string, "expected an integer, got %g", d);
+	*out = (long)d;
+	return 0;
+}
+
+static int get_range(struct rp *p, const cJSON *v, long lo, long hi,
+		     long *out)
+{
+	if (get_int(p, v, out))
+		return -1;
+	if (*out < lo || *out > hi)
+		return fail(p, v->string, "expected %ld..%ld, got %ld", lo, hi,
+			    *out);
+	return 0;
+}
+
+/* A duration in microseconds, as rt-app writes them: a positive integer. */
+static int get_us(struct rp *p, const cJSON *v, const char *key, uint64_t *ns)
+{
+	long us;
+
+	if (!cJSON_IsNumber(v))
+		return fail(p, key, "expected a duration in microseconds (an integer), got %s",
+			    type_name(v));
+	if (get_int(p, v, &us))
+		return -1;
+	if (us <= 0)
+		return fail(p, key, "expected a positive duration in microseconds, got %ld",
+			    us);
+	*ns = (uint64_t)us * US;
+	return 0;
+}
+
+static int get_string(struct rp *p, const cJSON *v, const char *key,
+		      const char **out)
+{
+	if (!cJSON_IsString(v))
+		return fail(p, key, "expected a string, got %s", type_name(v));
+	*out = v->valuestring;
+	return 0;
+}
+
+static int get_bool(struct rp *p, const cJSON *v, int *out)
+{
+	if (!cJSON_IsBool(v))
+		return fail(p, v->string, "expected true or false, got %s",
+			    type_name(v));
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+static int parse_policy_name(struct rp *p, const cJSON *v, int *out)
+{
+	static const char *const names[] = {
+		"SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", NULL,
+		"SCHED_IDLE", "SCHED_DEADLINE",
+	};
+	const char *s = NULL;
+	int i;
+
+	if (get_string(p, v, v->string, &s))
+		return -1;
+	for (i = 0; i < 7; i++)
+		if (names[i] && !strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	return fail(p, v->string,
+		    "unknown policy '%s' (expected SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO, SCHED_RR or SCHED_DEADLINE)",
+		    s);
+}
+
+static int parse_cpu_list(struct rp *p, const cJSON *v, int *n, int *cpus)
+{
+	const cJSON *c;
+	long cpu;
+
+	if (!cJSON_IsArray(v))
+		return fail(p, "cpus", "expected an array of CPU numbers, got %s",
+			    type_name(v));
+	*n = 0;
+	cJSON_ArrayForEach(c, v) {
+		if (!cJSON_IsNumber(c) || get_int(p, c, &cpu))
+			return fail(p, "cpus", "expected an array of CPU numbers, got %s in it",
+				    type_name(c));
+		if (cpu < 0 || cpu >= WORKLOAD_MAX_CPUS)
+			return fail(p, "cpus", "CPU %ld is not 0..%d", cpu,
+				    WORKLOAD_MAX_CPUS - 1);
+		cpus[(*n)++] = (int)cpu;
+	}
+	if (!*n)
+		return fail(p, "cpus", "expected at least one CPU");
+	return 0;
+}
+
+/* ---- resources ---- */
+
+static int resource(struct rp *p, const char *name, enum workload_res_type type,
+		    const char *key)
+{
+	struct workload *wl = p->wl;
+	struct workload_resource *r;
+	struct rp_use *use;
+	int i;
+
+	if (!*name)
+		return fail(p, key, "expected a resource name, got an empty string");
+	if (strlen(name) >= sizeof(wl->res[0].name))
+		return fail(p, key, "the name '%s' is longer than %zu characters",
+			    name, sizeof(wl->res[0].name) - 1);
+	for (i = 0; i < wl->nr_res; i++)
+		if (wl->res[i].type == type && !strcmp(wl->res[i].name, name))
+			return i;
+	r = realloc(wl->res, (wl->nr_res + 1) * sizeof(*r));
+	if (!r)
+		return fail(p, key, "out of memory");
+	wl->res = r;
+	use = realloc(p->use, (wl->nr_res + 1) * sizeof(*use));
+	if (!use)
+		return fail(p, key, "out of memory");
+	p->use = use;
+	memset(&use[wl->nr_res], 0, sizeof(*use));
+	r = &wl->res[wl->nr_res];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->type = type;
+	return wl->nr_res++;
+}
+
+/* ---- events ---- */
+
+/*
+ * rt-app tells events by the start of their key (workgen numbers repeated
+ * ones: run0, run1); the table is searched in order, so "runtime" comes
+ * before "run". Ours start with "lsb-", which rt-app ignores.
+ */
+static const struct {
+	const char *prefix;
+	int type;		/* enum workload_event_type, or -1: refused */
+} event_keys[] = {
+	{ "lock", WL_EV_LOCK }, { "unlock", WL_EV_UNLOCK },
+	{ "wait", WL_EV_WAIT }, { "signal", WL_EV_SIGNAL },
+	{ "broad", WL_EV_BROAD }, { "sync", WL_EV_SYNC },
+	{ "sleep", WL_EV_SLEEP }, { "runtime", WL_EV_RUNTIME },
+	{ "run", WL_EV_RUN }, { "timer", WL_EV_TIMER },
+	{ "suspend", WL_EV_SUSPEND }, { "resume", WL_EV_RESUME },
+	{ "mem", -1 }, { "iorun", -1 }, { "yield", WL_EV_YIELD },
+	{ "barrier", WL_EV_BARRIER }, { "fork", WL_EV_FORK },
+	{ "lsb-run", WL_EV_RUN }, { "lsb-sleep", WL_EV_SLEEP },
+};
+
+static int event_key(const char *key, int *type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(event_keys) / sizeof(event_keys[0]); i++)
+		if (!strncmp(key, event_keys[i].prefix,
+			     strlen(event_keys[i].prefix))) {
+			*type = event_keys[i].type;
+			return 1;
+		}
+	return 0;
+}
+
+/* Our extension: {"distribution": "lognormal", "mean": us, "stddev": us}. */
+static int parse_dist(struct rp *p, const cJSON *v, struct workload_dist *d)
+{
+	static const char *const names[] = {
+		NULL, "exponential", "lognormal", "normal", "uniform",
+	};
+	const char *key = v->string, *s = NULL;
+	uint64_t mean = 0, sd = 0, lo = 0, hi = 0;
+	int has_sd = 0, has_mean = 0, has_lo = 0, has_hi = 0, i;
+	const cJSON *f;
+
+	if (!cJSON_IsObject(v))
+		return fail(p, key, "expected an object {\"distribution\": ..., \"mean\": us, ...}, got %s",
+			    type_name(v));
+	cJSON_ArrayForEach(f, v) {
+		if (!strcmp(f->string, "distribution")) {
+			if (get_string(p, f, key, &s))
+				return -1;
+		} else if (!strcmp(f->string, "mean")) {
+			has_mean = 1;
+			if (get_us(p, f, key, &mean))
+				return -1;
+		} else if (!strcmp(f->string, "stddev")) {
+			has_sd = 1;
+			if (get_us(p, f, key, &sd))
+				return -1;
+		} else if (!strcmp(f->string, "min")) {
+			has_lo = 1;
+			if (get_us(p, f, key, &lo))
+				return -1;
+		} else if (!strcmp(f->string, "max")) {
+			has_hi = 1;
+			if (get_us(p, f, key, &hi))
+				return -1;
+		} else {
+			return fail(p, key, "unknown key '%s' (expected distribution, mean, stddev, min or max)",
+				    f->string);
+		}
+	}
+	if (!s)
+		return fail(p, key, "expected \"distribution\": exponential, lognormal, normal or uniform");
+	for (i = 1; i < 5; i++)
+		if (!strcmp(s, names[i]))
+			break;
+	if (i == 5)
+		return fail(p, key, "unknown distribution '%s' (expected exponential, lognormal, normal or uniform)",
+			    s);
+	d->kind = (enum workload_dist_kind)i;
+	if (d->kind == WL_DIST_UNIFORM) {
+		if (!has_lo || !has_hi || has_mean || has_sd || hi < lo)
+			return fail(p, key, "uniform takes \"min\" and \"max\" (min <= max), nothing else");
+		d->a = lo;
+		d->b = hi;
+		return 0;
+	}
+	if (!has_mean || has_lo || has_hi)
+		return fail(p, key, "%s takes \"mean\"%s, nothing else", s,
+			    d->kind == WL_DIST_EXPONENTIAL ? "" : " and \"stddev\"");
+	if (has_sd != (d->kind != WL_DIST_EXPONENTIAL))
+		return fail(p, key, "%s takes \"mean\"%s, nothing else", s,
+			    d->kind == WL_DIST_EXPONENTIAL ? "" : " and \"stddev\"");
+	d->a = mean;
+	d->b = sd;
+	return 0;
+}
+
+static int ref_object(struct rp *p, const cJSON *v, const char **ref,
+		      const char **mutex)
+{
+	const char *key = v->string;
+	const cJSON *f;
+
+	*ref = *mutex = NULL;
+	if (!cJSON_IsObject(v))
+		return fail(p, key, "expected an object {\"ref\": condition, \"mutex\": mutex}, got %s",
+			    type_name(v));
+	cJSON_ArrayForEach(f, v) {
+		if (!strcmp(f->string, "ref")) {
+			if (get_string(p, f, key, ref))
+				return -1;
+		} else if (!strcmp(f->string, "mutex")) {
+			if (get_string(p, f, key, mutex))
+				return -1;
+		} else {
+			return fail(p, key, "unknown key '%s' (expected ref and mutex)",
+				    f->string);
+		}
+	}
+	if (!*ref || !*mutex)
+		return fail(p, key, "expected both \"ref\" and \"mutex\"");
+	return 0;
+}
+
+static int parse_timer(struct rp *p, const cJSON *v, struct workload_event *e)
+{
+	const char *key = v->string, *ref = NULL, *mode = NULL;
+	char name[64];
+	const cJSON *f;
+	int absolute = 0, unique;
+
+	if (!cJSON_IsObject(v))
+		return fail(p, key, "expected an object {\"ref\": name, \"period\": us}, got %s",
+			    type_name(v));
+	e->len.kind = WL_DIST_FIXED;
+	cJSON_ArrayForEach(f, v) {
+		if (!strcmp(f->string, "ref")) {
+			if (get_string(p, f, key, &ref))
+				return -1;
+		} else if (!strcmp(f->string, "period")) {
+			if (get_us(p, f, key, &e->len.a))
+				return -1;
+		} else if (!strcmp(f->string, "mode")) {
+			if (get_string(p, f, key, &mode))
+				return -1;
+			if (strcmp(mode, "relative") && strcmp(mode, "absolute"))
+				return fail(p, key, "unknown mode '%s' (expected relative or absolute)",
+					    mode);
+			absolute = !strcmp(mode, "absolute");
+		} else {
+			return fail(p, key, "unknown key '%s' (expected ref, period and mode)",
+				    f->string);
+		}
+	}
+	if (!ref)
+		return fail(p, key, "expected \"ref\": the timer's name");
+	if (!e->len.a)
+		return fail(p, key, "expected \"period\": a positive duration in microseconds");
+	/* rt-app: "unique*" timers are per task instance */
+	unique = !strncmp(ref, "unique", 6);
+	if (snprintf(name, sizeof(name), "%s%s%s", ref, unique ? "@" : "",
+		     unique ? p->task : "") >= (int)sizeof(name))
+		return fail(p, key, "the timer name '%s' is too long", ref);
+	e->res = resource(p, name, WL_RES_TIMER, key);
+	if (e->res < 0)
+		return -1;
+	if (p->use[e->res].wait && p->wl->res[e->res].absolute != absolute)
+		return fail(p, key, "timer '%s' is used both in relative and absolute mode",
+			    ref);
+	p->use[e->res].wait = 1;
+	p->wl->res[e->res].absolute = absolute;
+	p->wl->res[e->res].unique = unique;
+	return 0;
+}
+
+static int parse_event(struct rp *p, const cJSON *v, int type,
+		       struct workload_event *e)
+{
+	const char *key = v->string, *s = NULL, *mutex = NULL;
+	int r;
+
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	e->type = (enum workload_event_type)type;
+	e->res = e->dep = -1;
+	switch (e->type) {
+	case WL_EV_RUN:
+	case WL_EV_SLEEP:
+		if (!strncmp(key, "lsb-", 4)) {
+			p->wl->randomised = 1;
+			return parse_dist(p, v, &e->len);
+		}
+		/* fall through */
+	case WL_EV_RUNTIME:
+		e->len.kind = WL_DIST_FIXED;
+		return get_us(p, v, key, &e->len.a);
+	case WL_EV_TIMER:
+		return parse_timer(p, v, e);
+	case WL_EV_LOCK:
+	case WL_EV_UNLOCK:
+		if (get_string(p, v, key, &s))
+			return -1;
+		r = e->res = resource(p, s, WL_RES_MUTEX, key);
+		if (r < 0)
+			return -1;
+		if (e->type == WL_EV_LOCK)
+			p->use[r].lock = 1;
+		else
+			p->use[r].unlock = 1;
+		return 0;
+	case WL_EV_WAIT:
+	case WL_EV_SYNC:
+		if (ref_object(p, v, &s, &mutex))
+			return -1;
+		r = e->res = resource(p, s, WL_RES_COND, key);
+		if (r < 0 || (e->dep = resource(p, mutex, WL_RES_MUTEX, key)) < 0)
+			return -1;
+		p->use[r].wait = 1;
+		if (e->type == WL_EV_SYNC)
+			p->use[r].signal = 1;
+		p->use[e->dep].unlock = 1;
+		return 0;
+	case WL_EV_SIGNAL:
+	case WL_EV_BROAD:
+		if (get_string(p, v, key, &s))
+			return -1;
+		r = e->res = resource(p, s, WL_RES_COND, key);
+		if (r < 0)
+			return -1;
+		p->use[r].signal = 1;
+		return 0;
+	case WL_EV_BARRIER:
+		if (get_string(p, v, key, &s))
+			return -1;
+		return (e->res = resource(p, s, WL_RES_BARRIER, key)) < 0 ? -1 : 0;
+	case WL_EV_SUSPEND:
+	case WL_EV_RESUME:
+		if (get_string(p, v, key, &s))
+			return -1;
+		/* rt-app's workgen fills an empty suspend with the task's name */
+		if (!*s && e->type == WL_EV_SUSPEND)
+			s = p->task;
+		r = e->res = resource(p, s, WL_RES_SUSPEND, key);
+		if (r < 0)
+			return -1;
+		if (e->type == WL_EV_SUSPEND)
+			p->use[r].suspend = 1;
+		else
+			p->use[r].resume = 1;
+		return 0;
+	case WL_EV_YIELD:
+		return 0;
+	case WL_EV_FORK:
+		if (get_string(p, v, key, &s))
+			return -1;
+		/* resolved once every task is known */
+		snprintf(e->key, sizeof(e->key), "%.31s", s);
+		return 0;
+	case WL_EV_SET_AFFINITY:
+		break;
+	}
+	return fail(p, key, "unsupported event");
+}
+
+/* ---- tasks and phases ---- */
+
+/* Keys of a task or phase other than events. */
+enum { K_TASK = 1, K_PHASE = 2, K_BOTH = 3 };
+
+static const struct {
+	const char *key;
+	int where;
+} prop_keys[] = {
+	{ "instance", K_TASK }, { "delay", K_TASK }, { "phases", K_TASK },
+	{ "loop", K_BOTH }, { "policy", K_BOTH }, { "priority", K_BOTH },
+	{ "dl-runtime", K_BOTH }, { "dl-period", K_BOTH },
+	{ "dl-deadline", K_BOTH }, { "cpus", K_BOTH }, { "util_min", K_BOTH },
+	{ "util_max", K_BOTH }, { "taskgroup", K_BOTH },
+	{ "nodes_membind", K_BOTH },
+};
+
+static int prop_key(const char *key, int where)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(prop_keys) / sizeof(prop_keys[0]); i++)
+		if (!strcmp(key, prop_keys[i].key))
+			return (prop_keys[i].where & where) != 0;
+	return 0;
+}
+
+static int check_keys(struct rp *p, const cJSON *obj, int where)
+{
+	const cJSON *f;
+	int type;
+
+	cJSON_ArrayForEach(f, obj) {
+		if (prop_key(f->string, where))
+			continue;
+		if (event_key(f->string, &type)) {
+			if (type < 0)
+				return fail(p, f->string, "unsupported event (memory and I/O load are not simulated)");
+			continue;
+		}
+		return fail(p, f->string,
+			    "unknown key (expected an event: run, runtime, sleep, timer, lock, unlock, wait, signal, broad, sync, barrier, suspend, resume, yield, fork, lsb-run, lsb-sleep; or %s)",
+			    where == K_PHASE ?
+			    "loop, cpus, priority" :
+			    "instance, delay, loop, phases, policy, priority, dl-runtime, dl-period, dl-deadline, cpus, util_min, util_max, taskgroup");
+	}
+	return 0;
+}
+
+static int taskgroup(struct rp *p, const cJSON *v)
+{
+	const char *s = NULL;
+
+	if (get_string(p, v, "taskgroup", &s))
+		return -1;
+	if (!*s)	/* rt-app: "" is no taskgroup */
+		return 0;
+	return fail(p, "taskgroup",
+		    "taskgroup needs a kernel built with group scheduling; not supported yet");
+}
+
+static int parse_phase(struct rp *p, const cJSON *obj,
+		       struct workload_task *t, struct workload_phase *ph)
+{
+	const cJSON *f;
+	long l;
+	int type, n = 0;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, NULL, "expected an object of events, got %s",
+			    type_name(obj));
+	if (check_keys(p, obj, K_PHASE | (p->phase ? 0 : K_TASK)))
+		return -1;
+	ph->loop = 1;
+	cJSON_ArrayForEach(f, obj)
+		if (event_key(f->string, &type))
+			n++;
+	if (!n)
+		return fail(p, NULL, "no event (expected at least one of run, runtime, sleep, timer, ...)");
+	ph->events = calloc(n, sizeof(*ph->events));
+	if (!ph->events)
+		return fail(p, NULL, "out of memory");
+	cJSON_ArrayForEach(f, obj) {
+		if (event_key(f->string, &type)) {
+			if (parse_event(p, f, type, &ph->events[ph->nr_events++]))
+				return -1;
+			continue;
+		}
+		if (!p->phase)
+			continue;	/* the task's own keys, read by the caller */
+		if (!strcmp(f->string, "loop")) {
+			if (get_int(p, f, &l))
+				return -1;
+			if (l != -1 && l < 1)
+				return fail(p, "loop", "expected -1 (forever) or a positive count, got %ld",
+					    l);
+			ph->loop = l;
+		} else if (!strcmp(f->string, "cpus")) {
+			ph->cpus = calloc(WORKLOAD_MAX_CPUS, sizeof(int));
+			if (!ph->cpus)
+				return fail(p, "cpus", "out of memory");
+			if (parse_cpu_list(p, f, &ph->nr_cpus, ph->cpus))
+				return -1;
+		} else if (!strcmp(f->string, "priority")) {
+			if (t->policy != 0 && t->policy != 3 && t->policy != 5)
+				return fail(p, "priority", "a phase can change the nice value of a SCHED_OTHER, SCHED_BATCH or SCHED_IDLE task only (no door for sched_setattr on a running task)");
+			if (get_range(p, f, -20, 19, &l))
+				return -1;
+			ph->set_nice = 1;
+			ph->nice = (int)l;
+		} else if (!strcmp(f->string, "policy")) {
+			int policy;
+
+			if (parse_policy_name(p, f, &policy))
+				return -1;
+			if (policy != t->policy)
+				return fail(p, "policy", "changing the policy in a phase is not supported (no door for sched_setattr on a running task)");
+		} else if (!strcmp(f->string, "taskgroup")) {
+			if (taskgroup(p, f))
+				return -1;
+		} else {
+			return fail(p, f->string, "not supported in a phase (set it on the task)");
+		}
+	}
+	return 0;
+}
+
+/* The task's scheduling keys, rt-app's defaults for what is not given. */
+static int parse_sched(struct rp *p, const cJSON *obj, struct workload_task *t)
+{
+	const cJSON *prio = cJSON_GetObjectItemCaseSensitive(obj, "priority");
+	const cJSON *pol = cJSON_GetObjectItemCaseSensitive(obj, "policy");
+	const cJSON *rt = cJSON_GetObjectItemCaseSensitive(obj, "dl-runtime");
+	const cJSON *per = cJSON_GetObjectItemCaseSensitive(obj, "dl-period");
+	const cJSON *dl = cJSON_GetObjectItemCaseSensitive(obj, "dl-deadline");
+	const cJSON *f;
+	long l;
+
+	t->policy = p->default_policy;
+	if (pol && parse_policy_name(p, pol, &t->policy))
+		return -1;
+	switch (t->policy) {
+	case 1:
+	case 2:
+		t->prio = 10;	/* rt-app's default RT priority */
+		if (prio && get_range(p, prio, 1, 99, &l))
+			return -1;
+		if (prio)
+			t->prio = (int)l;
+		break;
+	case 6:
+		if (prio)
+			return fail(p, "priority", "does not apply to SCHED_DEADLINE (give dl-runtime, dl-period, dl-deadline)");
+		if (!rt)
+			return fail(p, "dl-runtime", "SCHED_DEADLINE needs dl-runtime (microseconds)");
+		if (get_us(p, rt, "dl-runtime", &t->dl_runtime_ns))
+			return -1;
+		t->dl_period_ns = t->dl_runtime_ns;
+		if (per && get_us(p, per, "dl-period", &t->dl_period_ns))
+			return -1;
+		t->dl_deadline_ns = t->dl_period_ns;
+		if (dl && get_us(p, dl, "dl-deadline", &t->dl_deadline_ns))
+			return -1;
+		if (t->dl_runtime_ns > t->dl_deadline_ns ||
+		    t->dl_deadline_ns > t->dl_period_ns)
+			return fail(p, "dl-runtime", "expected dl-runtime <= dl-deadline <= dl-period");
+		break;
+	default:
+		/* rt-app: the priority of a fair task is its nice value */
+		if (prio && get_range(p, prio, -20, 19, &l))
+			return -1;
+		if (prio)
+			t->nice = (int)l;
+		break;
+	}
+	if (t->policy != 6 && (rt || per || dl))
+		return fail(p, rt ? "dl-runtime" : per ? "dl-period" : "dl-deadline",
+			    "goes with policy SCHED_DEADLINE");
+	t->util_min = t->util_max = -1;
+	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "util_min"))) {
+		if (get_range(p, f, 0, 1024, &l))
+			return -1;
+		t->util_min = (int)l;
+	}
+	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "util_max"))) {
+		if (get_range(p, f, 0, 1024, &l))
+			return -1;
+		t->util_max = (int)l;
+	}
+	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "taskgroup")) &&
+	    taskgroup(p, f))
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(obj, "nodes_membind"))
+		return fail(p, "nodes_membind", "NUMA memory binding is not simulated");
+	return 0;
+}
+
+static int parse_task(struct rp *p, const cJSON *obj, struct workload_task *t)
+{
+	const cJSON *phases, *f;
+	long l;
+
+	memset(t, 0, sizeof(*t));
+	t->kind = WORKLOAD_RTAPP;
+	snprintf(t->name, sizeof(t->name), "%s", obj->string);
+	if (!cJSON_IsObject(obj))
+		return fail(p, NULL, "expected an object, got %s", type_name(obj));
+	if (!*obj->string)
+		return fail(p, NULL, "a task needs a name");
+	phases = cJSON_GetObjectItemCaseSensitive(obj, "phases");
+	if (check_keys(p, obj, K_TASK | (phases ? 0 : K_PHASE)))
+		return -1;
+	if (parse_sched(p, obj, t))
+		return -1;
+	t->instances = 1;
+	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "instance"))) {
+		if (get_range(p, f, 0, WORKLOAD_MAX_TASKS, &l))
+			return -1;
+		t->instances = (int)l;
+	}
+	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "delay"))) {
+		if (get_int(p, f, &l))
+			return -1;
+		if (l < 0)
+			return fail(p, "delay", "expected a duration in microseconds >= 0, got %ld",
+				    l);
+		t->delay_ns = (uint64_t)l * US;
+	}
+	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "cpus")) &&
+	    parse_cpu_list(p, f, &t->nr_cpus, t->cpus))
+		return -1;
+	t->loop = -1;
+	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "loop"))) {
+		if (get_int(p, f, &l))
+			return -1;
+		if (l != -1 && l < 1)
+			return fail(p, "loop", "expected -1 (forever) or a positive count, got %ld",
+				    l);
+		t->loop = l;
+	}
+	if (!phases) {
+		/* one phase: the task object holds the events */
+		t->phases = calloc(1, sizeof(*t->phases));
+		if (!t->phases)
+			return fail(p, NULL, "out of memory");
+		t->nr_phases = 1;
+		snprintf(t->phases[0].name, sizeof(t->phases[0].name), "%s", "phase0");
+		return parse_phase(p, obj, t, &t->phases[0]);
+	}
+	if (!cJSON_IsObject(phases))
+		return fail(p, "phases", "expected an object of phases, got %s",
+			    type_name(phases));
+	cJSON_ArrayForEach(f, obj) {
+		int type;
+
+		if (event_key(f->string, &type))
+			return fail(p, f->string, "an event next to \"phases\" (put it in a phase)");
+	}
+	t->phases = calloc(cJSON_GetArraySize(phases) + 1, sizeof(*t->phases));
+	if (!t->phases)
+		return fail(p, NULL, "out of memory");
+	cJSON_ArrayForEach(f, phases) {
+		struct workload_phase *ph = &t->phases[t->nr_phases++];
+
+		snprintf(ph->name, sizeof(ph->name), "%s", f->string);
+		p->phase = f->string;
+		if (parse_phase(p, f, t, ph))
+			return -1;
+	}
+	p->phase = NULL;
+	if (!t->nr_phases)
+		return fail(p, "phases", "no phase");
+	return 0;
+}
+
+/* ---- global ---- */
+
+static int parse_global(struct rp *p, const cJSON *g)
+{
+	const cJSON *f;
+	const char *s = NULL;
+	long l;
+	int b = 0;
+
+	if (!cJSON_IsObject(g))
+		return fail(p, "global", "expected an object, got %s", type_name(g));
+	p->default_policy = 0;
+	cJSON_ArrayForEach(f, g) {
+		const char *k = f->string;
+
+		if (!strcmp(k, "duration")) {
+			if (get_int(p, f, &l))
+				return -1;
+			if (l == -1)
+				note(p, "note: workload '%s': global.duration -1 (until the tasks end): the run lasts --duration",
+				     p->file);
+			else if (l <= 0)
+				return fail(p, "duration", "expected a positive number of seconds or -1, got %ld",
+					    l);
+			else
+				p->wl->duration_ns = (uint64_t)l * 1000000000ULL;
+		} else if (!strcmp(k, "default_policy")) {
+			if (parse_policy_name(p, f, &p->default_policy))
+				return -1;
+		} else if (!strcmp(k, "calibration")) {
+			if (!cJSON_IsNumber(f) && !cJSON_IsString(f))
+				return fail(p, k, "expected \"CPUn\" or an integer, got %s",
+					    type_name(f));
+			note(p, "note: workload '%s': global.calibration: not applicable, a simulated run event is exact work",
+			     p->file);
+		} else if (!strcmp(k, "pi_enabled")) {
+			if (get_bool(p, f, &b))
+				return -1;
+			if (b)
+				return fail(p, k, "priority inheritance is not simulated (rt-app's mutexes are simulator objects here)");
+		} else if (!strcmp(k, "lock_pages") || !strcmp(k, "gnuplot") ||
+			   !strcmp(k, "cumulative_slack")) {
+			if (get_bool(p, f, &b))
+				return -1;
+			note(p, "note: workload '%s': global.%s: not applicable in the simulator",
+			     p->file, k);
+		} else if (!strcmp(k, "logdir") || !strcmp(k, "log_basename") ||
+			   !strcmp(k, "io_device")) {
+			if (get_string(p, f, k, &s))
+				return -1;
+			note(p, "note: workload '%s': global.%s: not applicable in the simulator",
+			     p->file, k);
+		} else if (!strcmp(k, "log_size") || !strcmp(k, "ftrace") ||
+			   !strcmp(k, "mem_buffer_size")) {
+			if (cJSON_IsObject(f) || cJSON_IsArray(f) || cJSON_IsNull(f))
+				return fail(p, k, "expected a string, integer or boolean, got %s",
+					    type_name(f));
+			note(p, "note: workload '%s': global.%s: not applicable in the simulator (use --trace for the kernel's events)",
+			     p->file, k);
+		} else {
+			return fail(p, k, "unknown key in global (expected duration, calibration, default_policy, pi_enabled, lock_pages, logdir, log_basename, log_size, ftrace, gnuplot, io_device, mem_buffer_size or cumulative_slack)");
+		}
+	}
+	return 0;
+}
+
+/* ---- after every task is read: references and counts ---- */
+
+static int resolve(struct rp *p)
+{
+	struct workload *wl = p->wl;
+	int i, j, k, d;
+
+	for (i = 0; i < wl->nr_defs; i++) {
+		struct workload_task *t = &wl->defs[i];
+
+		p->task = t->name;
+		for (j = 0; j < t->nr_phases; j++) {
+			struct workload_phase *ph = &t->phases[j];
+
+			p->phase = t->nr_phases > 1 ? ph->name : NULL;
+			for (k = 0; k < ph->nr_events; k++) {
+				struct workload_event *e = &ph->events[k];
+				struct rp_use *u = e->res >= 0 ? &p->use[e->res] : NULL;
+				const char *name = e->res >= 0 ? wl->res[e->res].name : "";
+
+				switch (e->type) {
+				case WL_EV_FORK:
+					for (d = 0; d < wl->nr_defs; d++)
+						if (!strncmp(wl->defs[d].name, e->key,
+							     sizeof(t->name) - 1))
+							break;
+					if (d == wl->nr_defs)
+						return fail(p, "fork", "no task '%s' in tasks to fork",
+							    e->key);
+					e->res = d;
+					snprintf(e->key, sizeof(e->key), "fork");
+					break;
+				case WL_EV_BARRIER:
+					if (!t->instances)
+						return fail(p, e->key, "barrier '%s' in a task started by fork (rt-app: the number of users must be known)",
+							    name);
+					wl->res[e->res].users += t->instances;
+					break;
+				case WL_EV_UNLOCK:
+				case WL_EV_WAIT:
+				case WL_EV_SYNC:
+					d = e->type == WL_EV_UNLOCK ? e->res : e->dep;
+					if (!p->use[d].lock)
+						return fail(p, e->key, "mutex '%s' is never locked (no lock event names it)",
+							    wl->res[d].name);
+					if (e->type != WL_EV_UNLOCK && !u->signal)
+						return fail(p, e->key, "nothing signals condition '%s' (no signal, broad or sync names it)",
+							    name);
+					break;
+				case WL_EV_LOCK:
+					if (!u->unlock)
+						return fail(p, e->key, "mutex '%s' is never unlocked (no unlock, wait or sync names it)",
+							    name);
+					break;
+				case WL_EV_SIGNAL:
+				case WL_EV_BROAD:
+					if (!u->wait)
+						return fail(p, e->key, "no task waits on condition '%s' (no wait or sync names it)",
+							    name);
+					break;
+				case WL_EV_SUSPEND:
+					if (!u->resume)
+						return fail(p, e->key, "nothing resumes '%s' (no resume event names it)",
+							    name);
+					break;
+				case WL_EV_RESUME:
+					if (!u->suspend)
+						return fail(p, e->key, "no task suspends on '%s' (no suspend event names it)",
+							    name);
+					break;
+				default:
+					break;
+				}
+			}
+		}
+	}
+	p->phase = NULL;
+	for (i = 0; i < wl->nr_res; i++)
+		if (wl->res[i].type == WL_RES_BARRIER && wl->res[i].users < 2) {
+			p->task = NULL;
+			return fail(p, "barrier", "barrier '%s' has %d user (rt-app: at least a pair of task instances)",
+				    wl->res[i].name, wl->res[i].users);
+		}
+	p->task = NULL;
+	return 0;
+}
+
+static int instances(struct rp *p)
+{
+	struct workload *wl = p->wl;
+	int i, j, n = 0;
+
+	for (i = 0; i < wl->nr_defs; i++)
+		n += wl->defs[i].instances;
+	if (n > WORKLOAD_MAX_TASKS)
+		return fail(p, "tasks", "more than %d task instances", WORKLOAD_MAX_TASKS);
+	if (!n)
+		return fail(p, "tasks", "no task is started (every instance is 0)");
+	wl->tasks = calloc(n, sizeof(*wl->tasks));
+	if (!wl->tasks)
+		return fail(p, NULL, "out of memory");
+	for (i = 0; i < wl->nr_defs; i++) {
+		const struct workload_task *d = &wl->defs[i];
+
+		for (j = 0; j < d->instances; j++) {
+			struct workload_task *t = &wl->tasks[wl->nr_tasks++];
+
+			*t = *d;
+			t->def = i;
+			if (d->instances > 1)
+				snprintf(t->name, sizeof(t->name), "%.10s-%u",
+					 d->name, (unsigned int)j % 10000u);
+		}
+	}
+	return 0;
+}
+
+static void line_col(const char *text, const char *at, int *line, int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (; text < at && *text; text++) {
+		if (*text == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL, *nbuf;
+	size_t n = 0, cap = 0, got;
+
+	if (!f) {
+		snprintf(err, errlen, "workload '%s': cannot read it: %s", path,
+			 strerror(errno));
+		return NULL;
+	}
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			nbuf = realloc(buf, cap + 1);
+			if (!nbuf) {
+				free(buf);
+				fclose(f);
+				snprintf(err, errlen, "out of memory");
+				return NULL;
+			}
+			buf = nbuf;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	if (ferror(f)) {
+		snprintf(err, errlen, "workload '%s': cannot read it: %s", path,
+			 strerror(errno));
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+int workload_rtapp_parse(struct workload *out, const char *path, char *err,
+			 size_t errlen)
+{
+	struct rp p = { .wl = out, .file = path, .err = err, .errlen = errlen };
+	const char *end = NULL;
+	cJSON *root = NULL;
+	const cJSON *f, *tasks = NULL;
+	char *text;
+	int ret = -1, line, col;
+
+	text = slurp(path, err, errlen);
+	if (!text)
+		return -1;
+	root = cJSON_ParseWithOpts(text, &end, 1);
+	if (!root) {
+		if (!end)
+			end = cJSON_GetErrorPtr();
+		if (!end)
+			end = text;
+		line_col(text, end, &line, &col);
+		snprintf(err, errlen,
+			 "workload '%s': line %d, column %d: malformed JSON near '%.*s' (expected a JSON value, ',' ':' or a closing bracket)",
+			 path, line, col, *end ? (int)strcspn(end, "\r\n") < 12 ?
+			 (int)strcspn(end, "\r\n") : 12 : 11,
+			 *end ? end : "end of file");
+		goto cleanup;
+	}
+	if (!cJSON_IsObject(root)) {
+		fail(&p, NULL, "expected a JSON object with \"tasks\", got %s",
+		     type_name(root));
+		goto cleanup;
+	}
+	cJSON_ArrayForEach(f, root) {
+		if (!strcmp(f->string, "global")) {
+			if (parse_global(&p, f))
+				goto cleanup;
+		} else if (!strcmp(f->string, "tasks")) {
+			tasks = f;
+		} else if (!strcmp(f->string, "resources")) {
+			note(&p, "note: workload '%s': resources: rt-app creates them on first use; the section is not needed",
+			     path);
+		} else {
+			fail(&p, f->string, "unknown key at the top level (expected global, tasks or resources)");
+			goto cleanup;
+		}
+	}
+	if (!tasks || !cJSON_IsObject(tasks) || !cJSON_GetArraySize(tasks)) {
+		fail(&p, "tasks", "expected an object of one or more tasks");
+		goto cleanup;
+	}
+	out->defs = calloc(cJSON_GetArraySize(tasks), sizeof(*out->defs));
+	if (!out->defs) {
+		snprintf(err, errlen, "out of memory");
+		goto cleanup;
+	}
+	cJSON_ArrayForEach(f, tasks) {
+		struct workload_task *t = &out->defs[out->nr_defs++];
+		int i;
+
+		p.task = f->string;
+		for (i = 0; i < out->nr_defs - 1; i++)
+			if (!strcmp(out->defs[i].name, f->string) ||
+			    !strncmp(out->defs[i].name, f->string,
+				     sizeof(t->name) - 1)) {
+				fail(&p, NULL, "a second task of this name (or of the same first %zu characters)",
+				     sizeof(t->name) - 1);
+				goto cleanup;
+			}
+		if (parse_task(&p, f, t))
+			goto cleanup;
+		t->def = out->nr_defs - 1;
+		p.task = NULL;
+		p.phase = NULL;
+	}
+	if (resolve(&p) || instances(&p))
+		goto cleanup;
+	ret = 0;
+cleanup:
+	free(p.use);
+	cJSON_Delete(root);
+	free(text);
+	return ret;
+}
