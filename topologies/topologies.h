@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * topologies - the simulated machines: CPUs with their SMT siblings,
- * cluster (last-level cache), package, NUMA node and capacity.
+ * cluster (last-level cache), package, NUMA node and capacity; per CPU type
+ * the cpuidle states and the OPP table (the kernel's energy model).
  *
- * Parses and describes only; the simulator boots the kernel on it.
+ * Machines come from compiled-in presets, PxCxT shapes, JSON files (the
+ * format is in topologies/README.md) or a real machine's sysfs.  Parses,
+ * checks and describes only; the simulator boots the kernel on it.
+ *
+ * A struct topology is plain data (about 50 KiB, no pointers): callers own
+ * it, usually as a static; nothing in it needs freeing.
  */
 #ifndef LSB_TOPOLOGIES_H
 #define LSB_TOPOLOGIES_H
@@ -16,6 +22,9 @@
 #define TOPOLOGY_MAX_TYPES 8
 #define TOPOLOGY_MAX_STATES 8
 #define TOPOLOGY_MAX_OPPS 32
+#define TOPOLOGY_CAPACITY_SCALE 1024	/* the biggest CPU's capacity */
+#define TOPOLOGY_LOCAL_DISTANCE 10
+#define TOPOLOGY_REMOTE_DISTANCE 20	/* the default between two nodes */
 
 /* A cpuidle state, shallowest first in a type's list. */
 struct topology_idle_state {
@@ -53,6 +62,7 @@ struct topology_cpu {
 
 struct topology {
 	char name[64];
+	char description[128];	/* one line, may be empty */
 	int nr_cpus;
 	struct topology_cpu cpu[TOPOLOGY_MAX_CPUS];
 	int nr_types;
@@ -62,11 +72,12 @@ struct topology {
 };
 
 /**
- * topology_from_spec() - build a machine from a preset name or a shape
+ * topology_from_spec() - build a machine from a preset, a shape or a file
  * @out: filled in
- * @spec: a preset name (see topology_presets()) or "P x C x T": packages,
- *        cores per package, threads per core, e.g. "2x4x2", "8" or "4x2"
- *        (cores x threads)
+ * @spec: a JSON file when it contains '/' or ends in ".json"; else a preset
+ *        name (see topology_presets()); else "P x C x T": packages, cores
+ *        per package, threads per core, e.g. "2x4x2", "8" or "4x2" (cores x
+ *        threads); else an existing file
  * @err: receives a message on failure
  * @errlen: size of @err
  *
@@ -82,5 +93,91 @@ int topology_from_spec(struct topology *out, const char *spec, char *err,
  * Return: a static array of static strings.
  */
 const char *const *topology_presets(size_t *n);
+
+/**
+ * topology_from_json() - parse a machine from JSON text
+ * @out: filled in (all of it: unused entries are zero)
+ * @text: the JSON, NUL-terminated (the format is in topologies/README.md)
+ * @name_for_errors: how messages name the text, e.g. its file name
+ * @err: receives a message on failure, with line:column of the offending
+ *       value, e.g. "topology 'm.json':12:18: cpus[3]: unknown key 'cor'
+ *       (expected id, type, package, cluster, core or node)"
+ * @errlen: size of @err
+ *
+ * Everything written is checked (see topology_validate()); what is not
+ * written gets the documented default.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int topology_from_json(struct topology *out, const char *text,
+		       const char *name_for_errors, char *err, size_t errlen);
+
+/**
+ * topology_from_file() - read a machine from a JSON file
+ * @out: filled in
+ * @path: the file
+ * @err: receives a message on failure, naming @path
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int topology_from_file(struct topology *out, const char *path, char *err,
+		       size_t errlen);
+
+/**
+ * topology_to_json() - write a machine as JSON
+ * @t: the machine
+ *
+ * The explicit form (every CPU listed), which topology_from_json() reads
+ * back into an identical struct.
+ *
+ * Return: a malloc'd NUL-terminated string the caller frees, or NULL when
+ * out of memory.
+ */
+char *topology_to_json(const struct topology *t);
+
+/**
+ * topology_from_sysfs() - capture a real machine from its sysfs
+ * @out: filled in
+ * @root: the cpu directory, NULL for "/sys/devices/system/cpu"; NUMA nodes
+ *        are read from @root/../node when it exists
+ * @err: on failure a message; on success a note listing what sysfs did not
+ *       say and was defaulted (empty when nothing was), one item a line
+ * @errlen: size of @err
+ *
+ * Reads cpuN/topology (package, core siblings, cluster), the last-level
+ * cache's shared_cpu_list (the cluster, as in the model), cpu_capacity,
+ * cpuidle states and cpufreq frequencies.  Missing parts (a VM without
+ * cpufreq, say) get defaults and are listed in the note, never an error.
+ * sysfs knows no power figures: OPP power is 0 (unknown) and noted.
+ *
+ * Return: 0 (note in @err), or -1 with @err set.
+ */
+int topology_from_sysfs(struct topology *out, const char *root, char *err,
+			size_t errlen);
+
+/**
+ * topology_validate() - check a machine's consistency
+ * @t: the machine
+ * @err: receives a message naming the CPU or type on failure
+ * @errlen: size of @err
+ *
+ * CPU count 1..TOPOLOGY_MAX_CPUS; SMT siblings (CPUs of one core) share
+ * package, cluster, node and type; a cluster lies in one package; types
+ * defined, capacity 1..1024 and some type at 1024; idle states ordered by
+ * target residency; OPPs ascending in frequency and capacity, power not
+ * decreasing, the highest at the type's capacity; nodes used by CPUs
+ * defined; distances symmetric, 10 on the diagonal, 11..254 off it.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int topology_validate(const struct topology *t, char *err, size_t errlen);
+
+/**
+ * topology_default_type() - the type of CPUs nobody described
+ * @out: filled in: "cpu", capacity 1024, a WFI-like and a deep idle state,
+ *       no OPPs (a fixed frequency)
+ */
+void topology_default_type(struct topology_type *out);
 
 #endif
