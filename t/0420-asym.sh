@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Asymmetric capacity (big.LITTLE): run work stretches by 1024/capacity on
+# a little CPU, and a task too big for a little CPU ends on a big one by
+# the kernel's own misfit handling.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+plan 8
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# biglittle-4+4: CPUs 0-3 little, 4-7 big (1024)
+little=$("$LINSCHED" topology show biglittle-4+4 | python3 -c "
+import json, sys
+t = json.load(sys.stdin)
+print(min(ty['capacity'] for ty in t['cpu_types'].values()))")
+for rev in $TEST_V61 $TEST_V612; do
+	"$LINSCHED" run "$rev" --topology biglittle-4+4 --duration 2s --quiet \
+		--json "$tmp/r.json" --workload \
+		'periodic*1:name=misfit:run=6ms:sleep=4ms:cpus=0:unpin=10ms+periodic*1:name=onlittle:run=10ms:sleep=10ms:loops=10:cpus=1+periodic*1:name=onbig:run=10ms:sleep=10ms:loops=10:cpus=5'
+	cpu=$(json "$tmp/r.json" "[t['cpu'] for t in r['tasks'] if t['name'] == 'misfit-0'][0]")
+	mig=$(json "$tmp/r.json" "[t['nr_migrations'] for t in r['tasks'] if t['name'] == 'misfit-0'][0]")
+	ok "$([ "$cpu" -ge 4 ] && [ "$mig" -ge 1 ]; echo $?)" \
+		"$rev: a task needing 60 % of a big CPU, started on a little one, ends on big CPU $cpu ($mig migrations)"
+	# a hog never wakes up: only the load balancer's misfit path, with
+	# active balancing through the stopper, can move it
+	"$LINSCHED" run "$rev" --topology biglittle-4+4 --duration 1s --quiet \
+		--json "$tmp/h.json" --workload 'hog*1:cpus=0:unpin=10ms'
+	cpu=$(json "$tmp/h.json" "r['tasks'][0]['cpu']")
+	ok "$([ "$cpu" -ge 4 ]; echo $?)" "$rev: an always-running task started on a little CPU is moved to big CPU $cpu (misfit)"
+	big=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onbig-0'][0]")
+	small=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onlittle-0'][0]")
+	ok "$([ "$big" = 100000000 ]; echo $?)" "$rev: 10 x 10 ms of run on a big CPU take 100 ms ($big ns)"
+	python3 -c "import sys; r = $small / $big; e = 1024 / $little; sys.exit(0 if abs(r - e) / e < 0.01 else 1)"
+	ok $? "$rev: on a little CPU (capacity $little) they take 1024/capacity times longer ($small ns)"
+done
+done_testing
