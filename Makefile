@@ -46,6 +46,7 @@ BISECT_SRC := $(wildcard bisect/*.c)
 ADAPTERS_SRC := $(wildcard adapters/*.c)
 DRIVER_SRC := $(wildcard driver/*.c)
 COMMON_SRC := $(wildcard common/*.c)
+SUITE_SRC := $(wildcard suite/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c)
 SIM_ASM := $(wildcard sim/*.S)
 CMD_SRC := $(wildcard cmd/*.c)
@@ -56,6 +57,7 @@ BISECT_OBJ := $(call obj,$(BISECT_SRC))
 ADAPTERS_OBJ := $(call obj,$(ADAPTERS_SRC))
 DRIVER_OBJ := $(call obj,$(DRIVER_SRC))
 COMMON_OBJ := $(call obj,$(COMMON_SRC))
+SUITE_OBJ := $(call obj,$(SUITE_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
 
@@ -71,7 +73,7 @@ SHARE_FILES := $(SHARE)/linsched.config $(SHARE)/linsched.lds \
 ARCH_FILES := $(shell find adapters/arch/linsched -type f)
 
 all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
-.PHONY: all check asan bench cppcheck deps demo install clean FORCE
+.PHONY: all check asan bench cppcheck deps demo fuzz install clean FORCE
 # keep the objects make would see as intermediate
 .SECONDARY:
 
@@ -120,8 +122,12 @@ $(O)/lib/libcommon.a: $(COMMON_OBJ)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
-HOST_LIBS := $(O)/lib/libdriver.a $(O)/lib/libadapters.a $(O)/lib/libbisect.a \
-	$(O)/lib/libsim-host.a $(O)/lib/libcommon.a
+$(O)/lib/libsuite.a: $(SUITE_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+HOST_LIBS := $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
+	$(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets).
 $(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c))
@@ -169,12 +175,16 @@ asan:
 		$(patsubst $(O)/t/%,$(O)/asan/t/%,$(TESTS))
 	ASAN_OPTIONS=detect_leaks=1 prove --exec '' $(patsubst $(O)/t/%,$(O)/asan/t/%,$(TESTS))
 
+# The workload and topology parsers under libFuzzer (FUZZ_SECONDS each).
+fuzz:
+	fuzz/run.sh
+
 # Static analysis of our own C (kernel code keeps kbuild's checks).
 cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c common driver sim topologies workloads cmd t/unit
+		bisect adapters/*.c common driver sim suite topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -12,6 +12,8 @@
 #   BENCH_REPS          repetitions of the other measurements (default 5)
 #   BENCH_SIM_WALL      wall seconds each simulation run aims at (default 1.5)
 #   BENCH_SKIP_BUILD=1  skip the cold builds (quick iteration)
+#   BENCH_SKIP_SUITE=1  skip the whole workload suite run
+#   BENCH_SUITE_REV     revision the suite runs on (default v6.1.192)
 #   BENCH_OUT           results file (default build/bench/results.json)
 #   LINSCHED            the driver (default build/bin/linsched)
 #
@@ -35,6 +37,7 @@ T_OVERHEAD_S=0.2	# driver overhead, seconds, at most
 T_SPEED16=100		# simulated/wall, at least (16 CPUs, 64 tasks)
 T_SPEED64=20		# simulated/wall, at least (64 CPUs, 256 tasks)
 T_RSS_MB=200		# peak RSS of the simulator, MB, at most
+T_SUITE_S=600		# the whole suite, 10 s simulated each on quad-smt, at most
 
 # The workloads: a mix of always-running, periodic and random tasks.
 W16='hog*8+periodic*24:run=1ms:sleep=4ms+random*24:run=2ms:sleep=6ms+periodic*8:run=100us:sleep=900us'
@@ -239,6 +242,26 @@ for case in 16 64; do
 		JSON+=("{\"name\":\"peak_rss_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"unit\":\"MB\",\"runs_kb\":$(jlist "${rsss[@]}"),\"max\":$rss_mb,\"target\":$T_RSS_MB,\"target_op\":\"<=\",\"status\":\"$st_rss\"}")
 	done
 done
+
+# ---- 4. the whole workload suite: every pattern, 10 s simulated each ----
+
+if [[ ${BENCH_SKIP_SUITE:-0} != 1 ]]; then
+	srev=${BENCH_SUITE_REV:-v6.1.192}
+	sargs=(--topology quad-smt --duration 10s --jobs 2 --out "$TMP/suite")
+	"$LINSCHED" build "$srev" >/dev/null || die "linsched build $srev failed"
+	echo "  suite: $("$LINSCHED" suite list | wc -l) patterns on $srev, ${sargs[*]:0:4}"
+	t0=$(now)
+	"$LINSCHED" suite run "$srev" "${sargs[@]}" >"$TMP/suite.out" 2>"$TMP/suite.err" ||
+		{ cat "$TMP/suite.out" "$TMP/suite.err" >&2; die "linsched suite run $srev: not every pattern finished"; }
+	t1=$(now)
+	swall=$(elapsed "$t0" "$t1")
+	read -r snr sfin < <(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["patterns"], r["finished"])' \
+		"$TMP/suite/summary.json")
+	st=$(verdict "$swall" "<=" $T_SUITE_S)
+	row "suite, $snr patterns x 10 s (s)" "$srev" "$(fmt "$swall" 1)" "$(fmt "$swall" 1)" "<= $T_SUITE_S" "$st"
+	row "  patterns per wall second" "$srev" "" "$(fmt "$(calc "$snr / $swall")" 1)" "" ""
+	JSON+=("{\"name\":\"suite\",\"revision\":\"$srev\",\"topology\":\"quad-smt\",\"simulated_s\":10,\"jobs\":2,\"patterns\":$snr,\"finished\":$sfin,\"unit\":\"s\",\"runs\":[$swall],\"best\":$swall,\"median\":$swall,\"target\":$T_SUITE_S,\"target_op\":\"<=\",\"status\":\"$st\"}")
+fi
 
 # ---- the table ----
 

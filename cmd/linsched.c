@@ -29,7 +29,8 @@ static const char usage_main[] =
 "  build REV     build revision REV and print its simulator executable\n"
 "  domains REV   print the sched domains REV builds for a machine\n"
 "  kernels       make the bundled kernel history from Debian's packages\n"
-"  topology list list the machine presets\n"
+"  topology      list, show or capture (--from-sysfs) machines\n"
+"  suite         list, write or run the workload suite\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
@@ -420,26 +421,9 @@ static int cmd_kernels(int argc, char **argv)
 	return 1;
 }
 
-static int cmd_topology(int argc, char **argv)
-{
-	const char *const *names;
-	size_t n, i;
-
-	if (argc == 2 && !strcmp(argv[1], "list")) {
-		names = topology_presets(&n);
-		for (i = 0; i < n; i++) {
-			struct topology t;
-			char err[256];
-
-			topology_from_spec(&t, names[i], err, sizeof(err));
-			printf("%-24s %3d CPUs\n", names[i], t.nr_cpus);
-		}
-		return 0;
-	}
-	fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-		"usage: linsched topology list\n");
-	return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
-}
+/* cmd/linsched-topology.c and cmd/linsched-suite.c */
+int cmd_topology(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -464,6 +448,8 @@ int main(int argc, char **argv)
 		return cmd_build(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernels"))
 		return cmd_kernels(argc - 1, argv + 1);
+	if (!strcmp(cmd, "suite"))
+		return cmd_suite(argc - 1, argv + 1);
 	if (!strcmp(cmd, "domains"))
 		return cmd_domains(argc - 1, argv + 1);
 	if (!strcmp(cmd, "topology"))
