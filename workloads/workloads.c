@@ -24,6 +24,9 @@ int workload_parse_duration(uint64_t *out, const char *s)
 		return -1;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].suffix)) {
+			/* at most ~584 years: beyond, uint64_t ns overflow */
+			if (v * units[i].mult >= 1.8e19)
+				return -1;
 			*out = (uint64_t)(v * units[i].mult + 0.5);
 			return *out ? 0 : -1;
 		}
@@ -139,6 +142,11 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 	long count = 1;
 	int i, n;
 
+	if (!kind || !*kind) {
+		snprintf(err, errlen, "group %d is empty (expected KIND[*COUNT][:KEY=VALUE...])",
+			 index);
+		return -1;
+	}
 	star = strchr(kind, '*');
 	if (star) {
 		char *end;

@@ -25,7 +25,7 @@ int main(void)
 	char err[512];
 	uint64_t ns;
 
-	tap_plan(21);
+	tap_plan(23);
 	tap_ok(!topology_from_spec(&topo, "quad-smt", err, sizeof(err)) &&
 	       topo.nr_cpus == 8 && topo.cpu[0].core == topo.cpu[4].core &&
 	       topo.cpu[0].core != topo.cpu[1].core,
@@ -78,5 +78,8 @@ int main(void)
 	wl_error("hog:policy=fifo", "prio= goes with policy=fifo");
 	wl_error("hog:cpus=3-1", "bad value '3-1' for 'cpus'");
 	wl_error("hog:unpin=1ms", "unpin= needs cpus=");
+	wl_error("periodic*64:run=1ms:sleep=9ms+:", "group 2 is empty");
+	wl_error("periodic:run=6666666666666666666666666666666s:sleep=1ms",
+		 "bad value");
 	return tap_done();
 }
