@@ -21,6 +21,7 @@ unsigned long volatile __cacheline_aligned_in_smp jiffies = INITIAL_JIFFIES;
 static struct hrtimer_cpu_base bases[NR_CPUS];
 static bool tick_stopped[NR_CPUS];
 static bool in_idle[NR_CPUS];
+static bool got_idle_tick[NR_CPUS];
 
 notrace unsigned long long sched_clock(void)
 {
@@ -58,6 +59,9 @@ void linsched_jiffies_update(void)
 
 void linsched_tick(int cpu)
 {
+	/* the idle loop stops the tick once one came while idle */
+	if (in_idle[cpu])
+		got_idle_tick[cpu] = true;
 	LINSCHED_SCHED_TICK();
 }
 
@@ -108,7 +112,11 @@ void tick_nohz_idle_exit(void)
 
 bool tick_nohz_idle_got_tick(void)
 {
-	return false;
+	int cpu = smp_processor_id();
+	bool got = got_idle_tick[cpu];
+
+	got_idle_tick[cpu] = false;
+	return got;
 }
 
 bool tick_nohz_tick_stopped(void)
