@@ -4,7 +4,8 @@
 # capture this machine from sysfs into a file the simulator accepts.
 . "$(dirname "$0")/lib.sh"
 
-plan 7
+ensure_kernels
+plan 9
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -29,11 +30,19 @@ ok $? "the shown JSON reads back unchanged"
 	[ "$(json "$tmp/here.json" "len(r['cpus'])")" = "$(getconf _NPROCESSORS_ONLN)" ]
 ok $? "topology --from-sysfs -o captures this machine's $(getconf _NPROCESSORS_ONLN) CPUs"
 sed 's/^/# /' "$tmp/notes"
+"$LINSCHED" run "$TEST_V61" --topology "$tmp/here.json" --workload 'hog*3' \
+	--duration 100ms --json "$tmp/r.json" --quiet &&
+	[ "$(json "$tmp/r.json" "len(r['cpus'])")" = "$(getconf _NPROCESSORS_ONLN)" ]
+ok $? "the kernel boots on the captured machine and runs a workload"
 
 sed 's/"capacity": 398/"capacity": 0/' "$tmp/bl.json" >"$tmp/bad.json"
 "$LINSCHED" topology show "$tmp/bad.json" 2>"$tmp/err" >/dev/null
 [ $? = 1 ] && grep -q "^error: topology '$tmp/bad.json':6:16: cpu_types.little: 'capacity'" "$tmp/err"
 ok $? "a bad file is refused with file:line:column: $(cat "$tmp/err")"
+
+"$LINSCHED" run "$TEST_V61" --topology "$tmp/bad.json" --workload hog 2>"$tmp/err2"
+[ $? = 2 ] && grep -q "topology '$tmp/bad.json':6:16" "$tmp/err2"
+ok $? "linsched run refuses it too, before building, with status 2"
 
 "$LINSCHED" topology show 2>/dev/null
 [ $? = 2 ]
