@@ -97,7 +97,8 @@ static int get_int(struct rp *p, const cJSON *v, long *out)
 		return fail(p, v->string, "expected an integer, got %s",
 			    type_name(v));
 	d = v->valuedouble;
-	if (d != (double)(long)d || d > 1e15 || d < -1e15)
+	/* the range first: casting a double beyond long is undefined */
+	if (d > 1e15 || d < -1e15 || d != (double)(long)d)
 		return fail(p, v->string, "expected an integer, got %g", d);
 	*out = (long)d;
 	return 0;

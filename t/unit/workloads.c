@@ -78,7 +78,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		tap_skip_all("cannot make a temporary directory");
-	tap_plan(59);
+	tap_plan(60);
 
 	/* the compact spec still parses, now as one generated phase */
 	ok = !workload_parse(&wl, "hog*2+periodic:run=1ms:sleep=9ms", err,
@@ -174,6 +174,10 @@ int main(void)
 		workload_release(&wl);
 
 	/* every class of bad input */
+	/* found by the fuzzer: a huge number was cast before it was checked */
+	refused("huge.json",
+		"{\"tasks\": {\"t\": {\"loop\": 2e104, \"run\": 1000}}}",
+		"expected an integer");
 	refused("malformed.json", "{\n  \"tasks\": {\n    \"t\": { \"run\": 10,, }\n  }\n}\n",
 		"line 3, column");
 	refused("trailing.json", "{\"tasks\": {\"t\": {\"run\": 10}}} x", "malformed JSON");
