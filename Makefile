@@ -47,7 +47,7 @@ ADAPTERS_SRC := $(wildcard adapters/*.c)
 DRIVER_SRC := $(wildcard driver/*.c)
 COMMON_SRC := $(wildcard common/*.c)
 SUITE_SRC := $(wildcard suite/*.c)
-SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c)
+SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c)
 SIM_ASM := $(wildcard sim/*.S)
 CMD_SRC := $(wildcard cmd/*.c)
 TEST_SRC := $(wildcard t/unit/*.c)
@@ -130,7 +130,7 @@ HOST_LIBS := $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
 	$(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets).
-$(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c))
+$(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c))
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
@@ -184,7 +184,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c common driver sim suite topologies workloads cmd t/unit
+		bisect adapters/*.c common driver metrics sim suite topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

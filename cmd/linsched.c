@@ -58,6 +58,9 @@ static const char usage_run[] =
 "  -j, --jobs N        parallel build jobs (default 2)\n"
 "  -v, --verbose       show kbuild's output\n"
 "  -q, --quiet         no summary table (it is printed unless --json -)\n"
+"      --metrics       add load-balance scores to the results: balance score,\n"
+"                      work conservation, wakeup latency, migrations per\n"
+"                      domain level, fairness (metrics/README.md; slower)\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 ran, 1 error, 2 usage, 3 the revision does not build,\n"
@@ -186,6 +189,7 @@ static int cmd_run(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "metrics", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -195,7 +199,7 @@ static int cmd_run(int argc, char **argv)
 	char tmp_json[4200] = "", *args[32];
 	struct driver_revision rev;
 	int c, n = 0, ret, jobs = 2, verbose = 0, timeout = 600, fatal = 0;
-	int quiet = 0;
+	int quiet = 0, metrics = 0;
 
 	while ((c = getopt_long(argc, argv, "r:w:t:d:s:j:vqh", opts, NULL)) != -1) {
 		switch (c) {
@@ -212,6 +216,7 @@ static int cmd_run(int argc, char **argv)
 		case 'j': jobs = atoi(optarg); break;
 		case 'v': verbose = 1; break;
 		case 'q': quiet = 1; break;
+		case 'M': metrics = 1; break;
 		case 'h':
 			printf(usage_run, paths.repo);
 			return 0;
@@ -268,6 +273,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (fatal)
 		args[n++] = "--fatal-warnings";
+	if (metrics)
+		args[n++] = "--metrics";
 	args[n] = NULL;
 	ret = driver_run(rev.exe, args, timeout, NULL);
 	if (ret == DRIVER_ERROR) {

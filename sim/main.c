@@ -40,6 +40,7 @@ static void usage(FILE *f, const char *argv0)
 "      --subset HASH    its build subset hash, recorded in the results\n"
 "      --fatal-warnings make a kernel WARN end the run (exit %d)\n"
 "      --domains        boot, print the sched domains the kernel built, exit\n"
+"      --metrics        score load balancing into the results (\"metrics\")\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
@@ -61,6 +62,33 @@ static FILE *open_out(const char *path, const char *what)
 		exit(1);
 	}
 	return f;
+}
+
+/* The scores (metrics/README.md has the definitions and units). */
+static void metrics_json(cJSON *root, const struct metrics_result *mr)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "metrics"), *sub;
+	int l;
+
+	cJSON_AddNumberToObject(o, "balance_score", mr->balance_score);
+	cJSON_AddNumberToObject(o, "work_conservation", mr->work_conservation);
+	sub = cJSON_AddObjectToObject(o, "wakeup_latency_ns");
+	cJSON_AddNumberToObject(sub, "p50", (double)mr->wakeup_p50_ns);
+	cJSON_AddNumberToObject(sub, "p99", (double)mr->wakeup_p99_ns);
+	cJSON_AddNumberToObject(sub, "max", (double)mr->wakeup_max_ns);
+	cJSON_AddNumberToObject(sub, "count", (double)mr->nr_wakeups);
+	cJSON_AddNumberToObject(o, "runqueue_wait_ns",
+				(double)mr->runqueue_wait_ns);
+	sub = cJSON_AddObjectToObject(o, "migrations_per_s");
+	for (l = 0; l < METRICS_NR_LEVELS; l++)
+		cJSON_AddNumberToObject(sub, metrics_level_names[l],
+					mr->migrations_per_s[l]);
+	sub = cJSON_AddObjectToObject(o, "migrations");
+	for (l = 0; l < METRICS_NR_LEVELS; l++)
+		cJSON_AddNumberToObject(sub, metrics_level_names[l],
+					(double)mr->migrations[l]);
+	cJSON_AddNumberToObject(o, "fairness", mr->fairness);
+	cJSON_AddNumberToObject(o, "fairness_tasks", mr->nr_fair);
 }
 
 /* Where a result came from, as the driver knows it. */
@@ -91,6 +119,8 @@ static cJSON *results_json(const struct sim_config *cfg,
 	cJSON_AddNumberToObject(root, "duration_ns", (double)cfg->duration_ns);
 	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
+	if (cfg->metrics)
+		metrics_json(root, &res->metrics);
 	arr = cJSON_AddArrayToObject(root, "cpus");
 	for (i = 0; i < res->nr_cpus; i++) {
 		cJSON *c = cJSON_CreateObject();
@@ -135,6 +165,7 @@ int main(int argc, char **argv)
 		{ "subset", required_argument, NULL, 'S' },
 		{ "fatal-warnings", no_argument, NULL, 'F' },
 		{ "domains", no_argument, NULL, 'D' },
+		{ "metrics", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -196,6 +227,9 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			cfg.domains = 1;
+			break;
+		case 'M':
+			cfg.metrics = 1;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

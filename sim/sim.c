@@ -18,6 +18,12 @@
 #include "sim/sim.h"
 #include "sim/sim_internal.h"
 
+_Static_assert((int)LINSCHED_EV_SWITCH == (int)METRICS_EV_SWITCH &&
+	       (int)LINSCHED_EV_WAKEUP == (int)METRICS_EV_WAKEUP &&
+	       (int)LINSCHED_EV_WAKEUP_NEW == (int)METRICS_EV_WAKEUP_NEW &&
+	       (int)LINSCHED_EV_MIGRATE == (int)METRICS_EV_MIGRATE,
+	       "door events and metrics events differ");
+
 #define TICK_NS		1000000ULL	/* HZ=1000 */
 #define STACK_SIZE	(128 * 1024)
 #define GUARD_SIZE	4096
@@ -321,6 +327,20 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 		event, fields);
 }
 
+int lh_sched_events(void)
+{
+	return sim.cfg->metrics;
+}
+
+void lh_sched_event(int kind, int cpu, int pid, int prio, int arg,
+		    long state)
+{
+	(void)prio;
+	if (sim.cfg->metrics)
+		metrics_event(&sim.metrics, sim.now, kind, cpu, pid, arg,
+			      state);
+}
+
 unsigned long long lh_random(void)
 {
 	return sim_rng_next(sim.kernel_rng);
@@ -479,6 +499,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		for (j = 0; j < cfg->topo->nr_nodes && j < LINSCHED_MAX_NODES; j++)
 			machine.distance[i][j] = cfg->topo->distance[i][j];
 	}
+	if (cfg->metrics)
+		metrics_init(&sim.metrics, cfg->topo);
 	if (sim_tasks_init(cfg))
 		return -1;
 	sim_fault_handlers();
@@ -507,6 +529,10 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	out->warnings = sim.warnings;
 	out->events = sim.events;
+	if (cfg->metrics) {
+		metrics_finish(&sim.metrics, sim.now, &out->metrics);
+		metrics_release(&sim.metrics);
+	}
 	return sim_tasks_results(out);
 }
 

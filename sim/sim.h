@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "metrics/metrics.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
@@ -25,6 +26,7 @@ struct sim_config {
 	FILE *log;		/* kernel log, or NULL */
 	int fatal_warnings;
 	int domains;		/* print the sched domains after boot, exit */
+	int metrics;		/* score the run (metrics/); costs time */
 };
 
 struct sim_cpu_result {
@@ -51,6 +53,7 @@ struct sim_result {
 	struct sim_task_result *tasks;	/* nr_tasks entries */
 	unsigned int warnings;
 	uint64_t events;
+	struct metrics_result metrics;	/* scores of the workload's tasks */
 };
 
 /**

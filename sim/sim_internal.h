@@ -51,6 +51,7 @@ struct sim {
 	struct sim_event **timers;
 	struct sim_event *free_events;
 	uint64_t kernel_rng[4];
+	struct metrics metrics;		/* fed by lh_sched_event() */
 	char *log_ring[64];
 	size_t log_next;
 	unsigned int warnings;
@@ -78,6 +79,7 @@ struct sim_task {
 	char name[16];
 	int index;
 	void *ktask;
+	int pid;
 	struct sim_event segment;
 	uint64_t rng[4];
 	uint64_t t_first;	/* start of the first phase */
@@ -92,6 +94,7 @@ int sim_tasks_init(const struct sim_config *cfg);
 void sim_tasks_start(void);
 void sim_task_start(struct sim_task *t);
 int sim_tasks_results(struct sim_result *out);
+int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus);
 
 /* sync.c: rt-app's resources, with wait lists of tasks */
 struct sim_res {

@@ -170,7 +170,7 @@ static void task_unpin(struct sim_task *t, uint64_t until)
 		sim_die("out of memory");
 	for (i = 0; i < sim.nr_cpus; i++)
 		all[i] = i;
-	lk_task_set_affinity(t->ktask, sim.nr_cpus, all);
+	sim_task_set_affinity(t, sim.nr_cpus, all);
 	free(all);
 }
 
@@ -265,7 +265,7 @@ static void task_affinity(struct sim_task *t, const struct workload_phase *ph)
 	int *all, i;
 
 	if (ph->nr_cpus) {
-		lk_task_set_affinity(t->ktask, ph->nr_cpus, ph->cpus);
+		sim_task_set_affinity(t, ph->nr_cpus, ph->cpus);
 		t->phase_cpus = 1;
 		return;
 	}
@@ -274,7 +274,7 @@ static void task_affinity(struct sim_task *t, const struct workload_phase *ph)
 	/* back to the task's own affinity after a phase with its own */
 	t->phase_cpus = 0;
 	if (w->nr_cpus) {
-		lk_task_set_affinity(t->ktask, w->nr_cpus, w->cpus);
+		sim_task_set_affinity(t, w->nr_cpus, w->cpus);
 		return;
 	}
 	all = calloc(sim.nr_cpus, sizeof(*all));
@@ -282,8 +282,33 @@ static void task_affinity(struct sim_task *t, const struct workload_phase *ph)
 		sim_die("out of memory");
 	for (i = 0; i < sim.nr_cpus; i++)
 		all[i] = i;
-	lk_task_set_affinity(t->ktask, sim.nr_cpus, all);
+	sim_task_set_affinity(t, sim.nr_cpus, all);
 	free(all);
+}
+
+/* What the metrics count a task as: RT and deadline tasks weigh as nice 0. */
+static int task_class(int policy)
+{
+	return policy == 1 || policy == 2 || policy == 6 ? METRICS_RT :
+		METRICS_FAIR;
+}
+
+static unsigned int task_weight(int policy, int nice)
+{
+	if (task_class(policy) == METRICS_RT)
+		return 1024;
+	if (policy == 5)	/* SCHED_IDLE: WEIGHT_IDLEPRIO */
+		return 3;
+	return metrics_nice_weight(nice);
+}
+
+int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus)
+{
+	int ret = lk_task_set_affinity(t->ktask, nr, cpus);
+
+	if (!ret && sim.cfg->metrics)
+		metrics_affinity(&sim.metrics, sim.now, t->pid, nr, cpus);
+	return ret;
 }
 
 static void task_main(void *payload)
@@ -304,8 +329,11 @@ static void task_main(void *payload)
 
 			if (w->nr_phases > 1 || ph->nr_cpus)
 				task_affinity(t, ph);
-			if (ph->set_nice)
-				lk_task_set_nice(t->ktask, ph->nice);
+			if (ph->set_nice && !lk_task_set_nice(t->ktask, ph->nice) &&
+			    sim.cfg->metrics &&
+			    task_class(w->policy) == METRICS_FAIR)
+				metrics_weight(&sim.metrics, sim.now, t->pid,
+					       task_weight(w->policy, ph->nice));
 			for (l = 0; ph->loop < 0 || l < ph->loop; l++)
 				for (k = 0; k < ph->nr_events; k++)
 					task_event(t, &ph->events[k]);
@@ -331,12 +359,21 @@ void sim_task_start(struct sim_task *t)
 		.main = task_main,
 		.payload = t,
 	};
+	struct linsched_task_stats st;
 	const char *why = NULL;
 
 	t->ktask = lk_task_new(&attr, &why);
 	if (!t->ktask)
 		sim_die("workload '%s': task '%s': %s", sim.cfg->wl->spec,
 			t->name, why);
+	/* the events so far came under its pid: from now on they count */
+	lk_task_stats(t->ktask, &st);
+	t->pid = st.pid;
+	if (sim.cfg->metrics)
+		metrics_task(&sim.metrics, sim.now, t->pid,
+			     task_class(w->policy),
+			     task_weight(w->policy, w->nice), w->nr_cpus,
+			     w->cpus);
 }
 
 /* Called by init (pid 1) once the machine is up: fork every task. */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The kernel's own tracepoints feed the simulator's trace: probes are
- * attached to sched_switch, sched_wakeup(_new), sched_migrate_task and
- * cpu_idle without kernel/tracepoint.c (static keys are plain counters
- * here), and print the fields ftrace prints.
+ * The kernel's own tracepoints feed the simulator: probes are attached to
+ * sched_switch, sched_wakeup(_new), sched_migrate_task and cpu_idle without
+ * kernel/tracepoint.c (static keys are plain counters here). They always
+ * pass the event to the simulator's metrics (lh_sched_event, plain
+ * integers), and when a trace is written also print the fields ftrace
+ * prints.
  */
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
@@ -46,9 +48,16 @@ static void linsched_emit(struct task_struct *cur, const char *event,
 	lh_trace(smp_processor_id(), cur->comm, cur->pid, event, fields);
 }
 
+static bool tracing;
+
 static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 			 struct task_struct *next, unsigned int prev_state)
 {
+	lh_sched_event(LINSCHED_EV_SWITCH, smp_processor_id(), next->pid,
+		       next->prio, prev->pid,
+		       preempt || prev_state == TASK_RUNNING);
+	if (!tracing)
+		return;
 	linsched_emit(prev, "sched_switch",
 		      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
 		      prev->comm, prev->pid, prev->prio,
@@ -58,6 +67,10 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 
 static void probe_wakeup(void *data, struct task_struct *p)
 {
+	lh_sched_event(LINSCHED_EV_WAKEUP, smp_processor_id(), p->pid,
+		       p->prio, task_cpu(p), 0);
+	if (!tracing)
+		return;
 	linsched_emit(current, "sched_wakeup",
 		      "comm=%s pid=%d prio=%d target_cpu=%03d",
 		      p->comm, p->pid, p->prio, task_cpu(p));
@@ -65,6 +78,10 @@ static void probe_wakeup(void *data, struct task_struct *p)
 
 static void probe_wakeup_new(void *data, struct task_struct *p)
 {
+	lh_sched_event(LINSCHED_EV_WAKEUP_NEW, smp_processor_id(), p->pid,
+		       p->prio, task_cpu(p), 0);
+	if (!tracing)
+		return;
 	linsched_emit(current, "sched_wakeup_new",
 		      "comm=%s pid=%d prio=%d target_cpu=%03d",
 		      p->comm, p->pid, p->prio, task_cpu(p));
@@ -72,12 +89,15 @@ static void probe_wakeup_new(void *data, struct task_struct *p)
 
 static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 {
+	/* cpu: the CPU it leaves (set_task_cpu has not moved it yet) */
+	lh_sched_event(LINSCHED_EV_MIGRATE, task_cpu(p), p->pid, p->prio,
+		       dest_cpu, 0);
+	if (!tracing)
+		return;
 	linsched_emit(current, "sched_migrate_task",
 		      "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d",
 		      p->comm, p->pid, p->prio, task_cpu(p), dest_cpu);
 }
-
-static bool tracing;
 
 /* Idle accounting needs this event whether or not a trace is written. */
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
@@ -101,7 +121,7 @@ void linsched_trace_init(void)
 {
 	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
 	tracing = lh_tracing();
-	if (!tracing)
+	if (!tracing && !lh_sched_events())
 		return;
 	LINSCHED_PROBE(sched_switch, probe_switch);
 	LINSCHED_PROBE(sched_wakeup, probe_wakeup);

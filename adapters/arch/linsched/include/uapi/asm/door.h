@@ -19,7 +19,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	1
+#define LINSCHED_DOOR_VERSION	2
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 
@@ -39,6 +39,19 @@ enum linsched_irq {
 	LINSCHED_IRQ_WORK,		/* irq_work: arg is the work */
 	LINSCHED_IRQ_DEFERRED,		/* RCU callbacks and work items */
 	LINSCHED_IRQ_SOFTIRQ,		/* softirqs raised outside interrupts */
+};
+
+/*
+ * Scheduler events for lh_sched_event(), sent by the kernel's own
+ * tracepoints whether or not a trace is written (no formatting).
+ */
+enum linsched_sched_event {
+	LINSCHED_EV_SWITCH,	/* pid: next; arg: prev's pid; state: 1 if
+				   prev stays runnable (preempted or still
+				   TASK_RUNNING), 0 if it blocked or died */
+	LINSCHED_EV_WAKEUP,	/* pid woke; arg: its CPU */
+	LINSCHED_EV_WAKEUP_NEW,	/* pid forked and runnable; arg: its CPU */
+	LINSCHED_EV_MIGRATE,	/* pid moves from cpu to arg */
 };
 
 struct linsched_cpu_desc {
@@ -113,9 +126,17 @@ void lh_panic(const char *msg) __attribute__((noreturn));
 void lh_warn(const char *where);
 /* Is a trace being written? (formatting events costs time) */
 int lh_tracing(void);
+/* Does the simulator want lh_sched_event()s? (probes cost time) */
+int lh_sched_events(void);
 /* Trace event from a tracepoint, already formatted after the event name. */
 void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	      const char *fields);
+/*
+ * A scheduler event (enum linsched_sched_event) on cpu, at the current
+ * time: feeds the simulator's metrics. The idle tasks have pid 0.
+ */
+void lh_sched_event(int kind, int cpu, int pid, int prio, int arg,
+		    long state);
 /* Deterministic random bits from the run's seed. */
 unsigned long long lh_random(void);
 /* The CPU went idle (state >= 0) or busy (-1); feeds accounting. */

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * metrics - scores of a run, computed online from the scheduler's event
+ * stream (sched_switch, sched_wakeup(_new), sched_migrate_task) and the
+ * topology. A pure consumer: it never calls into sim/ or kernel code, and
+ * uses nothing but libc and libm. See metrics/README.md for the
+ * definitions and units.
+ *
+ * Usage: metrics_init(); for each workload task metrics_task() once its pid
+ * is known (events for that pid before are tracked but not scored), then
+ * metrics_affinity()/metrics_weight() as they change; metrics_event() for
+ * every event in time order; metrics_finish() at the end; metrics_release().
+ */
+#ifndef LSB_METRICS_H
+#define LSB_METRICS_H
+
+#include <stdint.h>
+
+#include "topologies/topologies.h"
+
+#define METRICS_MASK_WORDS ((TOPOLOGY_MAX_CPUS + 63) / 64)
+#define METRICS_HIST_BUCKETS (128 + 57 * 64)
+
+/* Event kinds: the kernel tracepoints, as the door passes them. */
+enum metrics_event_kind {
+	METRICS_EV_SWITCH,	/* pid: next, arg: prev pid, state: prev stays runnable */
+	METRICS_EV_WAKEUP,	/* pid woke on cpu arg */
+	METRICS_EV_WAKEUP_NEW,	/* pid forked, runnable on cpu arg */
+	METRICS_EV_MIGRATE,	/* pid moves from cpu to cpu arg */
+};
+
+/* Migration levels: the lowest sched-domain level spanning both CPUs. */
+enum metrics_level {
+	METRICS_SMT,		/* same core */
+	METRICS_MC,		/* same cluster (shared LLC) */
+	METRICS_PKG,		/* same package and node */
+	METRICS_NUMA,		/* anything else */
+	METRICS_NR_LEVELS,
+};
+
+extern const char *const metrics_level_names[METRICS_NR_LEVELS];
+
+/* Scheduling classes as far as the scores care. */
+enum metrics_class {
+	METRICS_FAIR,		/* SCHED_OTHER, SCHED_BATCH, SCHED_IDLE */
+	METRICS_RT,		/* SCHED_FIFO, SCHED_RR, SCHED_DEADLINE */
+};
+
+struct metrics_task {
+	int known;		/* a workload task: scored */
+	int cls;		/* enum metrics_class */
+	unsigned int weight;
+	int nr_allowed;
+	uint64_t allowed[METRICS_MASK_WORDS];
+	int cpu;		/* -1: not seen yet */
+	int runnable;		/* running or queued */
+	int running;
+	int wake_pending;	/* woken, not yet run */
+	uint64_t wake_at;
+	uint64_t since;		/* start of the current run or wait */
+	uint64_t exec_ns;
+	int rq_idx;		/* in metrics.keys; -1: not runnable */
+};
+
+struct metrics_key {
+	int nr_allowed;
+	unsigned int weight;
+	int pid;
+};
+
+struct metrics_group {
+	int nr_allowed;
+	unsigned int weight;
+	int count;
+	uint64_t mask[METRICS_MASK_WORDS];
+};
+
+#define METRICS_CACHE 64		/* greedy placements kept */
+#define METRICS_CACHE_GROUPS 8		/* of runnable sets of at most these groups */
+
+struct metrics_cache {
+	uint64_t hash;
+	int nr_group;
+	struct metrics_group group[METRICS_CACHE_GROUPS];
+	uint64_t *loads;		/* the greedy loads, sorted */
+};
+
+struct metrics {
+	const struct topology *topo;
+	int nr_cpus;
+	int mask_words;			/* of allowed masks in use */
+	int nr_idle;			/* CPUs running their idle task */
+	uint64_t last;			/* time integrated up to */
+	/* per pid */
+	struct metrics_task *task;
+	int nr_pids;
+	/* runnable workload tasks, in no order */
+	struct metrics_key *keys;
+	int nr_rq;
+	int nr_full;			/* of them allowed everywhere */
+	uint64_t sum_w;			/* Σ weight */
+	unsigned __int128 sum_w2;	/* Σ weight² */
+	struct metrics_group *group;	/* runnable tasks alike, greedy order */
+	int nr_group, cap_group;
+	struct metrics_cache cache[METRICS_CACHE];
+	/* per CPU */
+	int *curr;			/* pid running there (0: idle) */
+	uint64_t *load;			/* actual: weights of runnable tasks */
+	uint64_t *greedy;		/* scratch: the reference placement */
+	uint64_t *sorted;		/* the actual loads, ascending */
+	int *sorted_cpu;		/* whose they are */
+	int *pos;			/* where a CPU's load is in sorted */
+	int *heap;			/* scratch: CPUs by greedy load */
+	/* state between events */
+	int dirty_greedy, dirty_actual, dirty_wc;
+	uint64_t *greedy_sorted;	/* sorted greedy loads, kept */
+	unsigned __int128 imbalance;	/* current Σ(greedy - actual)² */
+	int wc_cpus;			/* idle CPUs a waiting task could use */
+	/* integrals */
+	unsigned __int128 imbalance_int;	/* weight units² x ns */
+	unsigned __int128 wc_int;		/* CPU x ns */
+	uint64_t wait_ns;			/* runqueue wait of workload tasks */
+	uint64_t migrations[METRICS_NR_LEVELS];
+	uint64_t nr_wakeups;
+	uint64_t wakeup_max;
+	uint64_t hist[METRICS_HIST_BUCKETS];	/* log-linear: 64 per octave */
+	uint64_t hist_max[METRICS_HIST_BUCKETS];	/* largest sample in each */
+};
+
+struct metrics_result {
+	double balance_score;		/* weight units², time average */
+	double work_conservation;	/* fraction of all CPU time */
+	uint64_t nr_wakeups;
+	uint64_t wakeup_p50_ns, wakeup_p99_ns, wakeup_max_ns;
+	uint64_t runqueue_wait_ns;	/* total over the workload's tasks */
+	uint64_t migrations[METRICS_NR_LEVELS];
+	double migrations_per_s[METRICS_NR_LEVELS];
+	double fairness;		/* Jain's index, fair class; 1: < 2 tasks */
+	int nr_fair;			/* tasks in the fairness index */
+};
+
+/* CFS weight of a nice level (-20..19), as the kernel's table. */
+unsigned int metrics_nice_weight(int nice);
+
+int metrics_init(struct metrics *m, const struct topology *topo);
+/* A workload task: nr_allowed 0 means every CPU. */
+void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
+		  unsigned int weight, int nr_allowed, const int *allowed);
+void metrics_affinity(struct metrics *m, uint64_t now, int pid,
+		      int nr_allowed, const int *allowed);
+void metrics_weight(struct metrics *m, uint64_t now, int pid,
+		    unsigned int weight);
+void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
+		   int pid, int arg, long state);
+/* Integrate up to now (metrics_event does it too). */
+void metrics_advance(struct metrics *m, uint64_t now);
+void metrics_finish(struct metrics *m, uint64_t now,
+		    struct metrics_result *out);
+void metrics_release(struct metrics *m);
+
+#endif

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The scores in --json "metrics", computed online from the kernel's own
+# tracepoints: the balance score and work conservation against what their
+# definitions give (metrics/README.md), checked with the CPU idle time the
+# simulator accounts apart; the same scores with and without a trace.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+plan 14
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+m() { json "$1" "r['metrics']$2"; }
+near() { python3 -c "import sys; sys.exit(0 if abs($1 - ($2)) <= $3 else 1)"; }
+
+D=2000000000
+for rev in $TEST_V61 $TEST_V612; do
+	# Two hogs pinned to CPU 0: the greedy placement stacks them too, so
+	# the definition gives 0, and CPU 1 idling does not count (no task
+	# allowed there waits).
+	"$LINSCHED" run "$rev" --metrics --workload 'hog*2:cpus=0' --topology dual \
+		--duration 2s --json "$tmp/p.json" --quiet
+	b=$(m "$tmp/p.json" "['balance_score']"); w=$(m "$tmp/p.json" "['work_conservation']")
+	i1=$(json "$tmp/p.json" "r['cpus'][1]['idle_ns']")
+	[ "$b" = 0 ] && [ "$w" = 0 ] && [ "$i1" = "$D" ]
+	ok $? "$rev: two hogs pinned to CPU 0 of dual: balance 0, work conservation 0, though CPU 1 idles ($b, $w, CPU 1 idle $i1 ns)"
+
+	# Two hogs allowed on both CPUs: any instant a CPU idles, both hogs
+	# are on the other one, so the loads are {2048, 0} against the greedy
+	# {1024, 1024}: imbalance 2 x 1024^2 while a CPU idles, 0 otherwise,
+	# and one CPU of two lost. With I the idle time of both CPUs (the
+	# simulator's own accounting) over the run's duration D:
+	#   balance = 2 x 1024^2 x I / D,  work conservation = I / (2 D).
+	"$LINSCHED" run "$rev" --metrics --workload 'hog*2' --topology dual \
+		--duration 2s --json "$tmp/u.json" --quiet
+	b=$(m "$tmp/u.json" "['balance_score']"); w=$(m "$tmp/u.json" "['work_conservation']")
+	i=$(json "$tmp/u.json" "sum(c['idle_ns'] for c in r['cpus'])")
+	near "$w" "$i / (2 * $D)" 1e-12
+	ok $? "$rev: two hogs on dual: work conservation = idle time / CPU time ($w, idle $i ns)"
+	near "$b" "2 * 1024**2 * $i / $D" 1e-6
+	ok $? "$rev: and balance score = 2 x 1024^2 x idle / duration ($b)"
+	near "$b" 0 "2 * 1024**2 * 0.01"
+	ok $? "$rev: which is within 1 % of a stacked placement's: the kernel spreads them ($b)"
+
+	# The same figures with a trace written: the probes feed the metrics
+	# either way.
+	"$LINSCHED" run "$rev" --metrics --workload 'hog*2' --topology dual \
+		--duration 2s --json "$tmp/t.json" --trace "$tmp/trace" --quiet
+	a=$(m "$tmp/u.json" ""); c=$(m "$tmp/t.json" "")
+	[ "$a" = "$c" ]
+	ok $? "$rev: a trace does not change the metrics"
+
+	# A mixed workload: the keys are there, the wakeups are counted and the
+	# migrations a dual machine can make are between cores of one cluster.
+	"$LINSCHED" run "$rev" --metrics --workload 'periodic*4:run=3ms:sleep=2ms+hog*1:nice=5' \
+		--topology dual --duration 1s --json "$tmp/x.json" --quiet
+	k=$(m "$tmp/x.json" "['wakeup_latency_ns']['count'] > 100 and r['metrics']['wakeup_latency_ns']['p50'] <= r['metrics']['wakeup_latency_ns']['p99'] <= r['metrics']['wakeup_latency_ns']['max'] and 0 < r['metrics']['fairness'] <= 1 and sorted(r['metrics']['migrations_per_s']) == ['MC', 'NUMA', 'PKG', 'SMT']")
+	[ "$k" = True ]
+	ok $? "$rev: periodic tasks: wakeup latency p50 <= p99 <= max, fairness in (0, 1], the four levels ($(m "$tmp/x.json" "['wakeup_latency_ns']"))"
+	k=$(m "$tmp/x.json" "['migrations_per_s']['SMT'] == r['metrics']['migrations_per_s']['PKG'] == r['metrics']['migrations_per_s']['NUMA'] == 0 and r['metrics']['migrations']['MC'] <= sum(t['nr_migrations'] for t in r['tasks'])")
+	[ "$k" = True ]
+	ok $? "$rev: dual's migrations are all MC, at most the kernel's count ($(m "$tmp/x.json" "['migrations']"))"
+done
+done_testing
