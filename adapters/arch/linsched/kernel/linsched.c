@@ -48,7 +48,7 @@ struct linsched_task *linsched_task_attach(struct task_struct *p,
 
 	lt->p = p;
 	lt->kind = kind;
-	hrtimer_init(&lt->sleep_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	linsched_sleep_timer_init(lt);
 	p->thread.priv = lt;
 	p->thread.ctx = lh_context_new(p, &lt->stack);
 	return lt;
@@ -175,8 +175,7 @@ void *lk_task_new(const struct linsched_task_attr *attr, const char **why)
 		.sched_period = attr->dl_period,
 	};
 	struct task_struct *p;
-	struct cpumask *mask;
-	int i, ret;
+	int ret;
 
 	if (attr->util_min >= 0) {
 		sa.sched_flags |= SCHED_FLAG_UTIL_CLAMP_MIN;
@@ -200,11 +199,7 @@ void *lk_task_new(const struct linsched_task_attr *attr, const char **why)
 		}
 	}
 	if (attr->nr_allowed) {
-		mask = lh_zalloc(cpumask_size());
-		for (i = 0; i < attr->nr_allowed; i++)
-			cpumask_set_cpu(attr->allowed[i], mask);
-		ret = set_cpus_allowed_ptr(p, mask);
-		lh_free(mask);
+		ret = lk_task_set_affinity(p, attr->nr_allowed, attr->allowed);
 		if (ret) {
 			*why = "the kernel refused the CPU affinity (set_cpus_allowed_ptr)";
 			return NULL;
@@ -214,28 +209,12 @@ void *lk_task_new(const struct linsched_task_attr *attr, const char **why)
 	return p;
 }
 
-static enum hrtimer_restart linsched_sleep_wakeup(struct hrtimer *timer)
-{
-	struct linsched_task *lt =
-		container_of(timer, struct linsched_task, sleep_timer);
-
-	wake_up_process(lt->p);
-	return HRTIMER_NORESTART;
-}
-
 void lk_task_sleep(unsigned long long ns)
 {
-	struct linsched_task *lt = task_lt(current);
+	ktime_t expires = ns_to_ktime(ns);
 
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (ns) {
-		lt->sleep_timer.function = linsched_sleep_wakeup;
-		hrtimer_start(&lt->sleep_timer, ns_to_ktime(ns),
-			      HRTIMER_MODE_REL);
-	}
-	schedule();
-	if (ns)
-		hrtimer_try_to_cancel(&lt->sleep_timer);
+	schedule_hrtimeout(ns ? &expires : NULL, HRTIMER_MODE_REL);
 }
 
 int lk_task_wake(void *task)

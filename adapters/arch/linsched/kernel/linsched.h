@@ -39,6 +39,7 @@ struct task_struct *linsched_fork(const char *name,
 void linsched_yield(void);
 
 /* timer.c */
+void linsched_sleep_timer_init(struct linsched_task *lt);
 void linsched_timer_fire(int cpu, void *key);
 void linsched_tick(int cpu);
 void linsched_jiffies_update(void);

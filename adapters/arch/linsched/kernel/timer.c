@@ -236,13 +236,20 @@ void linsched_timer_fire(int cpu, void *key)
 
 /* ---- sleeping with a timeout, from task context ---- */
 
-static enum hrtimer_restart linsched_timeout_wakeup(struct hrtimer *timer)
+static enum hrtimer_restart linsched_sleep_wakeup(struct hrtimer *timer)
 {
 	struct linsched_task *lt =
 		container_of(timer, struct linsched_task, sleep_timer);
 
 	wake_up_process(lt->p);
 	return HRTIMER_NORESTART;
+}
+
+/* Every sleep with a timeout (task sleeps, schedule_timeout) uses it. */
+void linsched_sleep_timer_init(struct linsched_task *lt)
+{
+	hrtimer_init(&lt->sleep_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	lt->sleep_timer.function = linsched_sleep_wakeup;
 }
 
 signed long schedule_timeout(signed long timeout)
@@ -259,7 +266,6 @@ signed long schedule_timeout(signed long timeout)
 		return 0;
 	}
 	expire = jiffies + timeout;
-	lt->sleep_timer.function = linsched_timeout_wakeup;
 	hrtimer_start(&lt->sleep_timer, ns_to_ktime((u64)timeout * TICK_NSEC),
 		      HRTIMER_MODE_REL);
 	schedule();
@@ -277,7 +283,6 @@ int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)
 		schedule();
 		return -EINTR;
 	}
-	lt->sleep_timer.function = linsched_timeout_wakeup;
 	hrtimer_start(&lt->sleep_timer, *expires, mode);
 	schedule();
 	fired = !(lt->sleep_timer.state & HRTIMER_STATE_ENQUEUED);
