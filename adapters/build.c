@@ -103,19 +103,6 @@ static int hash_file_into(struct hashbuf *h, const char *path,
 	return 0;
 }
 
-static struct hashbuf *walk_hash;
-static size_t walk_root_len;
-
-static int walk_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F)
-		return 0;
-	return hash_file_into(walk_hash, path, path + walk_root_len);
-}
-
 /* nftw visits in directory order: collect, sort, then hash. */
 struct pathlist {
 	char **v;
@@ -153,7 +140,7 @@ static int adapter_version(const struct adapter_env *env, char out[41])
 	struct pathlist list = { 0 };
 	struct hashbuf h;
 	char path[4096];
-	size_t i;
+	size_t i, root_len;
 	int ret = 0;
 
 	if (hash_open(&h))
@@ -164,10 +151,9 @@ static int adapter_version(const struct adapter_env *env, char out[41])
 	if (nftw(path, collect_one, 16, FTW_PHYS))
 		ret = -1;
 	qsort(list.v, list.n, sizeof(char *), cmp_str);
-	walk_hash = &h;
-	walk_root_len = strlen(env->share_dir);
+	root_len = strlen(env->share_dir);
 	for (i = 0; i < list.n; i++) {
-		if (!ret && walk_one(list.v[i], NULL, FTW_F, NULL))
+		if (!ret && hash_file_into(&h, list.v[i], list.v[i] + root_len))
 			ret = -1;
 		free(list.v[i]);
 	}
