@@ -48,6 +48,8 @@ enum adapter_error {
  * @sized_strscpy: strscpy() is a macro over sized_strscpy()
  * @sd_share_llc: the LLC domain flag is SD_SHARE_LLC, not
  *	SD_SHARE_PKG_RESOURCES (6.10+)
+ * @cpufreq_pressure: cpufreq core owns the per-CPU cpufreq_pressure (6.10+)
+ * @cpu_subsys_const: cpu_subsys is a const struct bus_type (6.11+)
  */
 struct adapter_probe {
 	char version[32];
@@ -63,6 +65,8 @@ struct adapter_probe {
 	int devm_named;
 	int sized_strscpy;
 	int sd_share_llc;
+	int cpufreq_pressure;
+	int cpu_subsys_const;
 };
 
 /**

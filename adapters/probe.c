@@ -112,6 +112,10 @@ int adapter_probe(struct adapter_probe *out, const char *tree)
 				      "sized_strscpy\\(");
 	out->sd_share_llc = tree_has(tree, "include/linux/sched/sd_flags.h",
 				     "SD_FLAG\\(SD_SHARE_LLC,");
+	out->cpufreq_pressure = tree_has(tree, "include/linux/cpufreq.h",
+					 "DECLARE_PER_CPU\\(unsigned long, cpufreq_pressure\\)");
+	out->cpu_subsys_const = tree_has(tree, "include/linux/cpu.h",
+					 "extern const struct bus_type cpu_subsys");
 	return 0;
 }
 
@@ -153,6 +157,10 @@ char *adapter_header(const struct adapter_probe *p)
 		fprintf(f, "#define LINSCHED_HAVE_DL_SERVER 1\n");
 	if (p->eevdf)
 		fprintf(f, "#define LINSCHED_HAVE_EEVDF 1\n");
+	if (p->cpufreq_pressure)
+		fprintf(f, "#define LINSCHED_HAVE_CPUFREQ_PRESSURE 1\n");
+	fprintf(f, "#define LINSCHED_CPU_SUBSYS_CONST %s\n",
+		p->cpu_subsys_const ? "const" : "");
 	fprintf(f, "\n#endif\n");
 	if (fclose(f)) {
 		free(buf);

@@ -61,6 +61,10 @@ static const char usage_run[] =
 "      --metrics       add load-balance scores to the results: balance score,\n"
 "                      work conservation, wakeup latency, migrations per\n"
 "                      domain level, fairness (metrics/README.md; slower)\n"
+"      --governor G    who sets the frequency of CPUs with OPPs: schedutil\n"
+"                      (the revision's own, default), performance, powersave\n"
+"      --no-energy-model  keep the OPPs out of the kernel's energy model\n"
+"                      (no energy-aware placement)\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 ran, 1 error, 2 usage, 3 the revision does not build,\n"
@@ -190,16 +194,19 @@ static int cmd_run(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "metrics", no_argument, NULL, 'M' },
+		{ "governor", required_argument, NULL, 'G' },
+		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *repo = paths.repo, *workload = NULL, *topology = NULL;
+	const char *governor = NULL;
 	const char *duration = NULL, *seed = "1", *trace = NULL, *json = NULL;
 	const char *log = NULL;
 	char tmp_json[4200] = "", *args[32];
 	struct driver_revision rev;
 	int c, n = 0, ret, jobs = 2, verbose = 0, timeout = 600, fatal = 0;
-	int quiet = 0, metrics = 0;
+	int quiet = 0, metrics = 0, no_em = 0;
 
 	while ((c = getopt_long(argc, argv, "r:w:t:d:s:j:vqh", opts, NULL)) != -1) {
 		switch (c) {
@@ -217,6 +224,8 @@ static int cmd_run(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case 'q': quiet = 1; break;
 		case 'M': metrics = 1; break;
+		case 'G': governor = optarg; break;
+		case 'E': no_em = 1; break;
 		case 'h':
 			printf(usage_run, paths.repo);
 			return 0;
@@ -275,6 +284,12 @@ static int cmd_run(int argc, char **argv)
 		args[n++] = "--fatal-warnings";
 	if (metrics)
 		args[n++] = "--metrics";
+	if (governor) {
+		args[n++] = "--governor";
+		args[n++] = (char *)governor;
+	}
+	if (no_em)
+		args[n++] = "--no-energy-model";
 	args[n] = NULL;
 	ret = driver_run(rev.exe, args, timeout, NULL);
 	if (ret == DRIVER_ERROR) {

@@ -41,6 +41,11 @@ static void usage(FILE *f, const char *argv0)
 "      --fatal-warnings make a kernel WARN end the run (exit %d)\n"
 "      --domains        boot, print the sched domains the kernel built, exit\n"
 "      --metrics        score load balancing into the results (\"metrics\")\n"
+"      --governor G     who sets the frequency of CPUs with OPPs: schedutil\n"
+"                       (the kernel's own, default), performance (highest\n"
+"                       OPP) or powersave (lowest OPP)\n"
+"      --no-energy-model  do not register the OPPs as the kernel's energy\n"
+"                       model (energy-aware placement stays off)\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
@@ -166,13 +171,17 @@ int main(int argc, char **argv)
 		{ "fatal-warnings", no_argument, NULL, 'F' },
 		{ "domains", no_argument, NULL, 'D' },
 		{ "metrics", no_argument, NULL, 'M' },
+		{ "governor", required_argument, NULL, 'G' },
+		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *topo_spec = NULL, *wl_spec = NULL, *json = NULL;
 	const char *trace = NULL, *log = NULL;
 	struct run_meta meta = { 0 };
-	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1 };
+	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1,
+				  .governor = SIM_GOV_SCHEDUTIL,
+				  .energy_model = 1 };
 	static struct topology topo;
 	struct workload wl;
 	struct sim_result res;
@@ -230,6 +239,22 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			cfg.metrics = 1;
+			break;
+		case 'G':
+			if (!strcmp(optarg, "schedutil")) {
+				cfg.governor = SIM_GOV_SCHEDUTIL;
+			} else if (!strcmp(optarg, "performance")) {
+				cfg.governor = SIM_GOV_PERFORMANCE;
+			} else if (!strcmp(optarg, "powersave")) {
+				cfg.governor = SIM_GOV_POWERSAVE;
+			} else {
+				fprintf(stderr, "error: --governor '%s': expected schedutil, performance or powersave\n",
+					optarg);
+				return LINSCHED_EXIT_USAGE;
+			}
+			break;
+		case 'E':
+			cfg.energy_model = 0;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

@@ -23,6 +23,10 @@ _Static_assert((int)LINSCHED_EV_SWITCH == (int)METRICS_EV_SWITCH &&
 	       (int)LINSCHED_EV_WAKEUP_NEW == (int)METRICS_EV_WAKEUP_NEW &&
 	       (int)LINSCHED_EV_MIGRATE == (int)METRICS_EV_MIGRATE,
 	       "door events and metrics events differ");
+_Static_assert((int)LINSCHED_GOV_SCHEDUTIL == (int)SIM_GOV_SCHEDUTIL &&
+	       (int)LINSCHED_GOV_PERFORMANCE == (int)SIM_GOV_PERFORMANCE &&
+	       (int)LINSCHED_GOV_POWERSAVE == (int)SIM_GOV_POWERSAVE,
+	       "door governors and sim governors differ");
 
 #define TICK_NS		1000000ULL	/* HZ=1000 */
 #define STACK_SIZE	(128 * 1024)
@@ -359,6 +363,27 @@ void lh_cpu_idle(int cpu, int state)
 	}
 }
 
+void lh_cpufreq(int cpu, unsigned long khz)
+{
+	const struct topology_type *type =
+		&sim.cfg->topo->types[sim.cfg->topo->cpu[cpu].type];
+	struct sim_cpu *c = &sim.cpu[cpu];
+	int i;
+
+	for (i = 0; i < type->nr_opps - 1; i++)
+		if (type->opps[i].khz >= khz)
+			break;
+	if (type->opps[i].khz != khz)
+		sim_die("the kernel set CPU %d to %lu kHz, not an OPP of its type '%s'",
+			cpu, khz, type->name);
+	if (c->runner)
+		sim_task_speed_changed(c->runner);
+	c->khz = khz;
+	c->speed = type->opps[i].capacity;
+	if (c->runner)
+		sim_task_speed_resume(c->runner);
+}
+
 void lh_boot_done(void)
 {
 	if (sim.cfg->domains) {
@@ -467,6 +492,22 @@ static void sim_loop(uint64_t end)
 	sim.now = end;
 }
 
+/*
+ * Frequency domains: the CPUs of one type in one cluster share a policy,
+ * as on Arm SoCs; a domain is named by its first CPU.
+ */
+static int cpu_policy(const struct topology *t, int cpu)
+{
+	int i;
+
+	for (i = 0; i < cpu; i++)
+		if (t->cpu[i].package == t->cpu[cpu].package &&
+		    t->cpu[i].cluster == t->cpu[cpu].cluster &&
+		    t->cpu[i].type == t->cpu[cpu].type)
+			return i;
+	return cpu;
+}
+
 int sim_run(const struct sim_config *cfg, struct sim_result *out)
 {
 	static struct linsched_machine machine;
@@ -485,12 +526,28 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 
 		sim.cpu[i].tick.type = SIM_EV_TICK;
 		sim.cpu[i].tick.heap_idx = -1;
+		sim.cpu[i].speed = t->capacity;
 		machine.cpu[i] = (struct linsched_cpu_desc){
 			.package = t->package, .cluster = t->cluster,
 			.core = t->core, .node = t->node,
-			.capacity = t->capacity,
+			.capacity = t->capacity, .type = t->type,
+			.policy = cpu_policy(cfg->topo, i),
 		};
 	}
+	machine.nr_types = cfg->topo->nr_types;
+	for (i = 0; i < cfg->topo->nr_types; i++) {
+		const struct topology_type *ty = &cfg->topo->types[i];
+		int k;
+
+		machine.type[i].nr_opps = ty->nr_opps;
+		for (k = 0; k < ty->nr_opps; k++) {
+			machine.type[i].opp[k].khz = ty->opps[k].khz;
+			machine.type[i].opp[k].power_uw =
+				(unsigned long)(ty->opps[k].power_mw * 1000 + 0.5);
+		}
+	}
+	machine.governor = cfg->governor;
+	machine.energy_model = cfg->energy_model;
 	machine.nr_cpus = sim.nr_cpus;
 	machine.nr_nodes = cfg->topo->nr_nodes;
 	for (i = 0; i < cfg->topo->nr_nodes && i < LINSCHED_MAX_NODES; i++) {

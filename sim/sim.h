@@ -27,6 +27,15 @@ struct sim_config {
 	int fatal_warnings;
 	int domains;		/* print the sched domains after boot, exit */
 	int metrics;		/* score the run (metrics/); costs time */
+	int governor;		/* enum sim_governor */
+	int energy_model;	/* register the OPPs as the kernel's EM */
+};
+
+/* Who sets CPU frequencies (CPU types with OPPs; others run fixed). */
+enum sim_governor {
+	SIM_GOV_SCHEDUTIL,	/* the revision's own schedutil */
+	SIM_GOV_PERFORMANCE,	/* the highest OPP, always */
+	SIM_GOV_POWERSAVE,	/* the lowest OPP, always */
 };
 
 struct sim_cpu_result {

@@ -31,8 +31,13 @@ struct sim_heap_ent {
 	struct sim_event *ev;
 };
 
+struct sim_task;
+
 struct sim_cpu {
 	struct sim_event tick;
+	unsigned int speed;		/* capacity at the current OPP */
+	uint64_t khz;			/* current frequency, 0: fixed */
+	struct sim_task *runner;	/* doing run work here, or NULL */
 	int tick_on;
 	int idle;
 	uint64_t idle_since;
@@ -81,6 +86,10 @@ struct sim_task {
 	void *ktask;
 	int pid;
 	struct sim_event segment;
+	uint64_t work;		/* run work left, ns at capacity 1024 */
+	uint64_t seg_t0;	/* the current segment started */
+	uint64_t seg_end;	/* and ends, at the CPU's speed */
+	int seg_cpu;
 	uint64_t rng[4];
 	uint64_t t_first;	/* start of the first phase */
 	struct sim_timer *timers;	/* "unique" timers: per resource */
@@ -95,6 +104,8 @@ void sim_tasks_start(void);
 void sim_task_start(struct sim_task *t);
 int sim_tasks_results(struct sim_result *out);
 int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus);
+void sim_task_speed_changed(struct sim_task *t);
+void sim_task_speed_resume(struct sim_task *t);
 
 /* sync.c: rt-app's resources, with wait lists of tasks */
 struct sim_res {

@@ -72,29 +72,58 @@ int sim_tasks_init(const struct sim_config *cfg)
 	return 0;
 }
 
+/* Run work from now on at the speed of the task's CPU. */
+static void segment_start(struct sim_task *t)
+{
+	unsigned int speed = sim.cpu[t->seg_cpu].speed;
+	uint64_t dur = (uint64_t)(((unsigned __int128)t->work * 1024 + speed - 1) /
+				  speed);
+
+	t->seg_t0 = sim.now;
+	t->seg_end = dur > UINT64_MAX - sim.now ? UINT64_MAX : sim.now + dur;
+	sim_event_push(&t->segment, t->seg_end, t->seg_cpu);
+}
+
+/* Count the work done since the segment started. */
+static void segment_account(struct sim_task *t)
+{
+	unsigned int speed = sim.cpu[t->seg_cpu].speed;
+	uint64_t done;
+
+	sim_event_cancel(&t->segment);
+	if (sim.now >= t->seg_end) {
+		t->work = 0;
+		return;
+	}
+	done = (uint64_t)((unsigned __int128)(sim.now - t->seg_t0) * speed / 1024);
+	t->work -= done < t->work ? done : t->work;
+}
+
+/* The CPU that t runs work on changed frequency (its speed is about to). */
+void sim_task_speed_changed(struct sim_task *t)
+{
+	segment_account(t);
+	t->seg_t0 = sim.now;
+}
+
+void sim_task_speed_resume(struct sim_task *t)
+{
+	if (t->work)
+		segment_start(t);
+}
+
 /* Occupy the CPU until @work ns of work at full capacity are done. */
 static void task_run(struct sim_task *t, uint64_t work)
 {
-	while (work) {
-		unsigned int cap;
-		uint64_t t0, dur, elapsed;
-		int cpu;
-
+	t->work = work;
+	while (t->work) {
 		lk_task_user_return();
-		cpu = lk_this_cpu();
-		cap = sim.cfg->topo->cpu[cpu].capacity;
-		dur = (uint64_t)(((unsigned __int128)work * 1024 + cap - 1) / cap);
-		t0 = sim.now;
-		sim_event_push(&t->segment,
-			       dur > UINT64_MAX - t0 ? UINT64_MAX : t0 + dur,
-			       cpu);
+		t->seg_cpu = lk_this_cpu();
+		segment_start(t);
+		sim.cpu[t->seg_cpu].runner = t;
 		lk_yield();
-		sim_event_cancel(&t->segment);
-		elapsed = sim.now - t0;
-		if (elapsed >= dur)
-			work = 0;
-		else
-			work -= (uint64_t)((unsigned __int128)elapsed * cap / 1024);
+		sim.cpu[t->seg_cpu].runner = NULL;
+		segment_account(t);
 	}
 }
 

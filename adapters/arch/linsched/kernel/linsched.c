@@ -311,6 +311,15 @@ static void linsched_init_main(void *unused)
 	for (cpu = 1; cpu < machine->nr_cpus; cpu++)
 		linsched_secondary_start(cpu);
 	sched_init_smp();
+	linsched_cpufreq_init(machine);
+	/*
+	 * The secondaries went idle before they had sched domains, so their
+	 * stopped ticks never entered nohz balancing (on_null_domain). Real
+	 * CPUs soon wake for other reasons; these would sleep for ever and
+	 * never be idle-balanced. Send each round its idle loop once more.
+	 */
+	for (cpu = 1; cpu < machine->nr_cpus; cpu++)
+		resched_cpu(cpu);
 	lh_boot_done();
 	for (;;)
 		lk_task_sleep(0);

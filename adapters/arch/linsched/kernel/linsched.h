@@ -49,6 +49,7 @@ void linsched_timers_init(void);
 void idle_thread_set_boot_cpu(void);
 void timekeeping_warp_clock(void);
 int numa_nearest_node(int node, unsigned int state);
+void resched_cpu(int cpu);
 
 /* smp.c */
 void flush_smp_call_function_queue(void);
@@ -62,6 +63,9 @@ void linsched_percpu_setup(void);
 
 /* trace.c */
 void linsched_trace_init(void);
+
+/* cpufreq.c */
+void linsched_cpufreq_init(const struct linsched_machine *m);
 
 /* topology.c */
 void linsched_topology_init(const struct linsched_machine *m);

@@ -342,6 +342,12 @@ void mutex_unlock(struct mutex *lock)
 	atomic_long_set(&lock->owner, 0);
 }
 
+void __mutex_init(struct mutex *lock, const char *name,
+		  struct lock_class_key *key)
+{
+	atomic_long_set(&lock->owner, 0);
+}
+
 ktime_t ktime_add_safe(const ktime_t lhs, const ktime_t rhs)
 {
 	ktime_t res = ktime_add_unsafe(lhs, rhs);

@@ -331,6 +331,27 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq,
 	return true;
 }
 
+/*
+ * Delayed work is not modelled (no timer_list): the only user, the 6.12
+ * energy model's capacity re-check, asks for it only when a CPU has no
+ * cpufreq policy. It runs at once, with a warning in the kernel log.
+ */
+bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
+			   struct delayed_work *dwork, unsigned long delay)
+{
+	if (delay)
+		pr_warn("linsched: delayed work %p runs %lu jiffies early\n",
+			dwork->work.func, delay);
+	return queue_work_on(cpu, wq, &dwork->work);
+}
+
+void delayed_work_timer_fn(struct timer_list *t)
+{
+	struct delayed_work *dwork = container_of(t, struct delayed_work, timer);
+
+	queue_work_on(dwork->cpu, dwork->wq, &dwork->work);
+}
+
 struct workqueue_struct *system_wq;
 struct workqueue_struct *system_percpu_wq;
 

@@ -22,6 +22,7 @@ static struct hrtimer_cpu_base bases[NR_CPUS];
 static bool tick_stopped[NR_CPUS];
 static bool in_idle[NR_CPUS];
 static bool got_idle_tick[NR_CPUS];
+static unsigned long idle_calls[NR_CPUS];
 
 notrace unsigned long long sched_clock(void)
 {
@@ -76,6 +77,7 @@ void tick_nohz_idle_stop_tick(void)
 {
 	int cpu = smp_processor_id();
 
+	idle_calls[cpu]++;
 	if (tick_stopped[cpu] || need_resched() || local_softirq_pending())
 		return;
 	tick_stopped[cpu] = true;
@@ -127,6 +129,12 @@ bool tick_nohz_tick_stopped(void)
 bool tick_nohz_tick_stopped_cpu(int cpu)
 {
 	return tick_stopped[cpu];
+}
+
+/* schedutil: has the CPU been idle since it last looked? */
+unsigned long tick_nohz_get_idle_calls_cpu(int cpu)
+{
+	return idle_calls[cpu];
 }
 
 /* ---- hrtimers: one simulator event per armed timer ---- */

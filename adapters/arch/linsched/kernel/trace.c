@@ -108,6 +108,13 @@ static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 			      state, cpu);
 }
 
+static void probe_cpu_frequency(void *data, unsigned int khz, unsigned int cpu)
+{
+	if (tracing)
+		linsched_emit(current, "cpu_frequency", "state=%u cpu_id=%u",
+			      khz, cpu);
+}
+
 #define LINSCHED_PROBE(tp, fn)						\
 	do {								\
 		static struct tracepoint_func funcs[2];			\
@@ -121,6 +128,8 @@ void linsched_trace_init(void)
 {
 	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
 	tracing = lh_tracing();
+	if (tracing)
+		LINSCHED_PROBE(cpu_frequency, probe_cpu_frequency);
 	if (!tracing && !lh_sched_events())
 		return;
 	LINSCHED_PROBE(sched_switch, probe_switch);

@@ -24,6 +24,10 @@ unsigned long linsched_cpu_capacity(int cpu);
 
 #define arch_scale_cpu_capacity linsched_cpu_capacity
 
+/* Frequency invariance: the current over the highest frequency, x 1024. */
+extern unsigned long linsched_freq_scale[];
+#define arch_scale_freq_capacity(cpu)	(linsched_freq_scale[(cpu)])
+
 #ifdef CONFIG_NUMA
 const struct cpumask *linsched_node_mask(int node);
 int linsched_node_distance(int a, int b);

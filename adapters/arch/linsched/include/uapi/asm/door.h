@@ -19,9 +19,11 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	2
+#define LINSCHED_DOOR_VERSION	3
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
+#define LINSCHED_MAX_TYPES	8
+#define LINSCHED_MAX_OPPS	32
 
 /* Exit statuses of a simulator process, read by the driver. */
 #define LINSCHED_EXIT_OK	0
@@ -60,6 +62,26 @@ struct linsched_cpu_desc {
 	int core;		/* SMT siblings share a core id */
 	int node;		/* NUMA node */
 	unsigned int capacity;	/* 1..1024 */
+	int type;		/* index into linsched_machine.type */
+	int policy;		/* frequency domain: its CPUs share a frequency */
+};
+
+/* An operating performance point, as the energy model takes it. */
+struct linsched_opp {
+	unsigned long khz;
+	unsigned long power_uw;	/* busy power at this frequency */
+};
+
+struct linsched_cpu_type {
+	int nr_opps;		/* 0: a fixed frequency, no cpufreq */
+	struct linsched_opp opp[LINSCHED_MAX_OPPS];	/* ascending */
+};
+
+/* Who sets the frequency of CPUs with OPPs. */
+enum linsched_governor {
+	LINSCHED_GOV_SCHEDUTIL,		/* the kernel's schedutil */
+	LINSCHED_GOV_PERFORMANCE,	/* fixed at the highest OPP */
+	LINSCHED_GOV_POWERSAVE,		/* fixed at the lowest OPP */
 };
 
 struct linsched_machine {
@@ -67,6 +89,10 @@ struct linsched_machine {
 	struct linsched_cpu_desc cpu[LINSCHED_MAX_CPUS];
 	int nr_nodes;
 	int distance[LINSCHED_MAX_NODES][LINSCHED_MAX_NODES];	/* 10: local */
+	int nr_types;
+	struct linsched_cpu_type type[LINSCHED_MAX_TYPES];
+	int governor;		/* enum linsched_governor */
+	int energy_model;	/* register each policy's OPPs as its EM */
 };
 
 /* What a simulated task is, as the simulator creates it. */
@@ -139,8 +165,13 @@ void lh_sched_event(int kind, int cpu, int pid, int prio, int arg,
 		    long state);
 /* Deterministic random bits from the run's seed. */
 unsigned long long lh_random(void);
-/* The CPU went idle (state >= 0) or busy (-1); feeds accounting. */
+/*
+ * The idle loop of cpu is about to halt (state >= 0: the simulator picks
+ * the idle state) or has woken (-1).
+ */
 void lh_cpu_idle(int cpu, int state);
+/* The frequency of cpu is now khz (one of its type's OPPs). */
+void lh_cpufreq(int cpu, unsigned long khz);
 /* Boot finished: the simulator creates its tasks now, from init (pid 1). */
 void lh_boot_done(void);
 
