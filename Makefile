@@ -156,11 +156,14 @@ $(SHARE)/arch/linsched/.stamp: $(ARCH_FILES)
 .SECONDEXPANSION:
 $(O)/bin/%: $(O)/obj/cmd/%.o $$(call obj,$$(wildcard cmd/$$*-*.c)) $(HOST_LIBS)
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(LIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(HOST_LIBS) $(LIBS)
 
 $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(LIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(HOST_LIBS) $(LIBS)
+
+# Unit tests of simulator parts the host programs do not link.
+$(O)/t/idle.t: $(call obj,sim/idle.c)
 
 check: all
 	prove --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
