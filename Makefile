@@ -47,7 +47,8 @@ ADAPTERS_SRC := $(wildcard adapters/*.c)
 DRIVER_SRC := $(wildcard driver/*.c)
 COMMON_SRC := $(wildcard common/*.c)
 SUITE_SRC := $(wildcard suite/*.c)
-SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c)
+SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
+	$(wildcard power/*.c)
 SIM_ASM := $(wildcard sim/*.S)
 CMD_SRC := $(wildcard cmd/*.c)
 TEST_SRC := $(wildcard t/unit/*.c)
@@ -130,7 +131,8 @@ HOST_LIBS := $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
 	$(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets).
-$(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c))
+$(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c) \
+		$(wildcard metrics/*.c) $(wildcard power/*.c))
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
@@ -158,7 +160,10 @@ $(O)/bin/%: $(O)/obj/cmd/%.o $$(call obj,$$(wildcard cmd/$$*-*.c)) $(HOST_LIBS)
 
 $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $< $(HOST_LIBS) $(LIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(HOST_LIBS) $(LIBS)
+
+# Unit tests of simulator parts the host programs do not link.
+$(O)/t/idle.t: $(call obj,sim/idle.c)
 
 check: all
 	prove --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
@@ -184,7 +189,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c common driver metrics sim suite topologies workloads cmd t/unit
+		bisect adapters/*.c common driver metrics power sim suite topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
