@@ -65,6 +65,8 @@ static const char usage_run[] =
 "                      (the revision's own, default), performance, powersave\n"
 "      --no-energy-model  keep the OPPs out of the kernel's energy model\n"
 "                      (no energy-aware placement)\n"
+"      --cpuidle G     idle-state governor: menu (default) or poll (no idle\n"
+"                      states, no exit latency)\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 ran, 1 error, 2 usage, 3 the revision does not build,\n"
@@ -196,14 +198,15 @@ static int cmd_run(int argc, char **argv)
 		{ "metrics", no_argument, NULL, 'M' },
 		{ "governor", required_argument, NULL, 'G' },
 		{ "no-energy-model", no_argument, NULL, 'E' },
+		{ "cpuidle", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *repo = paths.repo, *workload = NULL, *topology = NULL;
-	const char *governor = NULL;
+	const char *governor = NULL, *cpuidle = NULL;
 	const char *duration = NULL, *seed = "1", *trace = NULL, *json = NULL;
 	const char *log = NULL;
-	char tmp_json[4200] = "", *args[32];
+	char tmp_json[4200] = "", *args[40];
 	struct driver_revision rev;
 	int c, n = 0, ret, jobs = 2, verbose = 0, timeout = 600, fatal = 0;
 	int quiet = 0, metrics = 0, no_em = 0;
@@ -226,6 +229,7 @@ static int cmd_run(int argc, char **argv)
 		case 'M': metrics = 1; break;
 		case 'G': governor = optarg; break;
 		case 'E': no_em = 1; break;
+		case 'I': cpuidle = optarg; break;
 		case 'h':
 			printf(usage_run, paths.repo);
 			return 0;
@@ -290,6 +294,10 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (no_em)
 		args[n++] = "--no-energy-model";
+	if (cpuidle) {
+		args[n++] = "--cpuidle";
+		args[n++] = (char *)cpuidle;
+	}
 	args[n] = NULL;
 	ret = driver_run(rev.exe, args, timeout, NULL);
 	if (ret == DRIVER_ERROR) {

@@ -46,6 +46,10 @@ static void usage(FILE *f, const char *argv0)
 "                       OPP) or powersave (lowest OPP)\n"
 "      --no-energy-model  do not register the OPPs as the kernel's energy\n"
 "                       model (energy-aware placement stays off)\n"
+"      --cpuidle G      idle-state governor: menu (default: the deepest\n"
+"                       state the predicted idle time allows; its exit\n"
+"                       latency delays the wakeup) or poll (no idle\n"
+"                       states, no exit latency; counted as state 0)\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
@@ -70,7 +74,8 @@ static FILE *open_out(const char *path, const char *what)
 }
 
 /* The scores (metrics/README.md has the definitions and units). */
-static void metrics_json(cJSON *root, const struct metrics_result *mr)
+static void metrics_json(cJSON *root, const struct metrics_result *mr,
+			 const struct power_result *pr)
 {
 	cJSON *o = cJSON_AddObjectToObject(root, "metrics"), *sub;
 	int l;
@@ -94,6 +99,73 @@ static void metrics_json(cJSON *root, const struct metrics_result *mr)
 					(double)mr->migrations[l]);
 	cJSON_AddNumberToObject(o, "fairness", mr->fairness);
 	cJSON_AddNumberToObject(o, "fairness_tasks", mr->nr_fair);
+	cJSON_AddNumberToObject(o, "energy_j", pr->energy_j);
+	cJSON_AddNumberToObject(o, "mean_power_w", pr->mean_power_w);
+}
+
+/* Idle, frequency and energy (power/README.md has the definitions). */
+static void power_json(cJSON *root, const struct topology *topo,
+		       const struct power_result *pr)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "power"), *res, *sub;
+	char key[32];
+	int i, k;
+
+	cJSON_AddNumberToObject(o, "energy_j", pr->energy_j);
+	cJSON_AddNumberToObject(o, "mean_power_w", pr->mean_power_w);
+	cJSON_AddBoolToObject(o, "energy_complete", pr->energy_complete);
+	cJSON_AddNumberToObject(o, "idle_entries", (double)pr->idle_entries);
+	cJSON_AddNumberToObject(o, "idle_entries_per_s", pr->idle_entries_per_s);
+	res = cJSON_AddObjectToObject(o, "idle_residency");
+	for (i = 0; i < pr->nr_cpus; i++) {
+		const struct power_cpu_result *c = &pr->cpu[i];
+		const struct topology_type *t = &topo->types[c->type];
+
+		snprintf(key, sizeof(key), "%d", i);
+		sub = cJSON_AddObjectToObject(res, key);
+		for (k = 0; k < c->nr_states; k++)
+			cJSON_AddNumberToObject(sub, t->states[k].name,
+						(double)c->state_ns[k]);
+		if (c->unlisted_ns)
+			cJSON_AddNumberToObject(sub, "unlisted",
+						(double)c->unlisted_ns);
+	}
+	res = cJSON_AddObjectToObject(o, "tick_stopped_ns");
+	for (i = 0; i < pr->nr_cpus; i++) {
+		snprintf(key, sizeof(key), "%d", i);
+		cJSON_AddNumberToObject(res, key,
+					(double)pr->cpu[i].tick_stopped_ns);
+	}
+	res = cJSON_AddObjectToObject(o, "freq_residency");
+	for (i = 0; i < pr->nr_cpus; i++) {
+		const struct power_cpu_result *c = &pr->cpu[i];
+
+		snprintf(key, sizeof(key), "%d", i);
+		sub = cJSON_AddObjectToObject(res, key);
+		for (k = 0; k < c->nr_freqs; k++) {
+			char khz[24];
+
+			snprintf(khz, sizeof(khz), "%" PRIu64, c->freq_khz[k]);
+			cJSON_AddNumberToObject(sub, khz, (double)c->freq_ns[k]);
+		}
+	}
+	res = cJSON_AddObjectToObject(o, "energy_j_per_cpu");
+	for (i = 0; i < pr->nr_cpus; i++) {
+		snprintf(key, sizeof(key), "%d", i);
+		cJSON_AddNumberToObject(res, key, pr->cpu[i].energy_j);
+	}
+	res = cJSON_AddObjectToObject(o, "cluster_all_idle_ns");
+	for (i = 0; i < pr->nr_clusters; i++) {
+		snprintf(key, sizeof(key), "%d", pr->cluster[i].id);
+		cJSON_AddNumberToObject(res, key,
+					(double)pr->cluster[i].all_idle_ns);
+	}
+	res = cJSON_AddObjectToObject(o, "package_all_idle_ns");
+	for (i = 0; i < pr->nr_packages; i++) {
+		snprintf(key, sizeof(key), "%d", pr->package[i].id);
+		cJSON_AddNumberToObject(res, key,
+					(double)pr->package[i].all_idle_ns);
+	}
 }
 
 /* Where a result came from, as the driver knows it. */
@@ -125,7 +197,8 @@ static cJSON *results_json(const struct sim_config *cfg,
 	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
 	if (cfg->metrics)
-		metrics_json(root, &res->metrics);
+		metrics_json(root, &res->metrics, &res->power);
+	power_json(root, cfg->topo, &res->power);
 	arr = cJSON_AddArrayToObject(root, "cpus");
 	for (i = 0; i < res->nr_cpus; i++) {
 		cJSON *c = cJSON_CreateObject();
@@ -133,6 +206,7 @@ static cJSON *results_json(const struct sim_config *cfg,
 		cJSON_AddNumberToObject(c, "id", i);
 		cJSON_AddNumberToObject(c, "busy_ns", (double)res->cpus[i].busy_ns);
 		cJSON_AddNumberToObject(c, "idle_ns", (double)res->cpus[i].idle_ns);
+		cJSON_AddStringToObject(c, "type", cfg->topo->types[cfg->topo->cpu[i].type].name);
 		cJSON_AddItemToArray(arr, c);
 	}
 	arr = cJSON_AddArrayToObject(root, "tasks");
@@ -173,6 +247,7 @@ int main(int argc, char **argv)
 		{ "metrics", no_argument, NULL, 'M' },
 		{ "governor", required_argument, NULL, 'G' },
 		{ "no-energy-model", no_argument, NULL, 'E' },
+		{ "cpuidle", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -255,6 +330,14 @@ int main(int argc, char **argv)
 			break;
 		case 'E':
 			cfg.energy_model = 0;
+			break;
+		case 'I':
+			if (strcmp(optarg, "menu") && strcmp(optarg, "poll")) {
+				fprintf(stderr, "error: --cpuidle '%s': expected menu or poll\n",
+					optarg);
+				return LINSCHED_EXIT_USAGE;
+			}
+			cfg.idle_poll = !strcmp(optarg, "poll");
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

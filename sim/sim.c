@@ -202,6 +202,8 @@ void lh_tick(int cpu, int on)
 {
 	struct sim_event *ev = &sim.cpu[cpu].tick;
 
+	if (sim.cpu[cpu].tick_on != on)
+		power_tick(&sim.power, sim.now, cpu, on);
 	sim.cpu[cpu].tick_on = on;
 	if (!on) {
 		sim_event_cancel(ev);
@@ -350,17 +352,83 @@ unsigned long long lh_random(void)
 	return sim_rng_next(sim.kernel_rng);
 }
 
-void lh_cpu_idle(int cpu, int state)
+/* When cpu's next timer event (tick or hrtimer) comes, UINT64_MAX if none. */
+static uint64_t next_timer(int cpu)
+{
+	uint64_t next = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < sim.heap_n; i++) {
+		const struct sim_heap_ent *e = &sim.heap[i];
+
+		if ((int)(e->key >> 52) == cpu && e->time < next &&
+		    (e->ev->type == SIM_EV_TICK || e->ev->type == SIM_EV_TIMER))
+			next = e->time;
+	}
+	return next;
+}
+
+int lh_cpu_idle(int cpu, int state)
 {
 	struct sim_cpu *c = &sim.cpu[cpu];
+	const struct topology_type *type =
+		&sim.cfg->topo->types[sim.cfg->topo->cpu[cpu].type];
+	uint64_t next;
 
 	if (state >= 0 && !c->idle) {
 		c->idle = 1;
 		c->idle_since = sim.now;
+		if (sim.cfg->idle_poll || !type->nr_states) {
+			c->state = -1;
+		} else {
+			next = next_timer(cpu);
+			c->state = sim_idle_select(&c->gov, type,
+						   next == UINT64_MAX ?
+						   UINT64_MAX : next - sim.now);
+		}
+		power_idle(&sim.power, sim.now, cpu,
+			   c->state >= 0 ? c->state : 0);
 	} else if (state < 0 && c->idle) {
 		c->idle = 0;
 		c->idle_ns += sim.now - c->idle_since;
+		c->state = -1;
+		power_idle(&sim.power, sim.now, cpu, POWER_BUSY);
 	}
+	return c->idle ? (c->state >= 0 ? c->state : 0) : -1;
+}
+
+/*
+ * An event for an idle CPU wakes it from its idle state: the governor
+ * learns how long the CPU slept, and the state's exit latency delays this
+ * event and every other one for the CPU until it is awake. Returns 1 when
+ * the event was put back for later.
+ */
+static int cpu_wakeup_delayed(struct sim_event *ev, int cpu)
+{
+	struct sim_cpu *c = &sim.cpu[cpu];
+	const struct topology_type *type;
+	uint64_t lat;
+
+	if (c->waking) {
+		if (sim.now < c->wake_at) {
+			sim_event_push(ev, c->wake_at, cpu);
+			return 1;
+		}
+		c->waking = 0;
+		return 0;
+	}
+	if (!c->idle || c->state < 0)
+		return 0;
+	sim_idle_reflect(&c->gov, sim.now - c->idle_since);
+	type = &sim.cfg->topo->types[sim.cfg->topo->cpu[cpu].type];
+	lat = type->states[c->state].exit_latency_ns;
+	c->state = -2;		/* awake to the kernel's next idle exit */
+	if (!lat)
+		return 0;
+	c->waking = 1;
+	c->wake_at = sim.now + lat;
+	sim_event_push(ev, c->wake_at, cpu);
+	return 1;
 }
 
 void lh_cpufreq(int cpu, unsigned long khz)
@@ -378,6 +446,8 @@ void lh_cpufreq(int cpu, unsigned long khz)
 			cpu, khz, type->name);
 	if (c->runner)
 		sim_task_speed_changed(c->runner);
+	if (c->khz != khz)
+		power_freq(&sim.power, sim.now, cpu, khz);
 	c->khz = khz;
 	c->speed = type->opps[i].capacity;
 	if (c->runner)
@@ -455,6 +525,8 @@ static void sim_loop(uint64_t end)
 		sim_event_cancel(ev);
 		sim.now = ev->time;
 		sim.events++;
+		if (ev->type != SIM_EV_SEGMENT && cpu_wakeup_delayed(ev, cpu))
+			continue;
 		if (sim.now == last && ++same > HANG_EVENTS) {
 			fprintf(stderr, "kernel hang: %llu events at %llu ns without time passing\n",
 				(unsigned long long)same,
@@ -558,6 +630,13 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	if (cfg->metrics)
 		metrics_init(&sim.metrics, cfg->topo);
+	if (power_init(&sim.power, cfg->topo, 0))
+		sim_die("no CPUs to account power for");
+	for (i = 0; i < sim.nr_cpus; i++) {
+		sim.cpu[i].state = -1;
+		sim.cpu[i].tick_on = 1;
+		sim_idle_gov_init(&sim.cpu[i].gov);
+	}
 	if (sim_tasks_init(cfg))
 		return -1;
 	sim_fault_handlers();
@@ -590,11 +669,14 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		metrics_finish(&sim.metrics, sim.now, &out->metrics);
 		metrics_release(&sim.metrics);
 	}
+	power_finish(&sim.power, sim.now, &out->power);
+	power_release(&sim.power);
 	return sim_tasks_results(out);
 }
 
 void sim_result_release(struct sim_result *res)
 {
+	power_result_release(&res->power);
 	free(res->cpus);
 	free(res->tasks);
 	memset(res, 0, sizeof(*res));

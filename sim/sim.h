@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "metrics/metrics.h"
+#include "power/power.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
@@ -29,6 +30,8 @@ struct sim_config {
 	int metrics;		/* score the run (metrics/); costs time */
 	int governor;		/* enum sim_governor */
 	int energy_model;	/* register the OPPs as the kernel's EM */
+	int idle_poll;		/* idle CPUs poll: no idle states, no exit
+				   latency (accounted in state 0) */
 };
 
 /* Who sets CPU frequencies (CPU types with OPPs; others run fixed). */
@@ -63,6 +66,7 @@ struct sim_result {
 	unsigned int warnings;
 	uint64_t events;
 	struct metrics_result metrics;	/* scores of the workload's tasks */
+	struct power_result power;	/* idle, frequency and energy */
 };
 
 /**

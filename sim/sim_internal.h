@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "power/power.h"
+#include "sim/idle.h"
 #include "sim/sim.h"
 
 enum sim_event_type {
@@ -42,6 +44,10 @@ struct sim_cpu {
 	int idle;
 	uint64_t idle_since;
 	uint64_t idle_ns;
+	int state;			/* idle state chosen, -1: busy */
+	int waking;			/* leaving it until wake_at */
+	uint64_t wake_at;
+	struct sim_idle_gov gov;
 };
 
 struct sim {
@@ -57,6 +63,7 @@ struct sim {
 	struct sim_event *free_events;
 	uint64_t kernel_rng[4];
 	struct metrics metrics;		/* fed by lh_sched_event() */
+	struct power power;		/* fed by idle, tick and frequency */
 	char *log_ring[64];
 	size_t log_next;
 	unsigned int warnings;

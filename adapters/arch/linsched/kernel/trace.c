@@ -100,12 +100,15 @@ static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 }
 
 /* Idle accounting needs this event whether or not a trace is written. */
+/* the idle state in the trace is the one the simulator chose */
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 {
-	lh_cpu_idle(cpu, state == PWR_EVENT_EXIT ? -1 : (int)state);
+	int chosen = lh_cpu_idle(cpu, state == PWR_EVENT_EXIT ? -1 : (int)state);
+
 	if (tracing)
 		linsched_emit(current, "cpu_idle", "state=%u cpu_id=%u",
-			      state, cpu);
+			      chosen < 0 ? PWR_EVENT_EXIT : (unsigned int)chosen,
+			      cpu);
 }
 
 static void probe_cpu_frequency(void *data, unsigned int khz, unsigned int cpu)

@@ -166,10 +166,11 @@ void lh_sched_event(int kind, int cpu, int pid, int prio, int arg,
 /* Deterministic random bits from the run's seed. */
 unsigned long long lh_random(void);
 /*
- * The idle loop of cpu is about to halt (state >= 0: the simulator picks
- * the idle state) or has woken (-1).
+ * The idle loop of cpu is about to halt (state >= 0) or has woken (-1).
+ * On halting, the simulator's idle governor picks the idle state (whose
+ * exit latency will delay the wakeup) and returns its index; else -1.
  */
-void lh_cpu_idle(int cpu, int state);
+int lh_cpu_idle(int cpu, int state);
 /* The frequency of cpu is now khz (one of its type's OPPs). */
 void lh_cpufreq(int cpu, unsigned long khz);
 /* Boot finished: the simulator creates its tasks now, from init (pid 1). */
