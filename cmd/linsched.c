@@ -104,12 +104,42 @@ static cJSON *json_first(const cJSON *root, const char *array)
 	return a ? a->child : NULL;
 }
 
+static double num(const cJSON *o, const char *key)
+{
+	return cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
+}
+
+/* Time-weighted mean frequency of one CPU in MHz, 0 when fixed. */
+static double mean_mhz(const cJSON *freqs)
+{
+	const cJSON *it;
+	double t = 0, w = 0;
+
+	cJSON_ArrayForEach(it, freqs) {
+		t += it->valuedouble;
+		w += it->valuedouble * atof(it->string) / 1000;
+	}
+	return t > 0 ? w / t : 0;
+}
+
+/* The idle state a CPU spent most time in, and the share of time. */
+static const char *main_state(const cJSON *states, double dur, double *share)
+{
+	const cJSON *it, *best = NULL;
+
+	cJSON_ArrayForEach(it, states)
+		if (!best || it->valuedouble > best->valuedouble)
+			best = it;
+	*share = best ? 100.0 * best->valuedouble / dur : 0;
+	return best ? best->string : "-";
+}
+
 static void summary(const char *json_path)
 {
 	FILE *f = fopen(json_path, "r");
 	char *text;
 	long len;
-	cJSON *root, *it;
+	cJSON *root, *it, *power, *metrics;
 	double dur;
 
 	if (!f)
@@ -134,11 +164,44 @@ static void summary(const char *json_path)
 	       cJSON_GetStringValue(cJSON_GetObjectItem(root, "topology")),
 	       cJSON_GetStringValue(cJSON_GetObjectItem(root, "workload")),
 	       dur / 1e9);
-	printf("%-5s %7s\n", "cpu", "busy%");
-	for (it = json_first(root, "cpus"); it; it = it->next)
-		printf("%-5d %7.2f\n",
-		       (int)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "id")),
-		       100.0 * cJSON_GetNumberValue(cJSON_GetObjectItem(it, "busy_ns")) / dur);
+	power = cJSON_GetObjectItem(root, "power");
+	printf("%-5s %-10s %7s %8s %-12s %6s %10s\n", "cpu", "type", "busy%",
+	       "avg-MHz", "idle-state", "%", "energy-mJ");
+	for (it = json_first(root, "cpus"); it; it = it->next) {
+		char id[16];
+		const char *state;
+		double mhz, share;
+
+		snprintf(id, sizeof(id), "%d", (int)num(it, "id"));
+		mhz = mean_mhz(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(power, "freq_residency"), id));
+		state = main_state(cJSON_GetObjectItem(
+			cJSON_GetObjectItem(power, "idle_residency"), id), dur,
+			&share);
+		printf("%-5s %-10s %7.2f ", id,
+		       cJSON_GetStringValue(cJSON_GetObjectItem(it, "type")),
+		       100.0 * num(it, "busy_ns") / dur);
+		if (mhz > 0)
+			printf("%8.0f ", mhz);
+		else
+			printf("%8s ", "fixed");
+		printf("%-12s %6.2f %10.3f\n", state, share,
+		       1000 * num(cJSON_GetObjectItem(power, "energy_j_per_cpu"),
+				  id));
+	}
+	printf("\nenergy %.4f J, mean power %.4f W%s; %.1f idle entries/s\n",
+	       num(power, "energy_j"), num(power, "mean_power_w"),
+	       cJSON_IsTrue(cJSON_GetObjectItem(power, "energy_complete")) ?
+	       "" : " (incomplete: some CPU types have no power figures)",
+	       num(power, "idle_entries_per_s"));
+	metrics = cJSON_GetObjectItem(root, "metrics");
+	if (metrics)
+		printf("balance score %.4g, work conservation %.4g, wakeup latency p99 %.0f us, fairness %.4f\n",
+		       num(metrics, "balance_score"),
+		       num(metrics, "work_conservation"),
+		       num(cJSON_GetObjectItem(metrics, "wakeup_latency_ns"),
+			   "p99") / 1000,
+		       num(metrics, "fairness"));
 	printf("\n%-16s %6s %8s %10s %10s\n", "task", "pid", "cpu%",
 	       "migrations", "switches");
 	for (it = json_first(root, "tasks"); it; it = it->next)
