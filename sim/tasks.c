@@ -187,13 +187,15 @@ static uint64_t draw(struct sim_task *t, const struct workload_dist *d)
 	return v < 1.0 ? 1 : v > 1e18 ? (uint64_t)1e18 : (uint64_t)v;
 }
 
-/* Run until simulated time @until, then allow every CPU. */
+/*
+ * Run until simulated time @until, then allow every CPU. Wall time, not
+ * work: work at full capacity would stretch on a slower CPU.
+ */
 static void task_unpin(struct sim_task *t, uint64_t until)
 {
 	int *all, i;
 
-	while (sim.now < until)
-		task_run(t, until - sim.now);
+	task_run_until(t, until);
 	all = calloc(sim.nr_cpus, sizeof(*all));
 	if (!all)
 		sim_die("out of memory");

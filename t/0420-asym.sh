@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 8
+plan 12
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -31,6 +31,32 @@ for rev in $TEST_V61 $TEST_V612; do
 		--json "$tmp/h.json" --workload 'hog*1:cpus=0:unpin=10ms'
 	cpu=$(json "$tmp/h.json" "r['tasks'][0]['cpu']")
 	ok "$([ "$cpu" -ge 4 ]; echo $?)" "$rev: an always-running task started on a little CPU is moved to big CPU $cpu (misfit)"
+	# forked, never pinned: the first hog goes to the idler big cluster;
+	# the second, forked onto a little CPU, is a misfit from its first
+	# ticks and must reach a big CPU within about 100 ms (real hardware)
+	"$LINSCHED" run "$rev" --topology biglittle-4+4 --duration 1s --quiet \
+		--json "$tmp/f.json" --trace "$tmp/f.trace" --workload 'hog*2'
+	cpus=$(json "$tmp/f.json" "' '.join(str(t['cpu']) for t in r['tasks'])")
+	ok "$(json "$tmp/f.json" "int(not all(t['cpu'] >= 4 for t in r['tasks']))")" \
+		"$rev: two forked hogs end on big CPUs ($cpus)"
+	moved=$(python3 - "$tmp/f.trace" <<'PY'
+import re, sys
+born, moved = {}, None
+for l in open(sys.argv[1]):
+    m = re.search(r'([\d.]+): sched_wakeup_new: comm=(hog-\d+) .*target_cpu=(\d+)', l)
+    if m:
+        born[m.group(2)] = int(m.group(3))
+        continue
+    m = re.search(r'([\d.]+): sched_migrate_task: comm=(hog-\d+) .*orig_cpu=(\d+) dest_cpu=(\d+)', l)
+    if m and born.get(m.group(2), 4) < 4 and moved is None:
+        moved = '%s %s %s %d' % (m.group(2), m.group(3), m.group(4),
+                                 round(float(m.group(1)) * 1000))
+print(moved or 'none')
+PY
+)
+	set -- $moved
+	ok "$([ "$1" != none ] && [ "$3" -ge 4 ] && [ "$4" -le 100 ]; echo $?)" \
+		"$rev: a hog forked onto little CPU ${2:-?} reaches big CPU ${3:-?} after ${4:-?} ms (misfit, active balance)"
 	big=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onbig-0'][0]")
 	small=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onlittle-0'][0]")
 	ok "$([ "$big" = 100000000 ]; echo $?)" "$rev: 10 x 10 ms of run on a big CPU take 100 ms ($big ns)"

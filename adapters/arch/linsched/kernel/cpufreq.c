@@ -27,7 +27,10 @@
 
 #include "linsched.h"
 
-unsigned long linsched_freq_scale[NR_CPUS];
+/* full speed until a policy says otherwise, as arch_topology.c starts */
+unsigned long linsched_freq_scale[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = SCHED_CAPACITY_SCALE
+};
 
 static const struct linsched_machine *machine;
 static struct cpufreq_policy *cpu_policy[NR_CPUS];

@@ -9,6 +9,7 @@
  * linsched_yield() only where a real CPU would wait for an interrupt: in
  * user mode, or halted in the idle loop.
  */
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
@@ -282,6 +283,21 @@ static void linsched_set_online(int cpu)
 	set_cpu_online(cpu, true);
 }
 
+static DECLARE_COMPLETION(linsched_ap_online);
+
+/*
+ * A secondary's idle task got to its idle loop: cpu_startup_entry() has
+ * marked it PF_IDLE. Until then is_idle_task() is false on that CPU, and
+ * the kernel takes it for busy (its PELT clock does not follow the rq
+ * clock while idle). The boot CPU waits for this, as kernel/cpu.c's
+ * bringup does.
+ */
+void cpuhp_online_idle(enum cpuhp_state state)
+{
+	if (state == CPUHP_AP_ONLINE_IDLE)
+		complete(&linsched_ap_online);
+}
+
 static void linsched_secondary_start(int cpu)
 {
 	struct task_struct *idle = linsched_dup_task(&init_task, "swapper");
@@ -301,6 +317,7 @@ static void linsched_secondary_start(int cpu)
 	lh_tick(cpu, 1);
 	/* the secondary's idle loop starts at its first event */
 	lh_ipi(cpu, LINSCHED_IRQ_RESCHED, NULL);
+	wait_for_completion(&linsched_ap_online);
 }
 
 /* pid 1: brings up the other CPUs, builds the domains, starts the workload */

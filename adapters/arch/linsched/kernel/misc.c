@@ -247,10 +247,6 @@ bool kthread_should_stop_or_park(void)
 
 /* ---- CPU hotplug and context tracking: boot is done by linsched.c ---- */
 
-void cpuhp_online_idle(enum cpuhp_state state)
-{
-}
-
 void idle_thread_set_boot_cpu(void)
 {
 }

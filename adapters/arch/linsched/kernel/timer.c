@@ -24,9 +24,23 @@ static bool in_idle[NR_CPUS];
 static bool got_idle_tick[NR_CPUS];
 static unsigned long idle_calls[NR_CPUS];
 
+/*
+ * On a real machine sched_clock() has been counting for a while when the
+ * first task forks; here the boot and the workload's first forks all
+ * happen at simulated time 0. PELT takes a last_update_time of 0 for
+ * "not attached to a cfs_rq" (update_load_avg() attaches only at
+ * enqueue, and ages only a non-zero one): a task enqueued on a CPU whose
+ * rq clock still reads 0 copies the cfs_rq's 0, and its load and
+ * utilization stay frozen for as long as it stays queued. So the clock
+ * starts as if the kernel had booted one second before simulated time 0.
+ * The scheduler already lives with sched_clock() and the hrtimers'
+ * CLOCK_MONOTONIC having different origins, as they do on real hardware.
+ */
+#define LINSCHED_SCHED_CLOCK_START NSEC_PER_SEC
+
 notrace unsigned long long sched_clock(void)
 {
-	return lh_now();
+	return LINSCHED_SCHED_CLOCK_START + lh_now();
 }
 
 static ktime_t linsched_get_time(void)
