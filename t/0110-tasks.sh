@@ -16,9 +16,12 @@ near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
 
 for rev in $TEST_V61 $TEST_V612; do
 	# run is work at full capacity: at the highest frequency 1 ms of it
-	# is 1 ms of CPU time (schedutil may start the tasks lower)
+	# is 1 ms of CPU time (schedutil may start the tasks lower). CPUs poll
+	# when idle: a wakeup from C6 would add its 133 us exit latency to
+	# the woken task's sum_exec_runtime (the kernel skips the clock update
+	# of the schedule() that follows a remote wakeup, rq_clock_skip_update).
 	"$LINSCHED" run "$rev" --topology quad --duration 4s --json "$tmp/r.json" --quiet \
-		--governor performance \
+		--governor performance --cpuidle poll \
 		--workload 'hog*1:nice=5:cpus=3+hog*1:cpus=3+hog*1:policy=fifo:prio=10:cpus=2+hog*1:cpus=2+periodic*4:run=1ms:sleep=1ms:loops=10+yield*2:run=1ms:cpus=1'
 	a=$(share "$tmp/r.json" hog-0); b=$(share "$tmp/r.json" hog-1)
 	# CFS weights: nice 5 is 335, nice 0 is 1024

@@ -16,10 +16,10 @@ import json, sys
 t = json.load(sys.stdin)
 print(min(ty['capacity'] for ty in t['cpu_types'].values()))")
 for rev in $TEST_V61 $TEST_V612; do
-	# at fixed highest frequencies, so that run work stretches by
-	# capacity alone
+	# at fixed highest frequencies and with polling idle CPUs, so that run
+	# work stretches by capacity alone (and no exit latency counts)
 	"$LINSCHED" run "$rev" --topology biglittle-4+4 --duration 2s --quiet \
-		--governor performance --json "$tmp/r.json" --workload \
+		--governor performance --cpuidle poll --json "$tmp/r.json" --workload \
 		'periodic*1:name=misfit:run=6ms:sleep=4ms:cpus=0:unpin=10ms+periodic*1:name=onlittle:run=10ms:sleep=10ms:loops=10:cpus=1+periodic*1:name=onbig:run=10ms:sleep=10ms:loops=10:cpus=5'
 	cpu=$(json "$tmp/r.json" "[t['cpu'] for t in r['tasks'] if t['name'] == 'misfit-0'][0]")
 	mig=$(json "$tmp/r.json" "[t['nr_migrations'] for t in r['tasks'] if t['name'] == 'misfit-0'][0]")
