@@ -106,10 +106,14 @@ void sim_task_speed_changed(struct sim_task *t)
 	t->seg_t0 = sim.now;
 }
 
+/*
+ * Always a new segment, even with no work left: a change at the very instant
+ * the segment ends has cancelled its event, and the task must still see its
+ * work done (an empty segment ends at once).
+ */
 void sim_task_speed_resume(struct sim_task *t)
 {
-	if (t->work)
-		segment_start(t);
+	segment_start(t);
 }
 
 /* Occupy the CPU until @work ns of work at full capacity are done. */

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 16
+plan 18
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -125,6 +125,16 @@ for rev in $TEST_V61 $TEST_V612; do
 	e2=$(json "$tmp/f.json" "r['power']['energy_j']")
 	python3 -c "import sys; sys.exit(0 if $e1 < $e2 else 1)"
 	ok $? "$rev: and schedutil spends less energy ($e1 J) than the highest OPPs ($e2 J)"
+
+	# One policy for quad's four CPUs: a CPU's tick changes the others'
+	# frequency, here at the very instant their tasks' 500 us of work
+	# end. Every task still finishes each round (5 % of the time at the
+	# highest OPP, under 4 x that at the lowest).
+	"$LINSCHED" run "$rev" --topology quad --workload 'periodic*4:run=500us:sleep=9500us' \
+		--duration 2s --json "$tmp/q.json" --quiet
+	most=$(json "$tmp/q.json" "max(t['sum_exec_ns'] for t in r['tasks']) / r['duration_ns']")
+	python3 -c "import sys; sys.exit(0 if $most < 0.2 else 1)"
+	ok $? "$rev: a shared policy's frequency change as a task's work ends does not keep it running (busiest task $most of the time)"
 
 	# Energy-aware placement, on a machine whose little CPUs do the same
 	# work for a quarter of the big ones' energy (bl.json). A hog goes to
