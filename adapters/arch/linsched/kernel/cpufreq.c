@@ -56,10 +56,12 @@ struct device *get_cpu_device(unsigned int cpu)
 static void linsched_dev_printk(const char *level, const struct device *dev,
 				const char *fmt, va_list ap)
 {
-	char msg[256];
+	char msg[256], format[16];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	printk("%s%s: %s", level, dev_name(dev), msg);
+	/* the level prefix must open the format to be taken as one */
+	snprintf(format, sizeof(format), "%s%%s: %%s", level);
+	printk(format, dev_name(dev), msg);
 }
 
 #define LINSCHED_DEV_PRINTK(fn, level)					\
