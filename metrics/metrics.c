@@ -2,14 +2,32 @@
 /*
  * The scores of a run, online: the state the event stream describes
  * (which workload task is runnable where, what each CPU runs) is kept up
- * to date event by event; the instantaneous imbalance and work-conservation
- * loss are recomputed only when simulated time moves after a change, and
- * integrated exactly (integers) over the time until the next change.
+ * to date event by event, and so are the instantaneous imbalance and
+ * work-conservation loss, which are integrated exactly (integers) over the
+ * time until the next change.
+ *
+ * Each event costs O(1) when the tasks involved may run on every CPU:
+ *  - the imbalance Σ (g_i − a_i)² over the sorted greedy loads g and
+ *    sorted actual loads a is Σg² + Σa² − 2 Σ g_i·a_i; a load that changes
+ *    moves one entry of its sorted array past the entries strictly between
+ *    its old and new value (usually none), and the three sums follow;
+ *  - while every runnable task is allowed everywhere and weighs the same,
+ *    the greedy loads have a closed form, and a task more or less changes
+ *    one entry of it; otherwise the greedy placement is redone (or taken
+ *    from a cache) when time moves, and only the entries that differ
+ *    change the sums;
+ *  - an idle CPU loses work when a waiting task allowed there is queued
+ *    elsewhere: counted per CPU, and the idle CPUs are counted by how many
+ *    waiting tasks allowed everywhere they would need to lose work.
+ * The sums are kept modulo 2^128, as the integrals: the results are the
+ * same integers as a recomputation from scratch.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "metrics/metrics.h"
+
+typedef unsigned __int128 u128;
 
 const char *const metrics_level_names[METRICS_NR_LEVELS] = {
 	"SMT", "MC", "PKG", "NUMA",
@@ -47,23 +65,24 @@ static void *zalloc(size_t n, size_t size)
 
 int metrics_init(struct metrics *m, const struct topology *topo)
 {
-	int n = topo->nr_cpus, i;
+	int n = topo->nr_cpus;
 
 	memset(m, 0, sizeof(*m));
 	m->topo = topo;
 	m->nr_cpus = n;
-	m->nr_idle = n;		/* until a switch says otherwise */
 	m->mask_words = (n + 63) / 64;
+	m->closed = 1;		/* no task: all zero */
 	m->curr = zalloc(n, sizeof(*m->curr));
 	m->load = zalloc(n, sizeof(*m->load));
-	m->greedy = zalloc(n, sizeof(*m->greedy));
-	m->greedy_sorted = zalloc(n, sizeof(*m->greedy_sorted));
 	m->sorted = zalloc(n, sizeof(*m->sorted));
+	m->greedy_sorted = zalloc(n, sizeof(*m->greedy_sorted));
+	m->greedy = zalloc(n, sizeof(*m->greedy));
+	m->fresh = zalloc(n, sizeof(*m->fresh));
 	m->heap = zalloc(n, sizeof(*m->heap));
-	m->sorted_cpu = zalloc(n, sizeof(*m->sorted_cpu));
-	m->pos = zalloc(n, sizeof(*m->pos));
-	for (i = 0; i < n; i++)
-		m->sorted_cpu[i] = m->pos[i] = i;
+	m->need = zalloc(n, sizeof(*m->need));
+	/* no task can be known yet: need is 0 on every CPU, all idle */
+	m->by_need = zalloc(1, sizeof(*m->by_need));
+	m->by_need[0] = n;
 	return 0;
 }
 
@@ -72,19 +91,35 @@ void metrics_release(struct metrics *m)
 	int i;
 
 	free(m->task);
-	free(m->keys);
 	free(m->group);
 	for (i = 0; i < METRICS_CACHE; i++)
 		free(m->cache[i].loads);
 	free(m->curr);
 	free(m->load);
-	free(m->greedy);
-	free(m->greedy_sorted);
 	free(m->sorted);
+	free(m->greedy_sorted);
+	free(m->greedy);
+	free(m->fresh);
 	free(m->heap);
-	free(m->sorted_cpu);
-	free(m->pos);
+	free(m->need);
+	free(m->by_need);
 	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * need[c] lies within ±(known tasks) < ±nr_pids: by_need spans that, and is
+ * rebuilt from the idle CPUs when the pid table grows.
+ */
+static void by_need_resize(struct metrics *m, int cap)
+{
+	int c;
+
+	free(m->by_need);
+	m->by_need = zalloc((size_t)(2 * cap + 1), sizeof(*m->by_need));
+	m->need_cap = cap;
+	for (c = 0; c < m->nr_cpus; c++)
+		if (!m->curr[c])
+			m->by_need[m->need[c] + cap]++;
 }
 
 static struct metrics_task *task_get(struct metrics *m, int pid)
@@ -97,19 +132,116 @@ static struct metrics_task *task_get(struct metrics *m, int pid)
 		while (n <= pid)
 			n *= 2;
 		m->task = realloc(m->task, (size_t)n * sizeof(*m->task));
-		m->keys = realloc(m->keys, (size_t)n * sizeof(*m->keys));
-		if (!m->task || !m->keys)
+		if (!m->task)
 			abort();
 		memset(m->task + m->nr_pids, 0,
 		       (size_t)(n - m->nr_pids) * sizeof(*m->task));
-		for (i = m->nr_pids; i < n; i++) {
+		for (i = m->nr_pids; i < n; i++)
 			m->task[i].cpu = -1;
-			m->task[i].rq_idx = -1;
-		}
 		m->nr_pids = n;
+		by_need_resize(m, n);
 	}
 	return &m->task[pid];
 }
+
+static inline int allowed_on(const struct metrics_task *t, int c)
+{
+	return t->allowed[c / 64] >> (c % 64) & 1;
+}
+
+static inline int is_full(const struct metrics *m, const struct metrics_task *t)
+{
+	return t->nr_allowed == m->nr_cpus;
+}
+
+/* ---- the sorted loads and the sums of the imbalance ---- */
+
+/* entry i of the greedy loads becomes x */
+static void greedy_set(struct metrics *m, int i, uint64_t x)
+{
+	uint64_t old = m->greedy_sorted[i];
+
+	m->g2 += (u128)x * x - (u128)old * old;
+	m->ga += (u128)x * m->sorted[i] - (u128)old * m->sorted[i];
+	m->greedy_sorted[i] = x;
+}
+
+/* The index of the first entry equal to x (there is one). */
+static int first_of(const uint64_t *v, int n, uint64_t x)
+{
+	int lo = 0, len = n;
+
+	if (v[0] >= x)
+		return 0;
+	/* the last entry below x */
+	while (len > 1) {
+		int half = len / 2;
+
+		if (v[lo + half] < x)
+			lo += half;
+		len -= half;
+	}
+	return lo + 1;
+}
+
+/* The index of the last entry equal to x (there is one). */
+static int last_of(const uint64_t *v, int n, uint64_t x)
+{
+	int lo = 0, len = n;
+
+	while (len > 1) {
+		int half = len / 2;
+
+		if (v[lo + half] <= x)
+			lo += half;
+		len -= half;
+	}
+	return lo;
+}
+
+/*
+ * One actual load changes from old to x: an entry equal to old leaves the
+ * sorted loads and x comes in. The entry at the end of old's run moves
+ * past the loads strictly between old and x, which shift by one place.
+ */
+static void sorted_change(struct metrics *m, uint64_t old, uint64_t x)
+{
+	uint64_t *v = m->sorted, *g = m->greedy_sorted;
+	u128 ga = m->ga;
+	int n = m->nr_cpus, i, j;
+
+	if (x == old)
+		return;
+	if (x > old) {
+		i = j = last_of(v, n, old);
+		for (; j + 1 < n && v[j + 1] < x; j++) {
+			v[j] = v[j + 1];
+			ga += (u128)v[j] * g[j] - (u128)v[j] * g[j + 1];
+		}
+	} else {
+		i = j = first_of(v, n, old);
+		for (; j > 0 && v[j - 1] > x; j--) {
+			v[j] = v[j - 1];
+			ga += (u128)v[j] * g[j] - (u128)v[j] * g[j - 1];
+		}
+	}
+	v[j] = x;
+	m->ga = ga + (u128)x * g[j] - (u128)old * g[i];
+	m->a2 += (u128)x * x - (u128)old * old;
+}
+
+static void load_add(struct metrics *m, int c, unsigned int w, int sign)
+{
+	uint64_t old;
+
+	if (c < 0 || c >= m->nr_cpus)
+		return;
+	old = m->load[c];
+	m->load[c] = sign > 0 ? old + w : old - w;
+	sorted_change(m, old, m->load[c]);
+}
+
+/* ---- the greedy reference ---- */
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -136,8 +268,7 @@ static void sort_loads(uint64_t *v, int n)
 	}
 }
 
-/* ---- the greedy reference: a min-heap of CPUs by (load, cpu) ---- */
-
+/* a min-heap of CPUs by (load, cpu) */
 static int heap_less(const struct metrics *m, int a, int b)
 {
 	uint64_t x = m->greedy[a], y = m->greedy[b];
@@ -172,6 +303,47 @@ static int least_loaded(const struct metrics *m)
 		if (m->greedy[c] < m->greedy[best])
 			best = c;
 	return best;
+}
+
+/* The greedy placement of the groups, sorted, into m->fresh. */
+static void greedy_place_groups(struct metrics *m)
+{
+	int i, j, c, C = m->nr_cpus, heaped = 0;
+
+	memset(m->greedy, 0, (size_t)C * sizeof(*m->greedy));
+	for (i = 0; i < m->nr_group; i++) {
+		const struct metrics_group *k = &m->group[i];
+
+		for (j = 0; j < k->count; j++) {
+			int best = -1;
+
+			if (k->nr_allowed == C && C <= 16) {
+				m->greedy[least_loaded(m)] += k->weight;
+				continue;
+			}
+			if (k->nr_allowed == C) {
+				/* every later task may run anywhere too */
+				if (!heaped) {
+					for (c = 0; c < C; c++)
+						m->heap[c] = c;
+					for (c = C / 2 - 1; c >= 0; c--)
+						heap_down(m, c, C);
+					heaped = 1;
+				}
+				m->greedy[m->heap[0]] += k->weight;
+				heap_down(m, 0, C);
+				continue;
+			}
+			for (c = 0; c < C; c++)
+				if ((k->mask[c / 64] >> (c % 64) & 1) &&
+				    (best < 0 || m->greedy[c] < m->greedy[best]))
+					best = c;
+			if (best >= 0)
+				m->greedy[best] += k->weight;
+		}
+	}
+	memcpy(m->fresh, m->greedy, (size_t)C * sizeof(*m->greedy));
+	sort_loads(m->fresh, C);
 }
 
 /*
@@ -216,8 +388,7 @@ static int groups_equal(const struct metrics *m, const struct metrics_group *a,
 	return 1;
 }
 
-static void greedy_place_groups(struct metrics *m);
-
+/* The greedy loads of the groups into m->fresh, from the cache if it can. */
 static void greedy_place(struct metrics *m)
 {
 	struct metrics_cache *e;
@@ -231,7 +402,7 @@ static void greedy_place(struct metrics *m)
 	h = groups_hash(m);
 	e = &m->cache[h % METRICS_CACHE];
 	if (e->loads && e->hash == h && groups_equal(m, e->group, e->nr_group)) {
-		memcpy(m->greedy_sorted, e->loads, C * sizeof(*e->loads));
+		memcpy(m->fresh, e->loads, C * sizeof(*e->loads));
 		return;
 	}
 	greedy_place_groups(m);
@@ -242,178 +413,38 @@ static void greedy_place(struct metrics *m)
 	if (m->nr_group)
 		memcpy(e->group, m->group,
 		       (size_t)m->nr_group * sizeof(*m->group));
-	memcpy(e->loads, m->greedy_sorted, C * sizeof(*e->loads));
+	memcpy(e->loads, m->fresh, C * sizeof(*e->loads));
 }
 
-static void greedy_place_groups(struct metrics *m)
+/* Redo the greedy loads from the groups; the sums follow what differs. */
+static void greedy_refresh(struct metrics *m)
 {
-	int i, j, c, n = m->nr_rq, C = m->nr_cpus, heaped = 0;
+	int c, C = m->nr_cpus;
 
-	if (m->nr_full == n && n &&
-	    (unsigned __int128)n * m->sum_w2 ==
-	    (unsigned __int128)m->sum_w * m->sum_w) {
+	m->dirty_greedy = 0;
+	if (!m->nr_group ||
+	    (m->nr_group == 1 && m->group[0].nr_allowed == C)) {
 		/*
-		 * Every task may run anywhere and all weigh the same (the
-		 * Cauchy-Schwarz equality): n / C on each CPU, one more on
-		 * n % C of them. Already ascending.
+		 * Every task may run anywhere and all weigh the same: n / C on
+		 * each CPU, one more on n % C of them (already ascending).
+		 * Kept in place from now on.
 		 */
-		uint64_t w = m->sum_w / (uint64_t)n, q = (uint64_t)(n / C);
+		int n = m->nr_group ? m->group[0].count : 0;
+		uint64_t w = m->nr_group ? m->group[0].weight : 0;
+		uint64_t q = (uint64_t)(n / C);
 		int r = n % C;
 
 		for (c = 0; c < C; c++)
-			m->greedy_sorted[c] = (q + (c >= C - r)) * w;
-		return;
-	}
-	memset(m->greedy, 0, (size_t)C * sizeof(*m->greedy));
-	for (i = 0; i < m->nr_group; i++) {
-		const struct metrics_group *k = &m->group[i];
-
-		for (j = 0; j < k->count; j++) {
-			int best = -1;
-
-			if (k->nr_allowed == C && C <= 16) {
-				m->greedy[least_loaded(m)] += k->weight;
-				continue;
-			}
-			if (k->nr_allowed == C) {
-				/* every later task may run anywhere too */
-				if (!heaped) {
-					for (c = 0; c < C; c++)
-						m->heap[c] = c;
-					for (c = C / 2 - 1; c >= 0; c--)
-						heap_down(m, c, C);
-					heaped = 1;
-				}
-				m->greedy[m->heap[0]] += k->weight;
-				heap_down(m, 0, C);
-				continue;
-			}
-			for (c = 0; c < C; c++)
-				if ((k->mask[c / 64] >> (c % 64) & 1) &&
-				    (best < 0 || m->greedy[c] < m->greedy[best]))
-					best = c;
-			if (best >= 0)
-				m->greedy[best] += k->weight;
-		}
-	}
-	memcpy(m->greedy_sorted, m->greedy, (size_t)C * sizeof(*m->greedy));
-	sort_loads(m->greedy_sorted, C);
-}
-
-static void recompute(struct metrics *m)
-{
-	int c, i;
-
-	if (m->dirty_greedy)
-		greedy_place(m);
-	if (m->dirty_greedy || m->dirty_actual) {
-		unsigned __int128 sum = 0;
-
-		/* m->sorted is kept up to date by load_move() */
-		for (c = 0; c < m->nr_cpus; c++) {
-			uint64_t a = m->greedy_sorted[c], b = m->sorted[c];
-			uint64_t d = a > b ? a - b : b - a;
-
-			sum += (unsigned __int128)d * d;
-		}
-		m->imbalance = sum;
-	}
-	if (m->dirty_wc && !m->nr_idle) {
-		m->wc_cpus = 0;
-	} else if (m->dirty_wc) {
-		uint64_t could[METRICS_MASK_WORDS] = { 0 };
-		int w, n = 0;
-
-		for (i = 0; i < m->nr_rq; i++) {
-			const struct metrics_task *t = &m->task[m->keys[i].pid];
-
-			if (t->running)
-				continue;
-			for (w = 0; w < m->mask_words; w++)
-				could[w] |= t->allowed[w];
-		}
-		for (c = 0; c < m->nr_cpus; c++) {
-			if (m->curr[c] || !(could[c / 64] >> (c % 64) & 1))
-				continue;
-			/* idle, and a waiting task allowed here: is it elsewhere? */
-			for (i = 0; i < m->nr_rq; i++) {
-				const struct metrics_task *t = &m->task[m->keys[i].pid];
-
-				if (!t->running && t->cpu != c &&
-				    (t->allowed[c / 64] >> (c % 64) & 1)) {
-					n++;
-					break;
-				}
-			}
-		}
-		m->wc_cpus = n;
-	}
-	m->dirty_greedy = m->dirty_actual = m->dirty_wc = 0;
-}
-
-void metrics_advance(struct metrics *m, uint64_t now)
-{
-	uint64_t dt;
-
-	if (now <= m->last)
-		return;
-	if (m->dirty_greedy || m->dirty_actual || m->dirty_wc)
-		recompute(m);
-	dt = now - m->last;
-	m->imbalance_int += m->imbalance * dt;
-	m->wc_int += (unsigned __int128)m->wc_cpus * dt;
-	m->last = now;
-}
-
-/* ---- the state the events describe ---- */
-
-/* The waiting tasks changed: only idle CPUs can lose work. */
-static inline void wc_touch(struct metrics *m)
-{
-	if (m->nr_idle)
-		m->dirty_wc = 1;
-}
-
-/*
- * CPU c's load changes to x: keep m->sorted ascending, with m->sorted_cpu
- * and m->pos mapping positions and CPUs. It moves only past the loads
- * strictly between the old and the new value.
- */
-static void sorted_update(struct metrics *m, int c, uint64_t x)
-{
-	uint64_t *v = m->sorted;
-	int *sc = m->sorted_cpu, i = m->pos[c], n = m->nr_cpus;
-
-	if (x > v[i]) {
-		for (; i + 1 < n && v[i + 1] < x; i++) {
-			v[i] = v[i + 1];
-			sc[i] = sc[i + 1];
-			m->pos[sc[i]] = i;
-		}
+			m->fresh[c] = (q + (c >= C - r)) * w;
+		m->closed = 1;
+		m->closed_w = (unsigned int)w;
+		m->closed_r = r;
 	} else {
-		for (; i > 0 && v[i - 1] > x; i--) {
-			v[i] = v[i - 1];
-			sc[i] = sc[i - 1];
-			m->pos[sc[i]] = i;
-		}
+		greedy_place(m);
 	}
-	v[i] = x;
-	sc[i] = c;
-	m->pos[c] = i;
-}
-
-static void load_move(struct metrics *m, const struct metrics_task *t,
-		      int from, int to)
-{
-	if (from >= 0 && from < m->nr_cpus) {
-		m->load[from] -= t->weight;
-		sorted_update(m, from, m->load[from]);
-	}
-	if (to >= 0 && to < m->nr_cpus) {
-		m->load[to] += t->weight;
-		sorted_update(m, to, m->load[to]);
-	}
-	m->dirty_actual = 1;
+	for (c = 0; c < C; c++)
+		if (m->fresh[c] != m->greedy_sorted[c])
+			greedy_set(m, c, m->fresh[c]);
 }
 
 /* greedy order: fewest allowed CPUs, heaviest, then the mask (any order) */
@@ -430,6 +461,25 @@ static int group_cmp(const struct metrics *m, const struct metrics_group *x,
 		if (x->mask[w] != mask[w])
 			return x->mask[w] < mask[w] ? -1 : 1;
 	return 0;
+}
+
+static void group_insert(struct metrics *m, int i, int nr_allowed,
+			 unsigned int weight, const uint64_t *mask, int count)
+{
+	if (m->nr_group == m->cap_group) {
+		m->cap_group = m->cap_group ? 2 * m->cap_group : 16;
+		m->group = realloc(m->group,
+				   (size_t)m->cap_group * sizeof(*m->group));
+		if (!m->group)
+			abort();
+	}
+	memmove(m->group + i + 1, m->group + i,
+		(size_t)(m->nr_group - i) * sizeof(*m->group));
+	m->group[i].nr_allowed = nr_allowed;
+	m->group[i].weight = weight;
+	m->group[i].count = count;
+	memcpy(m->group[i].mask, mask, sizeof(m->group[i].mask));
+	m->nr_group++;
 }
 
 /*
@@ -454,66 +504,164 @@ static void group_add(struct metrics *m, const struct metrics_task *t,
 		}
 		return;
 	}
-	if (m->nr_group == m->cap_group) {
-		m->cap_group = m->cap_group ? 2 * m->cap_group : 16;
-		m->group = realloc(m->group,
-				   (size_t)m->cap_group * sizeof(*m->group));
-		if (!m->group)
-			abort();
-	}
-	memmove(m->group + i + 1, m->group + i,
-		(size_t)(m->nr_group - i) * sizeof(*m->group));
-	m->group[i].nr_allowed = t->nr_allowed;
-	m->group[i].weight = t->weight;
-	m->group[i].count = delta;
-	memcpy(m->group[i].mask, t->allowed, sizeof(t->allowed));
-	m->nr_group++;
+	group_insert(m, i, t->nr_allowed, t->weight, t->allowed, delta);
 }
 
-static void set_runnable(struct metrics *m, int pid, struct metrics_task *t,
-			 int on)
+/* A task joins (sign 1) or leaves (-1) the runnable set of the greedy. */
+static void greedy_add(struct metrics *m, const struct metrics_task *t,
+		       int sign)
 {
-	if (!t->known || !on == !t->runnable) {
-		t->runnable = on;
+	int C = m->nr_cpus, n = m->nr_rq;
+
+	m->nr_rq += sign;
+	if (m->closed && is_full(m, t) && (!n || t->weight == m->closed_w)) {
+		/* the closed form of n ± 1 tasks differs in one entry */
+		int r = m->closed_r, i;
+
+		m->closed_w = t->weight;
+		if (sign > 0) {
+			i = C - 1 - r;
+			m->closed_r = r + 1 == C ? 0 : r + 1;
+			greedy_set(m, i, m->greedy_sorted[i] + t->weight);
+		} else {
+			i = r ? C - r : 0;
+			m->closed_r = r ? r - 1 : C - 1;
+			greedy_set(m, i, m->greedy_sorted[i] - t->weight);
+		}
 		return;
 	}
-	t->runnable = on;
-	if (on) {
-		t->rq_idx = m->nr_rq;
-		m->keys[m->nr_rq++] = (struct metrics_key){
-			.nr_allowed = t->nr_allowed, .weight = t->weight,
-			.pid = pid,
-		};
-		load_move(m, t, -1, t->cpu);
-		group_add(m, t, 1);
-		m->nr_full += t->nr_allowed == m->nr_cpus;
-		m->sum_w += t->weight;
-		m->sum_w2 += (unsigned __int128)t->weight * t->weight;
-	} else {
-		struct metrics_key last = m->keys[--m->nr_rq];
+	if (m->closed) {
+		/* the groups were not kept: they are one, or none */
+		uint64_t full[METRICS_MASK_WORDS] = { 0 };
+		int c;
 
-		m->keys[t->rq_idx] = last;
-		m->task[last.pid].rq_idx = t->rq_idx;
-		t->rq_idx = -1;
-		load_move(m, t, t->cpu, -1);
-		group_add(m, t, -1);
-		m->nr_full -= t->nr_allowed == m->nr_cpus;
-		m->sum_w -= t->weight;
-		m->sum_w2 -= (unsigned __int128)t->weight * t->weight;
+		m->nr_group = 0;
+		if (n) {
+			for (c = 0; c < C; c++)
+				full[c / 64] |= 1ULL << (c % 64);
+			group_insert(m, 0, C, m->closed_w, full, n);
+		}
+		m->closed = 0;
 	}
+	group_add(m, t, sign);
 	m->dirty_greedy = 1;
-	wc_touch(m);
 }
 
-static void set_cpu(struct metrics *m, struct metrics_task *t, int cpu)
+/* ---- work conservation ---- */
+
+/* need[c] changes by d */
+static inline void need_add(struct metrics *m, int c, int d)
 {
-	if (t->cpu == cpu)
-		return;
-	if (t->known && t->runnable) {
-		load_move(m, t, t->cpu, cpu);
-		wc_touch(m);
+	int a = m->need[c], b = a + d;
+
+	m->need[c] = b;
+	if (!m->curr[c]) {
+		m->by_need[a + m->need_cap]--;
+		m->by_need[b + m->need_cap]++;
+		m->wc_cpus += (b < m->wait_full) - (a < m->wait_full);
 	}
+}
+
+/* CPU c goes idle (on 1) or busy (on 0) */
+static void idle_set(struct metrics *m, int c, int on)
+{
+	int lost = m->need[c] < m->wait_full;
+
+	m->by_need[m->need[c] + m->need_cap] += on ? 1 : -1;
+	m->wc_cpus += on ? lost : -lost;
+}
+
+/* A waiting task joins (d 1) or leaves (-1) the tasks that could move. */
+static void wait_pool(struct metrics *m, const struct metrics_task *t, int d)
+{
+	int w;
+
+	if (is_full(m, t)) {
+		/* the idle CPUs whose need equals the count change side */
+		if (d > 0)
+			m->wc_cpus += m->by_need[m->wait_full++ + m->need_cap];
+		else
+			m->wc_cpus -= m->by_need[--m->wait_full + m->need_cap];
+		return;
+	}
+	for (w = 0; w < m->mask_words; w++) {
+		uint64_t bits = t->allowed[w];
+
+		while (bits) {
+			int c = w * 64 + __builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			need_add(m, c, -d);
+		}
+	}
+}
+
+/* ... and is queued on its CPU (it could not move there) */
+static inline void wait_on(struct metrics *m, const struct metrics_task *t,
+			   int d)
+{
+	if (t->cpu >= 0 && t->cpu < m->nr_cpus && allowed_on(t, t->cpu))
+		need_add(m, t->cpu, d);
+}
+
+/* ---- the state the events describe ---- */
+
+/*
+ * A task's runnable and running flags and CPU become these; the loads,
+ * the greedy set and the waiting tasks follow when it is a workload task.
+ */
+static void task_set(struct metrics *m, struct metrics_task *t, int runnable,
+		     int running, int cpu)
+{
+	int was_wait, now_wait, old_cpu = t->cpu;
+
+	runnable = !!runnable;
+	running = !!running;
+	if (!t->known) {
+		t->runnable = runnable;
+		t->running = running;
+		t->cpu = cpu;
+		return;
+	}
+	was_wait = t->runnable && !t->running;
+	now_wait = runnable && !running;
+	if (was_wait && (!now_wait || cpu != t->cpu))
+		wait_on(m, t, -1);
+	if (was_wait && !now_wait)
+		wait_pool(m, t, -1);
+	if (t->runnable && runnable) {
+		if (cpu != t->cpu) {
+			load_add(m, t->cpu, t->weight, -1);
+			load_add(m, cpu, t->weight, 1);
+		}
+	} else if (runnable) {
+		load_add(m, cpu, t->weight, 1);
+		greedy_add(m, t, 1);
+	} else if (t->runnable) {
+		load_add(m, t->cpu, t->weight, -1);
+		greedy_add(m, t, -1);
+	}
+	if (now_wait && !was_wait)
+		wait_pool(m, t, 1);
+	t->runnable = runnable;
+	t->running = running;
 	t->cpu = cpu;
+	if (now_wait && (!was_wait || cpu != old_cpu))
+		wait_on(m, t, 1);
+}
+
+void metrics_advance(struct metrics *m, uint64_t now)
+{
+	uint64_t dt;
+
+	if (now <= m->last)
+		return;
+	if (m->dirty_greedy)
+		greedy_refresh(m);
+	dt = now - m->last;
+	m->imbalance_int += (m->g2 + m->a2 - 2 * m->ga) * dt;
+	m->wc_int += (u128)m->wc_cpus * dt;
+	m->last = now;
 }
 
 static void set_mask(struct metrics *m, struct metrics_task *t,
@@ -532,7 +680,7 @@ static void set_mask(struct metrics *m, struct metrics_task *t,
 	for (i = 0; i < nr_allowed; i++) {
 		int c = allowed[i];
 
-		if (c < 0 || c >= m->nr_cpus || (t->allowed[c / 64] >> (c % 64) & 1))
+		if (c < 0 || c >= m->nr_cpus || allowed_on(t, c))
 			continue;
 		t->allowed[c / 64] |= 1ULL << (c % 64);
 		t->nr_allowed++;
@@ -543,54 +691,53 @@ void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
 		  unsigned int weight, int nr_allowed, const int *allowed)
 {
 	struct metrics_task *t = task_get(m, pid);
-	int runnable;
+	int runnable, running;
 
 	if (!t)
 		return;
 	metrics_advance(m, now);
 	runnable = t->runnable;
+	running = t->running;
 	if (t->known)
-		set_runnable(m, pid, t, 0);
-	t->runnable = 0;
+		task_set(m, t, 0, 0, t->cpu);
+	t->runnable = t->running = 0;	/* in no set yet */
 	t->known = 1;
 	t->cls = cls;
 	t->weight = weight;
 	set_mask(m, t, nr_allowed, allowed);
-	set_runnable(m, pid, t, runnable);
-	m->dirty_greedy = 1;
-	wc_touch(m);
+	task_set(m, t, runnable, running, t->cpu);
 }
 
 void metrics_affinity(struct metrics *m, uint64_t now, int pid,
 		      int nr_allowed, const int *allowed)
 {
 	struct metrics_task *t = task_get(m, pid);
-	int runnable;
+	int runnable, running;
 
 	if (!t || !t->known)
 		return;
 	metrics_advance(m, now);
 	runnable = t->runnable;
-	set_runnable(m, pid, t, 0);
+	running = t->running;
+	task_set(m, t, 0, 0, t->cpu);
 	set_mask(m, t, nr_allowed, allowed);
-	set_runnable(m, pid, t, runnable);
-	m->dirty_greedy = 1;
-	wc_touch(m);
+	task_set(m, t, runnable, running, t->cpu);
 }
 
 void metrics_weight(struct metrics *m, uint64_t now, int pid,
 		    unsigned int weight)
 {
 	struct metrics_task *t = task_get(m, pid);
-	int runnable;
+	int runnable, running;
 
 	if (!t || !t->known)
 		return;
 	metrics_advance(m, now);
 	runnable = t->runnable;
-	set_runnable(m, pid, t, 0);
+	running = t->running;
+	task_set(m, t, 0, 0, t->cpu);
 	t->weight = weight;
-	set_runnable(m, pid, t, runnable);
+	task_set(m, t, runnable, running, t->cpu);
 }
 
 /* The lowest domain level spanning two CPUs. */
@@ -645,17 +792,6 @@ static uint64_t hist_quantile(const struct metrics *m, double q)
 	return m->wakeup_max;
 }
 
-static void stop_running(struct metrics *m, struct metrics_task *t,
-			 uint64_t now)
-{
-	(void)m;
-	if (!t->running)
-		return;
-	t->running = 0;
-	t->exec_ns += now - t->since;
-	t->since = now;
-}
-
 void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 		   int pid, int arg, long state)
 {
@@ -663,51 +799,47 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 
 	if (cpu < 0 || cpu >= m->nr_cpus)
 		return;
-	metrics_advance(m, now);
+	if (now > m->last)
+		metrics_advance(m, now);
 	switch (kind) {
 	case METRICS_EV_SWITCH:
 		prev = task_get(m, arg);
 		if (prev) {
-			stop_running(m, prev, now);
-			set_runnable(m, arg, prev, state != 0);
+			if (prev->running) {
+				prev->exec_ns += now - prev->since;
+				prev->since = now;
+			}
+			task_set(m, prev, state != 0, 0, prev->cpu);
 		}
 		t = task_get(m, pid);
 		if (t) {
-			set_cpu(m, t, cpu);
-			if (!t->runnable) {	/* missed its wakeup */
+			if (!t->runnable)	/* missed its wakeup */
 				t->since = now;
-				set_runnable(m, pid, t, 1);
-			}
+			task_set(m, t, 1, 1, cpu);
 			if (t->known) {
 				m->wait_ns += now - t->since;
 				if (t->wake_pending)
 					hist_add(m, now - t->wake_at);
 			}
 			t->wake_pending = 0;
-			t->running = 1;
 			t->since = now;
 		}
-		if (!m->curr[cpu] != !pid) {
-			m->nr_idle += pid ? -1 : 1;
-			m->dirty_wc = 1;
-		}
+		if (!m->curr[cpu] != !pid)
+			idle_set(m, cpu, !pid);
 		m->curr[cpu] = pid;
-		if ((prev && prev->known) || (t && t->known))
-			wc_touch(m);
 		break;
 	case METRICS_EV_WAKEUP:
 	case METRICS_EV_WAKEUP_NEW:
 		t = task_get(m, pid);
 		if (!t || arg < 0 || arg >= m->nr_cpus)
 			break;
-		set_cpu(m, t, arg);
 		if (!t->running && !t->wake_pending) {
 			t->wake_pending = 1;
 			t->wake_at = now;
 		}
 		if (!t->running && !t->runnable)
 			t->since = now;
-		set_runnable(m, pid, t, 1);
+		task_set(m, t, 1, t->running, arg);
 		break;
 	case METRICS_EV_MIGRATE:
 		t = task_get(m, pid);
@@ -715,7 +847,7 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 			break;
 		if (t->known && cpu != arg)
 			m->migrations[level_of(m->topo, cpu, arg)]++;
-		set_cpu(m, t, arg);
+		task_set(m, t, t->runnable, t->running, arg);
 		break;
 	}
 }

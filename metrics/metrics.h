@@ -59,13 +59,6 @@ struct metrics_task {
 	uint64_t wake_at;
 	uint64_t since;		/* start of the current run or wait */
 	uint64_t exec_ns;
-	int rq_idx;		/* in metrics.keys; -1: not runnable */
-};
-
-struct metrics_key {
-	int nr_allowed;
-	unsigned int weight;
-	int pid;
 };
 
 struct metrics_group {
@@ -85,36 +78,53 @@ struct metrics_cache {
 	uint64_t *loads;		/* the greedy loads, sorted */
 };
 
+/*
+ * The state is kept so that each event costs O(1) for tasks allowed
+ * everywhere (see metrics.c): the imbalance is Σg² + Σa² − 2 Σ g·a over
+ * the sorted greedy loads g and actual loads a, each sum kept up to date
+ * as single entries change (modulo 2^128, as the integrals: exact).
+ */
 struct metrics {
 	const struct topology *topo;
 	int nr_cpus;
 	int mask_words;			/* of allowed masks in use */
-	int nr_idle;			/* CPUs running their idle task */
 	uint64_t last;			/* time integrated up to */
 	/* per pid */
 	struct metrics_task *task;
 	int nr_pids;
-	/* runnable workload tasks, in no order */
-	struct metrics_key *keys;
+	/* runnable workload tasks */
 	int nr_rq;
-	int nr_full;			/* of them allowed everywhere */
-	uint64_t sum_w;			/* Σ weight */
-	unsigned __int128 sum_w2;	/* Σ weight² */
 	struct metrics_group *group;	/* runnable tasks alike, greedy order */
 	int nr_group, cap_group;
+	/*
+	 * closed: every runnable task is allowed everywhere and weighs
+	 * closed_w, so the greedy loads are n / C x closed_w and one more on
+	 * closed_r = n % C CPUs; they are updated in place and the groups
+	 * are not kept (they are one group).
+	 */
+	int closed, closed_r;
+	unsigned int closed_w;
+	int dirty_greedy;		/* groups changed, greedy not redone */
 	struct metrics_cache cache[METRICS_CACHE];
 	/* per CPU */
 	int *curr;			/* pid running there (0: idle) */
 	uint64_t *load;			/* actual: weights of runnable tasks */
-	uint64_t *greedy;		/* scratch: the reference placement */
 	uint64_t *sorted;		/* the actual loads, ascending */
-	int *sorted_cpu;		/* whose they are */
-	int *pos;			/* where a CPU's load is in sorted */
+	uint64_t *greedy_sorted;	/* the greedy loads, ascending */
+	uint64_t *greedy;		/* scratch: the reference placement */
+	uint64_t *fresh;		/* scratch: new greedy loads, sorted */
 	int *heap;			/* scratch: CPUs by greedy load */
-	/* state between events */
-	int dirty_greedy, dirty_actual, dirty_wc;
-	uint64_t *greedy_sorted;	/* sorted greedy loads, kept */
-	unsigned __int128 imbalance;	/* current Σ(greedy - actual)² */
+	unsigned __int128 g2, a2, ga;	/* Σg², Σa², Σ g·a (sorted pairs) */
+	/*
+	 * Work conservation: an idle CPU c loses work when more waiting tasks
+	 * could run there than are queued there: wait_full (waiting tasks
+	 * allowed everywhere) > need[c] (those queued on c and allowed there,
+	 * minus the waiting tasks with a narrower mask allowed on c).
+	 * by_need counts the idle CPUs by need (index need + need_cap).
+	 */
+	int wait_full;
+	int *need;
+	int *by_need, need_cap;
 	int wc_cpus;			/* idle CPUs a waiting task could use */
 	/* integrals */
 	unsigned __int128 imbalance_int;	/* weight units² x ns */
