@@ -65,21 +65,29 @@ static void *zalloc(size_t n, size_t size)
 
 int metrics_init(struct metrics *m, const struct topology *topo)
 {
-	int n = topo->nr_cpus;
+	int n = topo->nr_cpus, i;
 
 	memset(m, 0, sizeof(*m));
 	m->topo = topo;
 	m->nr_cpus = n;
 	m->mask_words = (n + 63) / 64;
 	m->closed = 1;		/* no task: all zero */
-	m->curr = zalloc(n, sizeof(*m->curr));
-	m->load = zalloc(n, sizeof(*m->load));
+	m->cpu = zalloc(n, sizeof(*m->cpu));
 	m->sorted = zalloc(n, sizeof(*m->sorted));
+	/* one run, slot 0: every CPU at 0 (and a slot for a run coming in) */
+	m->run_val = zalloc(n + 1, sizeof(*m->run_val));
+	m->run_end = zalloc(n + 1, sizeof(*m->run_end));
+	m->run_prev = zalloc(n + 1, sizeof(*m->run_prev));
+	m->run_next = zalloc(n + 1, sizeof(*m->run_next));
+	m->run_free = zalloc(n + 1, sizeof(*m->run_free));
+	m->run_end[0] = n;
+	m->run_prev[0] = m->run_next[0] = -1;
+	for (i = n; i >= 1; i--)
+		m->run_free[m->nr_free++] = i;
 	m->greedy_sorted = zalloc(n, sizeof(*m->greedy_sorted));
 	m->greedy = zalloc(n, sizeof(*m->greedy));
 	m->fresh = zalloc(n, sizeof(*m->fresh));
 	m->heap = zalloc(n, sizeof(*m->heap));
-	m->need = zalloc(n, sizeof(*m->need));
 	/* no task can be known yet: need is 0 on every CPU, all idle */
 	m->by_need = zalloc(1, sizeof(*m->by_need));
 	m->by_need[0] = n;
@@ -94,14 +102,17 @@ void metrics_release(struct metrics *m)
 	free(m->group);
 	for (i = 0; i < METRICS_CACHE; i++)
 		free(m->cache[i].loads);
-	free(m->curr);
-	free(m->load);
+	free(m->cpu);
 	free(m->sorted);
+	free(m->run_val);
+	free(m->run_end);
+	free(m->run_prev);
+	free(m->run_next);
+	free(m->run_free);
 	free(m->greedy_sorted);
 	free(m->greedy);
 	free(m->fresh);
 	free(m->heap);
-	free(m->need);
 	free(m->by_need);
 	memset(m, 0, sizeof(*m));
 }
@@ -118,29 +129,39 @@ static void by_need_resize(struct metrics *m, int cap)
 	m->by_need = zalloc((size_t)(2 * cap + 1), sizeof(*m->by_need));
 	m->need_cap = cap;
 	for (c = 0; c < m->nr_cpus; c++)
-		if (!m->curr[c])
-			m->by_need[m->need[c] + cap]++;
+		if (!m->cpu[c].curr)
+			m->by_need[m->cpu[c].need + cap]++;
 }
 
-static struct metrics_task *task_get(struct metrics *m, int pid)
+static __attribute__((noinline)) void task_grow(struct metrics *m, int pid)
+{
+	int n = m->nr_pids ? m->nr_pids : 256, i;
+	struct metrics_task *t;
+
+	while (n <= pid)
+		n *= 2;
+	/* cache-line aligned, so that the first line of a task is its state */
+	t = aligned_alloc(64, (size_t)n * sizeof(*t));
+	if (!t)
+		abort();
+	if (m->nr_pids)
+		memcpy(t, m->task, (size_t)m->nr_pids * sizeof(*t));
+	free(m->task);
+	m->task = t;
+	memset(m->task + m->nr_pids, 0,
+	       (size_t)(n - m->nr_pids) * sizeof(*m->task));
+	for (i = m->nr_pids; i < n; i++)
+		m->task[i].cpu = -1;
+	m->nr_pids = n;
+	by_need_resize(m, n);
+}
+
+static inline struct metrics_task *task_get(struct metrics *m, int pid)
 {
 	if (pid <= 0)
 		return NULL;
-	if (pid >= m->nr_pids) {
-		int n = m->nr_pids ? m->nr_pids : 256, i;
-
-		while (n <= pid)
-			n *= 2;
-		m->task = realloc(m->task, (size_t)n * sizeof(*m->task));
-		if (!m->task)
-			abort();
-		memset(m->task + m->nr_pids, 0,
-		       (size_t)(n - m->nr_pids) * sizeof(*m->task));
-		for (i = m->nr_pids; i < n; i++)
-			m->task[i].cpu = -1;
-		m->nr_pids = n;
-		by_need_resize(m, n);
-	}
+	if (pid >= m->nr_pids)
+		task_grow(m, pid);
 	return &m->task[pid];
 }
 
@@ -156,89 +177,137 @@ static inline int is_full(const struct metrics *m, const struct metrics_task *t)
 
 /* ---- the sorted loads and the sums of the imbalance ---- */
 
+/*
+ * (g − x)² − (g − y)²: what the imbalance gains when the entry of one list
+ * against g goes from y to x. Modulo 2^128, as the sums: exact whatever
+ * the signs.
+ */
+static inline u128 sq_delta(uint64_t g, uint64_t y, uint64_t x)
+{
+	/* loads below 2^31 (every real run): one 64-bit product */
+	if (!((g | y | x) >> 31))
+		return (u128)(__int128)((int64_t)(y - x) *
+					(int64_t)(2 * g - x - y));
+	return ((u128)y - x) * (2 * (u128)g - x - y);
+}
+
 /* entry i of the greedy loads becomes x */
 static void greedy_set(struct metrics *m, int i, uint64_t x)
 {
-	uint64_t old = m->greedy_sorted[i];
-
-	m->g2 += (u128)x * x - (u128)old * old;
-	m->ga += (u128)x * m->sorted[i] - (u128)old * m->sorted[i];
+	m->imbalance += sq_delta(m->sorted[i], m->greedy_sorted[i], x);
 	m->greedy_sorted[i] = x;
 }
 
-/* The index of the first entry equal to x (there is one). */
-static int first_of(const uint64_t *v, int n, uint64_t x)
+/* A new run of value x ending at end, between runs prev and next. */
+static int run_link(struct metrics *m, int prev, int next, uint64_t x, int end)
 {
-	int lo = 0, len = n;
+	int k = m->run_free[--m->nr_free];
 
-	if (v[0] >= x)
-		return 0;
-	/* the last entry below x */
-	while (len > 1) {
-		int half = len / 2;
-
-		if (v[lo + half] < x)
-			lo += half;
-		len -= half;
-	}
-	return lo + 1;
+	m->run_val[k] = x;
+	m->run_end[k] = end;
+	m->run_prev[k] = prev;
+	m->run_next[k] = next;
+	if (prev >= 0)
+		m->run_next[prev] = k;
+	else
+		m->run_head = k;
+	if (next >= 0)
+		m->run_prev[next] = k;
+	return k;
 }
 
-/* The index of the last entry equal to x (there is one). */
-static int last_of(const uint64_t *v, int n, uint64_t x)
+static void run_unlink(struct metrics *m, int k)
 {
-	int lo = 0, len = n;
+	int prev = m->run_prev[k], next = m->run_next[k];
 
-	while (len > 1) {
-		int half = len / 2;
-
-		if (v[lo + half] <= x)
-			lo += half;
-		len -= half;
-	}
-	return lo;
+	if (prev >= 0)
+		m->run_next[prev] = next;
+	else
+		m->run_head = next;
+	if (next >= 0)
+		m->run_prev[next] = prev;
+	m->run_free[m->nr_free++] = k;
 }
 
 /*
- * One actual load changes from old to x: an entry equal to old leaves the
- * sorted loads and x comes in. The entry at the end of old's run moves
- * past the loads strictly between old and x, which shift by one place.
+ * CPU c's actual load goes up from old to x: an entry equal to old leaves
+ * the sorted loads and x comes in. The sorted loads are also kept as runs
+ * of equal values, and each CPU knows the run of its load, so the entry
+ * that leaves is the last of old's run, found without a search; the runs
+ * strictly between old and x shift down by one place each (usually none).
  */
-static void sorted_change(struct metrics *m, uint64_t old, uint64_t x)
+static void sorted_up(struct metrics *m, int c, uint64_t old, uint64_t x)
 {
-	uint64_t *v = m->sorted, *g = m->greedy_sorted;
-	u128 ga = m->ga;
-	int n = m->nr_cpus, i, j;
+	uint64_t *v = m->sorted, *g = m->greedy_sorted, *rv = m->run_val;
+	uint64_t y = old;		/* the value the hole at h held */
+	int *re = m->run_end, *next = m->run_next;
+	int k = m->cpu[c].run, last = k, h = re[k] - 1, j = next[k], p;
+	u128 imb = m->imbalance;
 
-	if (x == old)
-		return;
-	if (x > old) {
-		i = j = last_of(v, n, old);
-		for (; j + 1 < n && v[j + 1] < x; j++) {
-			v[j] = v[j + 1];
-			ga += (u128)v[j] * g[j] - (u128)v[j] * g[j + 1];
-		}
-	} else {
-		i = j = first_of(v, n, old);
-		for (; j > 0 && v[j - 1] > x; j--) {
-			v[j] = v[j - 1];
-			ga += (u128)v[j] * g[j] - (u128)v[j] * g[j - 1];
-		}
+	for (; j >= 0 && rv[j] < x; j = next[j]) {
+		/* run j moves down one place into the hole */
+		imb += sq_delta(g[h], y, rv[j]);
+		v[h] = y = rv[j];
+		re[last] = h;
+		h = re[j] - 1;
+		last = j;
 	}
-	v[j] = x;
-	m->ga = ga + (u128)x * g[j] - (u128)old * g[i];
-	m->a2 += (u128)x * x - (u128)old * old;
+	re[last] = h;
+	v[h] = x;
+	m->imbalance = imb + sq_delta(g[h], y, x);
+	m->cpu[c].run = j >= 0 && rv[j] == x ? j :
+			run_link(m, last, j, x, h + 1);
+	p = m->run_prev[k];
+	if (re[k] == (p >= 0 ? re[p] : 0))
+		run_unlink(m, k);
 }
 
-static void load_add(struct metrics *m, int c, unsigned int w, int sign)
+/* The same, down: the first entry of old's run leaves. */
+static void sorted_down(struct metrics *m, int c, uint64_t old, uint64_t x)
+{
+	uint64_t *v = m->sorted, *g = m->greedy_sorted, *rv = m->run_val;
+	uint64_t y = old;
+	int *re = m->run_end, *prev = m->run_prev;
+	int k = m->cpu[c].run, j = prev[k], h = j >= 0 ? re[j] : 0, p;
+	u128 imb = m->imbalance;
+
+	while (j >= 0 && rv[j] > x) {
+		/* run j moves up one place into the hole */
+		p = prev[j];
+		imb += sq_delta(g[h], y, rv[j]);
+		v[h] = y = rv[j];
+		re[j] = h + 1;
+		h = p >= 0 ? re[p] : 0;
+		j = p;
+	}
+	v[h] = x;
+	m->imbalance = imb + sq_delta(g[h], y, x);
+	if (j >= 0 && rv[j] == x) {
+		re[j] = h + 1;
+		m->cpu[c].run = j;
+	} else {
+		m->cpu[c].run = run_link(m, j, j >= 0 ? m->run_next[j] :
+					 m->run_head, x, h + 1);
+	}
+	if (re[k] == re[prev[k]])
+		run_unlink(m, k);
+}
+
+static inline void load_add(struct metrics *m, int c, unsigned int w,
+			    int sign)
 {
 	uint64_t old;
 
-	if (c < 0 || c >= m->nr_cpus)
+	if (c < 0 || c >= m->nr_cpus || !w)
 		return;
-	old = m->load[c];
-	m->load[c] = sign > 0 ? old + w : old - w;
-	sorted_change(m, old, m->load[c]);
+	old = m->cpu[c].load;
+	if (sign > 0) {
+		m->cpu[c].load = old + w;
+		sorted_up(m, c, old, old + w);
+	} else {
+		m->cpu[c].load = old - w;
+		sorted_down(m, c, old, old - w);
+	}
 }
 
 /* ---- the greedy reference ---- */
@@ -552,10 +621,10 @@ static void greedy_add(struct metrics *m, const struct metrics_task *t,
 /* need[c] changes by d */
 static inline void need_add(struct metrics *m, int c, int d)
 {
-	int a = m->need[c], b = a + d;
+	int a = m->cpu[c].need, b = a + d;
 
-	m->need[c] = b;
-	if (!m->curr[c]) {
+	m->cpu[c].need = b;
+	if (!m->cpu[c].curr) {
 		m->by_need[a + m->need_cap]--;
 		m->by_need[b + m->need_cap]++;
 		m->wc_cpus += (b < m->wait_full) - (a < m->wait_full);
@@ -565,9 +634,9 @@ static inline void need_add(struct metrics *m, int c, int d)
 /* CPU c goes idle (on 1) or busy (on 0) */
 static void idle_set(struct metrics *m, int c, int on)
 {
-	int lost = m->need[c] < m->wait_full;
+	int lost = m->cpu[c].need < m->wait_full;
 
-	m->by_need[m->need[c] + m->need_cap] += on ? 1 : -1;
+	m->by_need[m->cpu[c].need + m->need_cap] += on ? 1 : -1;
 	m->wc_cpus += on ? lost : -lost;
 }
 
@@ -659,7 +728,7 @@ void metrics_advance(struct metrics *m, uint64_t now)
 	if (m->dirty_greedy)
 		greedy_refresh(m);
 	dt = now - m->last;
-	m->imbalance_int += (m->g2 + m->a2 - 2 * m->ga) * dt;
+	m->imbalance_int += m->imbalance * dt;
 	m->wc_int += (u128)m->wc_cpus * dt;
 	m->last = now;
 }
@@ -764,9 +833,9 @@ static void hist_add(struct metrics *m, uint64_t v)
 		e = 63 - __builtin_clzll(v);
 		idx = 128 + (e - 7) * 64 + (int)((v >> (e - 6)) & 63);
 	}
-	m->hist[idx]++;
-	if (v > m->hist_max[idx])
-		m->hist_max[idx] = v;
+	m->hist[idx].count++;
+	if (v > m->hist[idx].max)
+		m->hist[idx].max = v;
 	m->nr_wakeups++;
 	if (v > m->wakeup_max)
 		m->wakeup_max = v;
@@ -785,9 +854,9 @@ static uint64_t hist_quantile(const struct metrics *m, double q)
 	if (!want)
 		want = 1;
 	for (i = 0; i < METRICS_HIST_BUCKETS; i++) {
-		seen += m->hist[i];
+		seen += m->hist[i].count;
 		if (seen >= want)
-			return m->hist_max[i];
+			return m->hist[i].max;
 	}
 	return m->wakeup_max;
 }
@@ -824,9 +893,9 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 			t->wake_pending = 0;
 			t->since = now;
 		}
-		if (!m->curr[cpu] != !pid)
+		if (!m->cpu[cpu].curr != !pid)
 			idle_set(m, cpu, !pid);
-		m->curr[cpu] = pid;
+		m->cpu[cpu].curr = pid;
 		break;
 	case METRICS_EV_WAKEUP:
 	case METRICS_EV_WAKEUP_NEW:
