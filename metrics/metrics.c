@@ -75,13 +75,10 @@ int metrics_init(struct metrics *m, const struct topology *topo)
 	m->cpu = zalloc(n, sizeof(*m->cpu));
 	m->sorted = zalloc(n, sizeof(*m->sorted));
 	/* one run, slot 0: every CPU at 0 (and a slot for a run coming in) */
-	m->run_val = zalloc(n + 1, sizeof(*m->run_val));
-	m->run_end = zalloc(n + 1, sizeof(*m->run_end));
-	m->run_prev = zalloc(n + 1, sizeof(*m->run_prev));
-	m->run_next = zalloc(n + 1, sizeof(*m->run_next));
+	m->run = zalloc(n + 1, sizeof(*m->run));
 	m->run_free = zalloc(n + 1, sizeof(*m->run_free));
-	m->run_end[0] = n;
-	m->run_prev[0] = m->run_next[0] = -1;
+	m->run[0].end = n;
+	m->run[0].prev = m->run[0].next = -1;
 	for (i = n; i >= 1; i--)
 		m->run_free[m->nr_free++] = i;
 	m->greedy_sorted = zalloc(n, sizeof(*m->greedy_sorted));
@@ -104,10 +101,7 @@ void metrics_release(struct metrics *m)
 		free(m->cache[i].loads);
 	free(m->cpu);
 	free(m->sorted);
-	free(m->run_val);
-	free(m->run_end);
-	free(m->run_prev);
-	free(m->run_next);
+	free(m->run);
 	free(m->run_free);
 	free(m->greedy_sorted);
 	free(m->greedy);
@@ -192,7 +186,7 @@ static inline u128 sq_delta(uint64_t g, uint64_t y, uint64_t x)
 }
 
 /* entry i of the greedy loads becomes x */
-static void greedy_set(struct metrics *m, int i, uint64_t x)
+static inline void greedy_set(struct metrics *m, int i, uint64_t x)
 {
 	m->imbalance += sq_delta(m->sorted[i], m->greedy_sorted[i], x);
 	m->greedy_sorted[i] = x;
@@ -202,30 +196,32 @@ static void greedy_set(struct metrics *m, int i, uint64_t x)
 static int run_link(struct metrics *m, int prev, int next, uint64_t x, int end)
 {
 	int k = m->run_free[--m->nr_free];
+	struct metrics_run *r = m->run;
 
-	m->run_val[k] = x;
-	m->run_end[k] = end;
-	m->run_prev[k] = prev;
-	m->run_next[k] = next;
+	r[k].val = x;
+	r[k].end = end;
+	r[k].prev = prev;
+	r[k].next = next;
 	if (prev >= 0)
-		m->run_next[prev] = k;
+		r[prev].next = k;
 	else
 		m->run_head = k;
 	if (next >= 0)
-		m->run_prev[next] = k;
+		r[next].prev = k;
 	return k;
 }
 
 static void run_unlink(struct metrics *m, int k)
 {
-	int prev = m->run_prev[k], next = m->run_next[k];
+	struct metrics_run *r = m->run;
+	int prev = r[k].prev, next = r[k].next;
 
 	if (prev >= 0)
-		m->run_next[prev] = next;
+		r[prev].next = next;
 	else
 		m->run_head = next;
 	if (next >= 0)
-		m->run_prev[next] = prev;
+		r[next].prev = prev;
 	m->run_free[m->nr_free++] = k;
 }
 
@@ -234,80 +230,134 @@ static void run_unlink(struct metrics *m, int k)
  * the sorted loads and x comes in. The sorted loads are also kept as runs
  * of equal values, and each CPU knows the run of its load, so the entry
  * that leaves is the last of old's run, found without a search; the runs
- * strictly between old and x shift down by one place each (usually none).
+ * strictly between old and x shift down by one place each.
  */
-static void sorted_up(struct metrics *m, int c, uint64_t old, uint64_t x)
+static __attribute__((noinline)) void sorted_up_across(struct metrics *m,
+						       int c, uint64_t old,
+						       uint64_t x)
 {
-	uint64_t *v = m->sorted, *g = m->greedy_sorted, *rv = m->run_val;
+	struct metrics_run *r = m->run;
+	uint64_t *v = m->sorted, *g = m->greedy_sorted;
 	uint64_t y = old;		/* the value the hole at h held */
-	int *re = m->run_end, *next = m->run_next;
-	int k = m->cpu[c].run, last = k, h = re[k] - 1, j = next[k], p;
+	int k = m->cpu[c].run, last = k, h = r[k].end - 1, j = r[k].next, p;
 	u128 imb = m->imbalance;
 
-	for (; j >= 0 && rv[j] < x; j = next[j]) {
+	for (; j >= 0 && r[j].val < x; j = r[j].next) {
 		/* run j moves down one place into the hole */
-		imb += sq_delta(g[h], y, rv[j]);
-		v[h] = y = rv[j];
-		re[last] = h;
-		h = re[j] - 1;
+		imb += sq_delta(g[h], y, r[j].val);
+		v[h] = y = r[j].val;
+		r[last].end = h;
+		h = r[j].end - 1;
 		last = j;
 	}
-	re[last] = h;
+	r[last].end = h;
 	v[h] = x;
 	m->imbalance = imb + sq_delta(g[h], y, x);
-	m->cpu[c].run = j >= 0 && rv[j] == x ? j :
+	m->cpu[c].run = j >= 0 && r[j].val == x ? j :
 			run_link(m, last, j, x, h + 1);
-	p = m->run_prev[k];
-	if (re[k] == (p >= 0 ? re[p] : 0))
+	p = r[k].prev;
+	if (r[k].end == (p >= 0 ? r[p].end : 0))
+		run_unlink(m, k);
+}
+
+/* ... most often no run lies strictly between */
+static inline void sorted_up(struct metrics *m, int c, uint64_t old,
+			     uint64_t x)
+{
+	struct metrics_run *r = m->run;
+	int k = m->cpu[c].run, j = r[k].next, h, p;
+
+	if (j >= 0 && r[j].val < x) {
+		sorted_up_across(m, c, old, x);
+		return;
+	}
+	h = --r[k].end;
+	m->sorted[h] = x;
+	m->imbalance += sq_delta(m->greedy_sorted[h], old, x);
+	m->cpu[c].run = j >= 0 && r[j].val == x ? j :
+			run_link(m, k, j, x, h + 1);
+	p = r[k].prev;
+	if (h == (p >= 0 ? r[p].end : 0))
 		run_unlink(m, k);
 }
 
 /* The same, down: the first entry of old's run leaves. */
-static void sorted_down(struct metrics *m, int c, uint64_t old, uint64_t x)
+static __attribute__((noinline)) void sorted_down_across(struct metrics *m,
+							 int c, uint64_t old,
+							 uint64_t x)
 {
-	uint64_t *v = m->sorted, *g = m->greedy_sorted, *rv = m->run_val;
+	struct metrics_run *r = m->run;
+	uint64_t *v = m->sorted, *g = m->greedy_sorted;
 	uint64_t y = old;
-	int *re = m->run_end, *prev = m->run_prev;
-	int k = m->cpu[c].run, j = prev[k], h = j >= 0 ? re[j] : 0, p;
+	int k = m->cpu[c].run, j = r[k].prev, h = j >= 0 ? r[j].end : 0, p;
 	u128 imb = m->imbalance;
 
-	while (j >= 0 && rv[j] > x) {
+	while (j >= 0 && r[j].val > x) {
 		/* run j moves up one place into the hole */
-		p = prev[j];
-		imb += sq_delta(g[h], y, rv[j]);
-		v[h] = y = rv[j];
-		re[j] = h + 1;
-		h = p >= 0 ? re[p] : 0;
+		p = r[j].prev;
+		imb += sq_delta(g[h], y, r[j].val);
+		v[h] = y = r[j].val;
+		r[j].end = h + 1;
+		h = p >= 0 ? r[p].end : 0;
 		j = p;
 	}
 	v[h] = x;
 	m->imbalance = imb + sq_delta(g[h], y, x);
-	if (j >= 0 && rv[j] == x) {
-		re[j] = h + 1;
+	if (j >= 0 && r[j].val == x) {
+		r[j].end = h + 1;
 		m->cpu[c].run = j;
 	} else {
-		m->cpu[c].run = run_link(m, j, j >= 0 ? m->run_next[j] :
+		m->cpu[c].run = run_link(m, j, j >= 0 ? r[j].next :
 					 m->run_head, x, h + 1);
 	}
-	if (re[k] == re[prev[k]])
+	if (r[k].end == r[r[k].prev].end)
 		run_unlink(m, k);
 }
 
-static inline void load_add(struct metrics *m, int c, unsigned int w,
-			    int sign)
+static inline void sorted_down(struct metrics *m, int c, uint64_t old,
+			       uint64_t x)
+{
+	struct metrics_run *r = m->run;
+	int k = m->cpu[c].run, j = r[k].prev, h;
+
+	if (j >= 0 && r[j].val > x) {
+		sorted_down_across(m, c, old, x);
+		return;
+	}
+	h = j >= 0 ? r[j].end : 0;
+	m->sorted[h] = x;
+	m->imbalance += sq_delta(m->greedy_sorted[h], old, x);
+	if (j >= 0 && r[j].val == x) {
+		r[j].end = h + 1;
+		m->cpu[c].run = j;
+	} else {
+		m->cpu[c].run = run_link(m, j, k, x, h + 1);
+	}
+	if (r[k].end == h + 1)
+		run_unlink(m, k);
+}
+
+/* A weight more (load_up) or less (load_down) on CPU c. */
+static inline void load_up(struct metrics *m, int c, unsigned int w)
 {
 	uint64_t old;
 
-	if (c < 0 || c >= m->nr_cpus || !w)
+	if ((unsigned int)c >= (unsigned int)m->nr_cpus || !w)
 		return;
 	old = m->cpu[c].load;
-	if (sign > 0) {
-		m->cpu[c].load = old + w;
-		sorted_up(m, c, old, old + w);
-	} else {
-		m->cpu[c].load = old - w;
-		sorted_down(m, c, old, old - w);
-	}
+	m->cpu[c].load = old + w;
+	sorted_up(m, c, old, old + w);
+}
+
+static inline void load_down(struct metrics *m, int c, unsigned int w)
+{
+	uint64_t old;
+
+	if ((unsigned int)c >= (unsigned int)m->nr_cpus || !w)
+		return;
+	old = m->cpu[c].load;
+	m->cpu[c].load = old - w;
+	sorted_down(m, c, old, old - w);
 }
 
 /* ---- the greedy reference ---- */
@@ -577,8 +627,9 @@ static void group_add(struct metrics *m, const struct metrics_task *t,
 }
 
 /* A task joins (sign 1) or leaves (-1) the runnable set of the greedy. */
-static void greedy_add(struct metrics *m, const struct metrics_task *t,
-		       int sign)
+static __attribute__((noinline)) void greedy_add(struct metrics *m,
+						 const struct metrics_task *t,
+						 int sign)
 {
 	int C = m->nr_cpus, n = m->nr_rq;
 
@@ -616,6 +667,36 @@ static void greedy_add(struct metrics *m, const struct metrics_task *t,
 	m->dirty_greedy = 1;
 }
 
+/* ... inline while the closed form holds and stays */
+static inline void greedy_up(struct metrics *m, const struct metrics_task *t)
+{
+	int r = m->closed_r, i = m->nr_cpus - 1 - r;
+
+	if (!m->closed || !is_full(m, t) ||
+	    (m->nr_rq && t->weight != m->closed_w)) {
+		greedy_add(m, t, 1);
+		return;
+	}
+	m->nr_rq++;
+	m->closed_w = t->weight;
+	m->closed_r = i ? r + 1 : 0;
+	greedy_set(m, i, m->greedy_sorted[i] + t->weight);
+}
+
+static inline void greedy_down(struct metrics *m,
+			       const struct metrics_task *t)
+{
+	int r = m->closed_r, i = r ? m->nr_cpus - r : 0;
+
+	if (!m->closed || !is_full(m, t) || t->weight != m->closed_w) {
+		greedy_add(m, t, -1);
+		return;
+	}
+	m->nr_rq--;
+	m->closed_r = r ? r - 1 : m->nr_cpus - 1;
+	greedy_set(m, i, m->greedy_sorted[i] - t->weight);
+}
+
 /* ---- work conservation ---- */
 
 /* need[c] changes by d */
@@ -640,19 +721,13 @@ static void idle_set(struct metrics *m, int c, int on)
 	m->wc_cpus += on ? lost : -lost;
 }
 
-/* A waiting task joins (d 1) or leaves (-1) the tasks that could move. */
-static void wait_pool(struct metrics *m, const struct metrics_task *t, int d)
+/* A waiting task with a narrower mask joins (d 1) or leaves (-1) the pool */
+static __attribute__((noinline)) void wait_pool_narrow(struct metrics *m,
+						       const struct metrics_task *t,
+						       int d)
 {
 	int w;
 
-	if (is_full(m, t)) {
-		/* the idle CPUs whose need equals the count change side */
-		if (d > 0)
-			m->wc_cpus += m->by_need[m->wait_full++ + m->need_cap];
-		else
-			m->wc_cpus -= m->by_need[--m->wait_full + m->need_cap];
-		return;
-	}
 	for (w = 0; w < m->mask_words; w++) {
 		uint64_t bits = t->allowed[w];
 
@@ -665,12 +740,29 @@ static void wait_pool(struct metrics *m, const struct metrics_task *t, int d)
 	}
 }
 
-/* ... and is queued on its CPU (it could not move there) */
-static inline void wait_on(struct metrics *m, const struct metrics_task *t,
-			   int d)
+/*
+ * A waiting task joins (d 1) or leaves (-1) the tasks that could move:
+ * one allowed everywhere moves the idle CPUs whose need equals the count
+ * of such tasks to the other side.
+ */
+static inline void wait_pool(struct metrics *m, const struct metrics_task *t,
+			     int d)
 {
-	if (t->cpu >= 0 && t->cpu < m->nr_cpus && allowed_on(t, t->cpu))
-		need_add(m, t->cpu, d);
+	if (!is_full(m, t))
+		wait_pool_narrow(m, t, d);
+	else if (d > 0)
+		m->wc_cpus += m->by_need[m->wait_full++ + m->need_cap];
+	else
+		m->wc_cpus -= m->by_need[--m->wait_full + m->need_cap];
+}
+
+/* ... and is queued on CPU c (it could not move there) */
+static inline void wait_on(struct metrics *m, const struct metrics_task *t,
+			   int c, int d)
+{
+	if ((unsigned int)c < (unsigned int)m->nr_cpus &&
+	    (is_full(m, t) || allowed_on(t, c)))
+		need_add(m, c, d);
 }
 
 /* ---- the state the events describe ---- */
@@ -679,8 +771,10 @@ static inline void wait_on(struct metrics *m, const struct metrics_task *t,
  * A task's runnable and running flags and CPU become these; the loads,
  * the greedy set and the waiting tasks follow when it is a workload task.
  */
-static void task_set(struct metrics *m, struct metrics_task *t, int runnable,
-		     int running, int cpu)
+static __attribute__((noinline)) void task_set(struct metrics *m,
+					       struct metrics_task *t,
+					       int runnable, int running,
+					       int cpu)
 {
 	int was_wait, now_wait, old_cpu = t->cpu;
 
@@ -695,19 +789,19 @@ static void task_set(struct metrics *m, struct metrics_task *t, int runnable,
 	was_wait = t->runnable && !t->running;
 	now_wait = runnable && !running;
 	if (was_wait && (!now_wait || cpu != t->cpu))
-		wait_on(m, t, -1);
+		wait_on(m, t, t->cpu, -1);
 	if (was_wait && !now_wait)
 		wait_pool(m, t, -1);
 	if (t->runnable && runnable) {
 		if (cpu != t->cpu) {
-			load_add(m, t->cpu, t->weight, -1);
-			load_add(m, cpu, t->weight, 1);
+			load_down(m, t->cpu, t->weight);
+			load_up(m, cpu, t->weight);
 		}
 	} else if (runnable) {
-		load_add(m, cpu, t->weight, 1);
+		load_up(m, cpu, t->weight);
 		greedy_add(m, t, 1);
 	} else if (t->runnable) {
-		load_add(m, t->cpu, t->weight, -1);
+		load_down(m, t->cpu, t->weight);
 		greedy_add(m, t, -1);
 	}
 	if (now_wait && !was_wait)
@@ -716,7 +810,7 @@ static void task_set(struct metrics *m, struct metrics_task *t, int runnable,
 	t->running = running;
 	t->cpu = cpu;
 	if (now_wait && (!was_wait || cpu != old_cpu))
-		wait_on(m, t, 1);
+		wait_on(m, t, cpu, 1);
 }
 
 void metrics_advance(struct metrics *m, uint64_t now)
@@ -861,38 +955,114 @@ static uint64_t hist_quantile(const struct metrics *m, double q)
 	return m->wakeup_max;
 }
 
+/*
+ * The events in their usual form take the short ways below; anything else
+ * (kernel threads, tasks seen before they were known, a wakeup of a task
+ * still queued...) goes through task_set(), which covers every case.
+ */
+static inline void ev_switch_out(struct metrics *m, uint64_t now,
+				 struct metrics_task *t, long state)
+{
+	if (t->running) {
+		t->exec_ns += now - t->since;
+		t->since = now;
+	}
+	if (!t->known || !t->running || !t->runnable) {
+		task_set(m, t, state != 0, 0, t->cpu);
+		return;
+	}
+	t->running = 0;
+	if (state) {			/* preempted: waits where it is */
+		wait_pool(m, t, 1);
+		wait_on(m, t, t->cpu, 1);
+	} else {			/* blocked */
+		t->runnable = 0;
+		load_down(m, t->cpu, t->weight);
+		greedy_down(m, t);
+	}
+}
+
+static inline void ev_switch_in(struct metrics *m, uint64_t now,
+				struct metrics_task *t, int cpu)
+{
+	if (!t->runnable)		/* missed its wakeup */
+		t->since = now;
+	if (t->known && t->runnable && !t->running && t->cpu == cpu) {
+		wait_on(m, t, cpu, -1);
+		wait_pool(m, t, -1);
+		t->running = 1;
+	} else {
+		task_set(m, t, 1, 1, cpu);
+	}
+	if (t->known) {
+		m->wait_ns += now - t->since;
+		if (t->wake_pending)
+			hist_add(m, now - t->wake_at);
+	}
+	t->wake_pending = 0;
+	t->since = now;
+}
+
+static inline void ev_wakeup(struct metrics *m, uint64_t now,
+			     struct metrics_task *t, int cpu)
+{
+	if (t->running) {
+		task_set(m, t, 1, 1, cpu);
+		return;
+	}
+	if (!t->wake_pending) {
+		t->wake_pending = 1;
+		t->wake_at = now;
+	}
+	if (t->runnable || !t->known) {
+		if (!t->runnable)
+			t->since = now;
+		task_set(m, t, 1, 0, cpu);
+		return;
+	}
+	t->since = now;
+	t->runnable = 1;
+	t->cpu = cpu;
+	load_up(m, cpu, t->weight);
+	greedy_up(m, t);
+	wait_pool(m, t, 1);
+	wait_on(m, t, cpu, 1);
+}
+
+static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
+			      int cpu)
+{
+	int from = t->cpu;
+
+	if (!t->known || !t->runnable || t->running || from == cpu) {
+		task_set(m, t, t->runnable, t->running, cpu);
+		return;
+	}
+	/* a waiting task moves */
+	wait_on(m, t, from, -1);
+	load_down(m, from, t->weight);
+	load_up(m, cpu, t->weight);
+	t->cpu = cpu;
+	wait_on(m, t, cpu, 1);
+}
+
 void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 		   int pid, int arg, long state)
 {
-	struct metrics_task *t, *prev;
+	struct metrics_task *t;
 
-	if (cpu < 0 || cpu >= m->nr_cpus)
+	if ((unsigned int)cpu >= (unsigned int)m->nr_cpus)
 		return;
 	if (now > m->last)
 		metrics_advance(m, now);
 	switch (kind) {
 	case METRICS_EV_SWITCH:
-		prev = task_get(m, arg);
-		if (prev) {
-			if (prev->running) {
-				prev->exec_ns += now - prev->since;
-				prev->since = now;
-			}
-			task_set(m, prev, state != 0, 0, prev->cpu);
-		}
+		t = task_get(m, arg);
+		if (t)
+			ev_switch_out(m, now, t, state);
 		t = task_get(m, pid);
-		if (t) {
-			if (!t->runnable)	/* missed its wakeup */
-				t->since = now;
-			task_set(m, t, 1, 1, cpu);
-			if (t->known) {
-				m->wait_ns += now - t->since;
-				if (t->wake_pending)
-					hist_add(m, now - t->wake_at);
-			}
-			t->wake_pending = 0;
-			t->since = now;
-		}
+		if (t)
+			ev_switch_in(m, now, t, cpu);
 		if (!m->cpu[cpu].curr != !pid)
 			idle_set(m, cpu, !pid);
 		m->cpu[cpu].curr = pid;
@@ -900,23 +1070,16 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 	case METRICS_EV_WAKEUP:
 	case METRICS_EV_WAKEUP_NEW:
 		t = task_get(m, pid);
-		if (!t || arg < 0 || arg >= m->nr_cpus)
-			break;
-		if (!t->running && !t->wake_pending) {
-			t->wake_pending = 1;
-			t->wake_at = now;
-		}
-		if (!t->running && !t->runnable)
-			t->since = now;
-		task_set(m, t, 1, t->running, arg);
+		if (t && (unsigned int)arg < (unsigned int)m->nr_cpus)
+			ev_wakeup(m, now, t, arg);
 		break;
 	case METRICS_EV_MIGRATE:
 		t = task_get(m, pid);
-		if (!t || arg < 0 || arg >= m->nr_cpus)
+		if (!t || (unsigned int)arg >= (unsigned int)m->nr_cpus)
 			break;
 		if (t->known && cpu != arg)
 			m->migrations[level_of(m->topo, cpu, arg)]++;
-		task_set(m, t, t->runnable, t->running, arg);
+		ev_migrate(m, t, arg);
 		break;
 	}
 }

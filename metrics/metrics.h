@@ -76,6 +76,14 @@ struct metrics_cpu {
 	int pad;
 };
 
+/* A run of equal actual loads: a list entry that keeps its slot. */
+struct metrics_run {
+	uint64_t val;
+	int end;		/* in metrics.sorted, exclusive */
+	int prev, next;		/* slots, -1: none */
+	int pad;
+};
+
 struct metrics_group {
 	int nr_allowed;
 	unsigned int weight;
@@ -136,12 +144,7 @@ struct metrics {
 	struct metrics_cpu *cpu;
 	uint64_t *sorted;		/* the actual loads, ascending */
 	uint64_t *greedy_sorted;	/* the greedy loads, ascending */
-	/*
-	 * The runs of equal actual loads, a list in ascending order whose
-	 * entries keep their slot: value, end in sorted (exclusive), links.
-	 */
-	uint64_t *run_val;
-	int *run_end, *run_prev, *run_next;
+	struct metrics_run *run;	/* the runs of sorted, ascending */
 	int run_head;
 	int *run_free, nr_free;		/* unused slots */
 	uint64_t wait_ns;			/* runqueue wait of workload tasks */
