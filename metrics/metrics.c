@@ -8,19 +8,21 @@
  *
  * Each event costs O(1) when the tasks involved may run on every CPU:
  *  - the imbalance Σ (g_i − a_i)² over the sorted greedy loads g and
- *    sorted actual loads a is Σg² + Σa² − 2 Σ g_i·a_i; a load that changes
- *    moves one entry of its sorted array past the entries strictly between
- *    its old and new value (usually none), and the three sums follow;
+ *    sorted actual loads a changes by (g_i − x)² − (g_i − y)² for each
+ *    entry that goes from y to x. A load that changes moves one entry of
+ *    the sorted actual loads past the runs of loads strictly between its
+ *    old and new value (usually none); each CPU knows the run of equal
+ *    loads its own is in, so no search is needed;
  *  - while every runnable task is allowed everywhere and weighs the same,
  *    the greedy loads have a closed form, and a task more or less changes
  *    one entry of it; otherwise the greedy placement is redone (or taken
  *    from a cache) when time moves, and only the entries that differ
- *    change the sums;
+ *    change the imbalance;
  *  - an idle CPU loses work when a waiting task allowed there is queued
  *    elsewhere: counted per CPU, and the idle CPUs are counted by how many
  *    waiting tasks allowed everywhere they would need to lose work.
- * The sums are kept modulo 2^128, as the integrals: the results are the
- * same integers as a recomputation from scratch.
+ * The imbalance is kept modulo 2^128, as the integrals: the results are
+ * the same integers as a recomputation from scratch.
  */
 #include <stdlib.h>
 #include <string.h>
