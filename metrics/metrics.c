@@ -537,7 +537,7 @@ static void greedy_place(struct metrics *m)
 	memcpy(e->loads, m->fresh, C * sizeof(*e->loads));
 }
 
-/* Redo the greedy loads from the groups; the sums follow what differs. */
+/* Redo the greedy loads from the groups; the imbalance follows the change. */
 static __attribute__((noinline)) void greedy_refresh(struct metrics *m)
 {
 	int c, C = m->nr_cpus;
@@ -724,9 +724,8 @@ static void idle_set(struct metrics *m, int c, int on)
 }
 
 /* A waiting task with a narrower mask joins (d 1) or leaves (-1) the pool */
-static __attribute__((noinline)) void wait_pool_narrow(struct metrics *m,
-						       const struct metrics_task *t,
-						       int d)
+static __attribute__((noinline)) void
+wait_pool_narrow(struct metrics *m, const struct metrics_task *t, int d)
 {
 	int w;
 

@@ -139,7 +139,8 @@ static uint64_t ref_lost(int C)
 			continue;
 		for (i = 0; i < RN; i++)
 			if (rt[i].runnable && !rt[i].running &&
-			    rt[i].cpu != c && (rt[i].mask[c / 64] >> (c % 64) & 1))
+			    rt[i].cpu != c &&
+			    (rt[i].mask[c / 64] >> (c % 64) & 1))
 				break;
 		n += i < RN;
 	}
