@@ -65,6 +65,8 @@ static void *zalloc(size_t n, size_t size)
 	return p;
 }
 
+static void task_grow(struct metrics *m, int pid);
+
 int metrics_init(struct metrics *m, const struct topology *topo)
 {
 	int n = topo->nr_cpus, i;
@@ -87,9 +89,7 @@ int metrics_init(struct metrics *m, const struct topology *topo)
 	m->greedy = zalloc(n, sizeof(*m->greedy));
 	m->fresh = zalloc(n, sizeof(*m->fresh));
 	m->heap = zalloc(n, sizeof(*m->heap));
-	/* no task can be known yet: need is 0 on every CPU, all idle */
-	m->by_need = zalloc(1, sizeof(*m->by_need));
-	m->by_need[0] = n;
+	task_grow(m, 1);	/* and by_need: need is 0 on every CPU, all idle */
 	return 0;
 }
 
@@ -154,10 +154,12 @@ static __attribute__((noinline)) void task_grow(struct metrics *m, int pid)
 
 static inline struct metrics_task *task_get(struct metrics *m, int pid)
 {
-	if (pid <= 0)
-		return NULL;
-	if (pid >= m->nr_pids)
+	/* one test for the usual 0 < pid < nr_pids (nr_pids >= 256) */
+	if ((unsigned int)pid - 1 >= (unsigned int)m->nr_pids - 1) {
+		if (pid <= 0)
+			return NULL;
 		task_grow(m, pid);
+	}
 	return &m->task[pid];
 }
 
@@ -263,7 +265,7 @@ static __attribute__((noinline)) void sorted_up_across(struct metrics *m,
 }
 
 /* ... most often no run lies strictly between */
-static inline void sorted_up(struct metrics *m, int c, uint64_t old,
+static inline __attribute__((always_inline)) void sorted_up(struct metrics *m, int c, uint64_t old,
 			     uint64_t x)
 {
 	struct metrics_run *r = m->run;
@@ -316,7 +318,7 @@ static __attribute__((noinline)) void sorted_down_across(struct metrics *m,
 		run_unlink(m, k);
 }
 
-static inline void sorted_down(struct metrics *m, int c, uint64_t old,
+static inline __attribute__((always_inline)) void sorted_down(struct metrics *m, int c, uint64_t old,
 			       uint64_t x)
 {
 	struct metrics_run *r = m->run;
@@ -340,7 +342,7 @@ static inline void sorted_down(struct metrics *m, int c, uint64_t old,
 }
 
 /* A weight more (load_up) or less (load_down) on CPU c. */
-static inline void load_up(struct metrics *m, int c, unsigned int w)
+static inline __attribute__((always_inline)) void load_up(struct metrics *m, int c, unsigned int w)
 {
 	uint64_t old;
 
@@ -351,7 +353,7 @@ static inline void load_up(struct metrics *m, int c, unsigned int w)
 	sorted_up(m, c, old, old + w);
 }
 
-static inline void load_down(struct metrics *m, int c, unsigned int w)
+static inline __attribute__((always_inline)) void load_down(struct metrics *m, int c, unsigned int w)
 {
 	uint64_t old;
 

@@ -52,18 +52,19 @@ enum metrics_class {
  * read only for tasks not allowed everywhere.
  */
 struct metrics_task {
-	int known;		/* a workload task: scored */
-	int runnable;		/* running or queued */
-	int running;
+	/* flags in one word: the usual cases are one test */
+	unsigned int known:1;		/* a workload task: scored */
+	unsigned int runnable:1;	/* running or queued */
+	unsigned int running:1;
+	unsigned int wake_pending:1;	/* woken, not yet run */
 	int cpu;		/* -1: not seen yet */
 	unsigned int weight;
 	int nr_allowed;
-	int wake_pending;	/* woken, not yet run */
 	int cls;		/* enum metrics_class */
 	uint64_t wake_at;
 	uint64_t since;		/* start of the current run or wait */
 	uint64_t exec_ns;
-	uint64_t pad;
+	uint64_t pad[2];
 	uint64_t allowed[METRICS_MASK_WORDS];
 };
 
