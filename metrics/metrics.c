@@ -31,6 +31,9 @@
 
 typedef unsigned __int128 u128;
 
+_Static_assert(sizeof(struct metrics_task) % 64 == 0,
+	       "a task's event state in the first cache line of its own");
+
 const char *const metrics_level_names[METRICS_NR_LEVELS] = {
 	"SMT", "MC", "PKG", "NUMA",
 };

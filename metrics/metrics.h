@@ -73,7 +73,7 @@ struct metrics_cpu {
 	uint64_t load;		/* actual: weights of runnable tasks */
 	int curr;		/* pid running there (0: idle) */
 	int need;		/* see struct metrics */
-	int run;		/* the run of its load in metrics.run_* */
+	int run;		/* the run of its load in metrics.run */
 	int pad;
 };
 
