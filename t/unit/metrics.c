@@ -67,6 +67,7 @@ static struct rtask rt[RN];
 static int rcurr[TOPOLOGY_MAX_CPUS];	/* pid running there, 0: idle */
 static uint64_t rng_state = 42;
 static int uniform;	/* every task nice 0 and allowed everywhere */
+static int huge;	/* weights far beyond the kernel's: loads past 2^32 */
 
 static uint64_t rnd(uint64_t n)
 {
@@ -205,6 +206,8 @@ static void ref_switch(uint64_t now, int pid0, int cpu, int next, int prev,
 static double random_stream(const char *spec, int steps, double *wc_err)
 {
 	static const unsigned int weights[] = { 1024, 1024, 335, 88761, 15, 3 };
+	static const unsigned int heavy[] = { 4000000000u, 2147483648u,
+					      1024, 3, 3000000000u, 88761 };
 	int cpus[TOPOLOGY_MAX_CPUS], nr, i, k, C, c, pid0 = 100;
 	unsigned __int128 ref = 0, ref_wc = 0;
 	uint64_t now = 0;
@@ -215,7 +218,8 @@ static double random_stream(const char *spec, int steps, double *wc_err)
 	memset(rt, 0, sizeof(rt));
 	memset(rcurr, 0, sizeof(rcurr));
 	for (i = 0; i < RN; i++) {
-		rt[i].weight = uniform ? 1024 : weights[rnd(6)];
+		rt[i].weight = uniform ? 1024 :
+			       huge ? heavy[rnd(6)] : weights[rnd(6)];
 		rand_mask(i, C, cpus, &nr);
 		rt[i].cpu = rand_cpu_in(i, C);
 		metrics_task(&m, 0, pid0 + i, METRICS_FAIR, rt[i].weight, nr,
@@ -254,7 +258,8 @@ static double random_stream(const char *spec, int steps, double *wc_err)
 				rand_mask(i, C, cpus, &nr);
 				metrics_affinity(&m, now, pid0 + i, nr, cpus);
 			} else {
-				rt[i].weight = uniform ? 1024 : weights[rnd(6)];
+				rt[i].weight = uniform ? 1024 :
+			       huge ? heavy[rnd(6)] : weights[rnd(6)];
 				metrics_weight(&m, now, pid0 + i, rt[i].weight);
 			}
 			break;
@@ -292,7 +297,7 @@ int main(void)
 	double want;
 	int i, a, b;
 
-	tap_plan(24);
+	tap_plan(25);
 
 	/* greedy = actual: one nice-0 hog per CPU */
 	machine("dual");
@@ -480,6 +485,12 @@ int main(void)
 			       "%s: 20000 random events, 40 tasks of mixed weights and affinities: the references' balance score and work conservation (relative errors %g, %g)",
 			       specs[i], e, w);
 		}
+		huge = 1;
+		e = random_stream("quad-smt", 20000, &w);
+		tap_ok(e < 1e-12 && e > -1e-12 && w < 1e-12 && w > -1e-12,
+		       "quad-smt: the same with weights up to 4e9, loads past 2^32 (relative errors %g, %g)",
+		       e, w);
+		huge = 0;
 		uniform = 1;
 		for (i = 0; i < 3; i++) {
 			e = random_stream(specs[i], 20000, &w);
