@@ -13,6 +13,7 @@
 #   BENCH_SIM_WALL      wall seconds each simulation run aims at (default 1.5)
 #   BENCH_SKIP_BUILD=1  skip the cold builds (quick iteration)
 #   BENCH_SKIP_SUITE=1  skip the whole workload suite run
+#   BENCH_SKIP_METRICS=1  skip the metrics overhead (section 3b)
 #   BENCH_SUITE_REV     revision the suite runs on (default v6.1.192)
 #   BENCH_OUT           results file (default build/bench/results.json)
 #   LINSCHED            the driver (default build/bin/linsched)
@@ -37,6 +38,7 @@ T_OVERHEAD_S=0.2	# driver overhead, seconds, at most
 T_SPEED16=100		# simulated/wall, at least (16 CPUs, 64 tasks)
 T_SPEED64=20		# simulated/wall, at least (64 CPUs, 256 tasks)
 T_RSS_MB=200		# peak RSS of the simulator, MB, at most
+T_METRICS=1.15		# wall with --metrics / wall without, at most
 T_SUITE_S=600		# the whole suite, 10 s simulated each on quad-smt, at most
 
 # The workloads: a mix of always-running, periodic and random tasks.
@@ -168,13 +170,13 @@ done
 
 # ---- 3. simulation speed and peak RSS ----
 
-# simrun REV TOPO WORKLOAD DURATION_S: sets WALL (s), CPU (user+sys s),
-# RSS (KB), EVENTS
+# simrun REV TOPO WORKLOAD DURATION_S [OPTION...]: sets WALL (s), CPU
+# (user+sys s), RSS (KB), EVENTS
 simrun() {
 	local t0 t1
 	t0=$(now)
 	"$TIME_BIN" -f '%M %U %S' -o "$TMP/rss" "${EXE[$1]}" --topology "$2" --workload "$3" \
-		--duration "${4}s" --seed 1 --json "$TMP/sim.json" >/dev/null 2>"$TMP/sim.err" ||
+		--duration "${4}s" --seed 1 --json "$TMP/sim.json" "${@:5}" >/dev/null 2>"$TMP/sim.err" ||
 		{ cat "$TMP/sim.err" >&2; die "${EXE[$1]} --topology $2 failed"; }
 	t1=$(now)
 	WALL=$(elapsed "$t0" "$t1")
@@ -202,7 +204,7 @@ calibrate() {
 	awk -v s="$fastest" -v w="$SIM_WALL" 'BEGIN { d = s * w; d = (d == int(d)) ? d : int(d) + 1; print (d < 1) ? 1 : d }'
 }
 
-declare -A SPEED
+declare -A SPEED MOVH
 for case in 16 64; do
 	if [[ $case == 16 ]]; then
 		topo=$TOPO16; wl=$W16; target=$T_SPEED16; label="16 CPUs/64 tasks"
@@ -240,6 +242,27 @@ for case in 16 64; do
 		row "  peak RSS $label (MB)" "$rev" "$(fmt "$(calc "$rb / 1024")" 1)" "$(fmt "$rss_mb" 1)" "<= $T_RSS_MB" "$st_rss"
 		JSON+=("{\"name\":\"sim_speed_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"workload\":\"$wl\",\"simulated_s\":$dur,\"events\":$events,\"wall_s\":$(jlist "${walls[@]}"),\"unit\":\"simulated/wall\",\"runs\":$(jlist "${speeds[@]}"),\"per_cpu_time\":$(jlist "${cspeeds[@]}"),\"best\":$sb,\"median\":$sm,\"events_per_wall_s\":$evps,\"target\":$target,\"target_op\":\">=\",\"status\":\"$st\"}")
 		JSON+=("{\"name\":\"peak_rss_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"unit\":\"MB\",\"runs_kb\":$(jlist "${rsss[@]}"),\"max\":$rss_mb,\"target\":$T_RSS_MB,\"target_op\":\"<=\",\"status\":\"$st_rss\"}")
+
+		# ---- 3b. what --metrics costs: the same runs with and without,
+		# one after the other (so drift hits both alike) ----
+		[[ ${BENCH_SKIP_METRICS:-0} == 1 ]] && continue
+		woff=(); won=(); ratios=(); cratios=()
+		for ((i = 1; i <= REPS; i++)); do
+			simrun "$rev" "$topo" "$wl" "$dur"
+			woff+=("$WALL"); coff=$CPU
+			simrun "$rev" "$topo" "$wl" "$dur" --metrics
+			won+=("$WALL")
+			[[ $EVENTS == "$events" ]] ||
+				die "$rev on $topo: --metrics changed the run: $events then $EVENTS events"
+			ratios+=("$(calc "${won[-1]} / ${woff[-1]}")")
+			cratios+=("$(calc "$CPU / ($coff > 0 ? $coff : 0.01)")")
+		done
+		mb=$(best "${ratios[@]}"); mm=$(median "${ratios[@]}")
+		MOVH[$case,$rev]="$(median "${woff[@]}") $(median "${won[@]}") $mm"
+		st=$(verdict "$mm" "<=" $T_METRICS)
+		row "metrics overhead $label (x)" "$rev" "$(fmt "$mb" 3)" "$(fmt "$mm" 3)" "<= $T_METRICS" "$st"
+		row "  CPU time with / without" "$rev" "$(fmt "$(best "${cratios[@]}")" 3)" "$(fmt "$(median "${cratios[@]}")" 3)" "" ""
+		JSON+=("{\"name\":\"metrics_overhead_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"simulated_s\":$dur,\"unit\":\"wall with --metrics / wall without\",\"wall_without_s\":$(jlist "${woff[@]}"),\"wall_with_s\":$(jlist "${won[@]}"),\"runs\":$(jlist "${ratios[@]}"),\"per_cpu_time\":$(jlist "${cratios[@]}"),\"best\":$mb,\"median\":$mm,\"target\":$T_METRICS,\"target_op\":\"<=\",\"status\":\"$st\"}")
 	done
 done
 
@@ -289,6 +312,19 @@ if ((${#REVS[@]} >= 2)); then
 			echo "speed $case CPUs (sim/wall)|$(fmt "$sa" 1)x|$(fmt "$sb_" 1)x|$(fmt "$(calc "$sb_ / $sa")")"
 			echo "events $case CPUs|$ea|$eb|$(fmt "$(calc "$eb / $ea")")"
 			echo "peak RSS $case CPUs (MB)|$(fmt "$ra" 1)|$(fmt "$rb_" 1)|$(fmt "$(calc "$rb_ / $ra")")"
+		done
+	} | column -t -s '|' 2>/dev/null
+	echo
+fi
+if [[ ${BENCH_SKIP_METRICS:-0} != 1 ]]; then
+	echo "--metrics: wall without and with (medians), and the median of the per-pair ratios:"
+	{
+		echo "case|revision|without (s)|with (s)|ratio"
+		for case in 16 64; do
+			for rev in "${REVS[@]}"; do
+				read -r off on r <<<"${MOVH[$case,$rev]}"
+				echo "$case CPUs|$rev|$(fmt "$off")|$(fmt "$on")|$(fmt "$r" 3)"
+			done
 		done
 	} | column -t -s '|' 2>/dev/null
 	echo

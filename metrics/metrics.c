@@ -2,14 +2,37 @@
 /*
  * The scores of a run, online: the state the event stream describes
  * (which workload task is runnable where, what each CPU runs) is kept up
- * to date event by event; the instantaneous imbalance and work-conservation
- * loss are recomputed only when simulated time moves after a change, and
- * integrated exactly (integers) over the time until the next change.
+ * to date event by event, and so are the instantaneous imbalance and
+ * work-conservation loss, which are integrated exactly (integers) over the
+ * time until the next change.
+ *
+ * Each event costs O(1) when the tasks involved may run on every CPU:
+ *  - the imbalance Σ (g_i − a_i)² over the sorted greedy loads g and
+ *    sorted actual loads a changes by (g_i − x)² − (g_i − y)² for each
+ *    entry that goes from y to x. A load that changes moves one entry of
+ *    the sorted actual loads past the runs of loads strictly between its
+ *    old and new value (usually none); each CPU knows the run of equal
+ *    loads its own is in, so no search is needed;
+ *  - while every runnable task is allowed everywhere and weighs the same,
+ *    the greedy loads have a closed form, and a task more or less changes
+ *    one entry of it; otherwise the greedy placement is redone (or taken
+ *    from a cache) when time moves, and only the entries that differ
+ *    change the imbalance;
+ *  - an idle CPU loses work when a waiting task allowed there is queued
+ *    elsewhere: counted per CPU, and the idle CPUs are counted by how many
+ *    waiting tasks allowed everywhere they would need to lose work.
+ * The imbalance is kept modulo 2^128, as the integrals: the results are
+ * the same integers as a recomputation from scratch.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "metrics/metrics.h"
+
+typedef unsigned __int128 u128;
+
+_Static_assert(sizeof(struct metrics_task) % 64 == 0,
+	       "a task's event state in the first cache line of its own");
 
 const char *const metrics_level_names[METRICS_NR_LEVELS] = {
 	"SMT", "MC", "PKG", "NUMA",
@@ -45,6 +68,8 @@ static void *zalloc(size_t n, size_t size)
 	return p;
 }
 
+static void task_grow(struct metrics *m, int pid);
+
 int metrics_init(struct metrics *m, const struct topology *topo)
 {
 	int n = topo->nr_cpus, i;
@@ -52,18 +77,22 @@ int metrics_init(struct metrics *m, const struct topology *topo)
 	memset(m, 0, sizeof(*m));
 	m->topo = topo;
 	m->nr_cpus = n;
-	m->nr_idle = n;		/* until a switch says otherwise */
 	m->mask_words = (n + 63) / 64;
-	m->curr = zalloc(n, sizeof(*m->curr));
-	m->load = zalloc(n, sizeof(*m->load));
-	m->greedy = zalloc(n, sizeof(*m->greedy));
-	m->greedy_sorted = zalloc(n, sizeof(*m->greedy_sorted));
+	m->closed = 1;		/* no task: all zero */
+	m->cpu = zalloc(n, sizeof(*m->cpu));
 	m->sorted = zalloc(n, sizeof(*m->sorted));
+	/* one run, slot 0: every CPU at 0 (and a slot for a run coming in) */
+	m->run = zalloc(n + 1, sizeof(*m->run));
+	m->run_free = zalloc(n + 1, sizeof(*m->run_free));
+	m->run[0].end = n;
+	m->run[0].prev = m->run[0].next = -1;
+	for (i = n; i >= 1; i--)
+		m->run_free[m->nr_free++] = i;
+	m->greedy_sorted = zalloc(n, sizeof(*m->greedy_sorted));
+	m->greedy = zalloc(n, sizeof(*m->greedy));
+	m->fresh = zalloc(n, sizeof(*m->fresh));
 	m->heap = zalloc(n, sizeof(*m->heap));
-	m->sorted_cpu = zalloc(n, sizeof(*m->sorted_cpu));
-	m->pos = zalloc(n, sizeof(*m->pos));
-	for (i = 0; i < n; i++)
-		m->sorted_cpu[i] = m->pos[i] = i;
+	task_grow(m, 1);	/* and by_need: need is 0 on every CPU, all idle */
 	return 0;
 }
 
@@ -72,44 +101,273 @@ void metrics_release(struct metrics *m)
 	int i;
 
 	free(m->task);
-	free(m->keys);
 	free(m->group);
 	for (i = 0; i < METRICS_CACHE; i++)
 		free(m->cache[i].loads);
-	free(m->curr);
-	free(m->load);
-	free(m->greedy);
-	free(m->greedy_sorted);
+	free(m->cpu);
 	free(m->sorted);
+	free(m->run);
+	free(m->run_free);
+	free(m->greedy_sorted);
+	free(m->greedy);
+	free(m->fresh);
 	free(m->heap);
-	free(m->sorted_cpu);
-	free(m->pos);
+	free(m->by_need);
 	memset(m, 0, sizeof(*m));
 }
 
-static struct metrics_task *task_get(struct metrics *m, int pid)
+/*
+ * need[c] lies within ±(known tasks) < ±nr_pids: by_need spans that, and is
+ * rebuilt from the idle CPUs when the pid table grows.
+ */
+static void by_need_resize(struct metrics *m, int cap)
 {
-	if (pid <= 0)
-		return NULL;
-	if (pid >= m->nr_pids) {
-		int n = m->nr_pids ? m->nr_pids : 256, i;
+	int c;
 
-		while (n <= pid)
-			n *= 2;
-		m->task = realloc(m->task, (size_t)n * sizeof(*m->task));
-		m->keys = realloc(m->keys, (size_t)n * sizeof(*m->keys));
-		if (!m->task || !m->keys)
-			abort();
-		memset(m->task + m->nr_pids, 0,
-		       (size_t)(n - m->nr_pids) * sizeof(*m->task));
-		for (i = m->nr_pids; i < n; i++) {
-			m->task[i].cpu = -1;
-			m->task[i].rq_idx = -1;
-		}
-		m->nr_pids = n;
+	free(m->by_need);
+	m->by_need = zalloc((size_t)(2 * cap + 1), sizeof(*m->by_need));
+	m->need_cap = cap;
+	for (c = 0; c < m->nr_cpus; c++)
+		if (!m->cpu[c].curr)
+			m->by_need[m->cpu[c].need + cap]++;
+}
+
+static __attribute__((noinline)) void task_grow(struct metrics *m, int pid)
+{
+	int n = m->nr_pids ? m->nr_pids : 256, i;
+	struct metrics_task *t;
+
+	while (n <= pid)
+		n *= 2;
+	/* cache-line aligned, so that the first line of a task is its state */
+	t = aligned_alloc(64, (size_t)n * sizeof(*t));
+	if (!t)
+		abort();
+	if (m->nr_pids)
+		memcpy(t, m->task, (size_t)m->nr_pids * sizeof(*t));
+	free(m->task);
+	m->task = t;
+	memset(m->task + m->nr_pids, 0,
+	       (size_t)(n - m->nr_pids) * sizeof(*m->task));
+	for (i = m->nr_pids; i < n; i++)
+		m->task[i].cpu = -1;
+	m->nr_pids = n;
+	by_need_resize(m, n);
+}
+
+static inline struct metrics_task *task_get(struct metrics *m, int pid)
+{
+	/* one test for the usual 0 < pid < nr_pids (nr_pids >= 256) */
+	if ((unsigned int)pid - 1 >= (unsigned int)m->nr_pids - 1) {
+		if (pid <= 0)
+			return NULL;
+		task_grow(m, pid);
 	}
 	return &m->task[pid];
 }
+
+static inline int allowed_on(const struct metrics_task *t, int c)
+{
+	return t->allowed[c / 64] >> (c % 64) & 1;
+}
+
+static inline int is_full(const struct metrics *m, const struct metrics_task *t)
+{
+	return t->nr_allowed == m->nr_cpus;
+}
+
+/* ---- the sorted loads and the sums of the imbalance ---- */
+
+/*
+ * (g − x)² − (g − y)²: what the imbalance gains when the entry of one list
+ * against g goes from y to x. Modulo 2^128, as the sums: exact whatever
+ * the signs.
+ */
+static inline u128 sq_delta(uint64_t g, uint64_t y, uint64_t x)
+{
+	/* loads below 2^31 (every real run): one 64-bit product */
+	if (!((g | y | x) >> 31))
+		return (u128)(__int128)((int64_t)(y - x) *
+					(int64_t)(2 * g - x - y));
+	return ((u128)y - x) * (2 * (u128)g - x - y);
+}
+
+/* entry i of the greedy loads becomes x */
+static inline void greedy_set(struct metrics *m, int i, uint64_t x)
+{
+	m->imbalance += sq_delta(m->sorted[i], m->greedy_sorted[i], x);
+	m->greedy_sorted[i] = x;
+}
+
+/* A new run of value x ending at end, between runs prev and next. */
+static int run_link(struct metrics *m, int prev, int next, uint64_t x, int end)
+{
+	int k = m->run_free[--m->nr_free];
+	struct metrics_run *r = m->run;
+
+	r[k].val = x;
+	r[k].end = end;
+	r[k].prev = prev;
+	r[k].next = next;
+	if (prev >= 0)
+		r[prev].next = k;
+	else
+		m->run_head = k;
+	if (next >= 0)
+		r[next].prev = k;
+	return k;
+}
+
+static void run_unlink(struct metrics *m, int k)
+{
+	struct metrics_run *r = m->run;
+	int prev = r[k].prev, next = r[k].next;
+
+	if (prev >= 0)
+		r[prev].next = next;
+	else
+		m->run_head = next;
+	if (next >= 0)
+		r[next].prev = prev;
+	m->run_free[m->nr_free++] = k;
+}
+
+/*
+ * CPU c's actual load goes up from old to x: an entry equal to old leaves
+ * the sorted loads and x comes in. The sorted loads are also kept as runs
+ * of equal values, and each CPU knows the run of its load, so the entry
+ * that leaves is the last of old's run, found without a search; the runs
+ * strictly between old and x shift down by one place each.
+ */
+static __attribute__((noinline)) void sorted_up_across(struct metrics *m,
+						       int c, uint64_t old,
+						       uint64_t x)
+{
+	struct metrics_run *r = m->run;
+	uint64_t *v = m->sorted, *g = m->greedy_sorted;
+	uint64_t y = old;		/* the value the hole at h held */
+	int k = m->cpu[c].run, last = k, h = r[k].end - 1, j = r[k].next, p;
+	u128 imb = m->imbalance;
+
+	for (; j >= 0 && r[j].val < x; j = r[j].next) {
+		/* run j moves down one place into the hole */
+		imb += sq_delta(g[h], y, r[j].val);
+		v[h] = y = r[j].val;
+		r[last].end = h;
+		h = r[j].end - 1;
+		last = j;
+	}
+	r[last].end = h;
+	v[h] = x;
+	m->imbalance = imb + sq_delta(g[h], y, x);
+	m->cpu[c].run = j >= 0 && r[j].val == x ? j :
+			run_link(m, last, j, x, h + 1);
+	p = r[k].prev;
+	if (r[k].end == (p >= 0 ? r[p].end : 0))
+		run_unlink(m, k);
+}
+
+/* ... most often no run lies strictly between */
+static inline __attribute__((always_inline)) void sorted_up(struct metrics *m, int c, uint64_t old,
+			     uint64_t x)
+{
+	struct metrics_run *r = m->run;
+	int k = m->cpu[c].run, j = r[k].next, h, p;
+
+	if (j >= 0 && r[j].val < x) {
+		sorted_up_across(m, c, old, x);
+		return;
+	}
+	h = --r[k].end;
+	m->sorted[h] = x;
+	m->imbalance += sq_delta(m->greedy_sorted[h], old, x);
+	m->cpu[c].run = j >= 0 && r[j].val == x ? j :
+			run_link(m, k, j, x, h + 1);
+	p = r[k].prev;
+	if (h == (p >= 0 ? r[p].end : 0))
+		run_unlink(m, k);
+}
+
+/* The same, down: the first entry of old's run leaves. */
+static __attribute__((noinline)) void sorted_down_across(struct metrics *m,
+							 int c, uint64_t old,
+							 uint64_t x)
+{
+	struct metrics_run *r = m->run;
+	uint64_t *v = m->sorted, *g = m->greedy_sorted;
+	uint64_t y = old;
+	int k = m->cpu[c].run, j = r[k].prev, h = j >= 0 ? r[j].end : 0, p;
+	u128 imb = m->imbalance;
+
+	while (j >= 0 && r[j].val > x) {
+		/* run j moves up one place into the hole */
+		p = r[j].prev;
+		imb += sq_delta(g[h], y, r[j].val);
+		v[h] = y = r[j].val;
+		r[j].end = h + 1;
+		h = p >= 0 ? r[p].end : 0;
+		j = p;
+	}
+	v[h] = x;
+	m->imbalance = imb + sq_delta(g[h], y, x);
+	if (j >= 0 && r[j].val == x) {
+		r[j].end = h + 1;
+		m->cpu[c].run = j;
+	} else {
+		m->cpu[c].run = run_link(m, j, j >= 0 ? r[j].next :
+					 m->run_head, x, h + 1);
+	}
+	if (r[k].end == r[r[k].prev].end)
+		run_unlink(m, k);
+}
+
+static inline __attribute__((always_inline)) void sorted_down(struct metrics *m, int c, uint64_t old,
+			       uint64_t x)
+{
+	struct metrics_run *r = m->run;
+	int k = m->cpu[c].run, j = r[k].prev, h;
+
+	if (j >= 0 && r[j].val > x) {
+		sorted_down_across(m, c, old, x);
+		return;
+	}
+	h = j >= 0 ? r[j].end : 0;
+	m->sorted[h] = x;
+	m->imbalance += sq_delta(m->greedy_sorted[h], old, x);
+	if (j >= 0 && r[j].val == x) {
+		r[j].end = h + 1;
+		m->cpu[c].run = j;
+	} else {
+		m->cpu[c].run = run_link(m, j, k, x, h + 1);
+	}
+	if (r[k].end == h + 1)
+		run_unlink(m, k);
+}
+
+/* A weight more (load_up) or less (load_down) on CPU c. */
+static inline __attribute__((always_inline)) void load_up(struct metrics *m, int c, unsigned int w)
+{
+	uint64_t old;
+
+	if ((unsigned int)c >= (unsigned int)m->nr_cpus || !w)
+		return;
+	old = m->cpu[c].load;
+	m->cpu[c].load = old + w;
+	sorted_up(m, c, old, old + w);
+}
+
+static inline __attribute__((always_inline)) void load_down(struct metrics *m, int c, unsigned int w)
+{
+	uint64_t old;
+
+	if ((unsigned int)c >= (unsigned int)m->nr_cpus || !w)
+		return;
+	old = m->cpu[c].load;
+	m->cpu[c].load = old - w;
+	sorted_down(m, c, old, old - w);
+}
+
+/* ---- the greedy reference ---- */
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -136,8 +394,7 @@ static void sort_loads(uint64_t *v, int n)
 	}
 }
 
-/* ---- the greedy reference: a min-heap of CPUs by (load, cpu) ---- */
-
+/* a min-heap of CPUs by (load, cpu) */
 static int heap_less(const struct metrics *m, int a, int b)
 {
 	uint64_t x = m->greedy[a], y = m->greedy[b];
@@ -172,6 +429,47 @@ static int least_loaded(const struct metrics *m)
 		if (m->greedy[c] < m->greedy[best])
 			best = c;
 	return best;
+}
+
+/* The greedy placement of the groups, sorted, into m->fresh. */
+static void greedy_place_groups(struct metrics *m)
+{
+	int i, j, c, C = m->nr_cpus, heaped = 0;
+
+	memset(m->greedy, 0, (size_t)C * sizeof(*m->greedy));
+	for (i = 0; i < m->nr_group; i++) {
+		const struct metrics_group *k = &m->group[i];
+
+		for (j = 0; j < k->count; j++) {
+			int best = -1;
+
+			if (k->nr_allowed == C && C <= 16) {
+				m->greedy[least_loaded(m)] += k->weight;
+				continue;
+			}
+			if (k->nr_allowed == C) {
+				/* every later task may run anywhere too */
+				if (!heaped) {
+					for (c = 0; c < C; c++)
+						m->heap[c] = c;
+					for (c = C / 2 - 1; c >= 0; c--)
+						heap_down(m, c, C);
+					heaped = 1;
+				}
+				m->greedy[m->heap[0]] += k->weight;
+				heap_down(m, 0, C);
+				continue;
+			}
+			for (c = 0; c < C; c++)
+				if ((k->mask[c / 64] >> (c % 64) & 1) &&
+				    (best < 0 || m->greedy[c] < m->greedy[best]))
+					best = c;
+			if (best >= 0)
+				m->greedy[best] += k->weight;
+		}
+	}
+	memcpy(m->fresh, m->greedy, (size_t)C * sizeof(*m->greedy));
+	sort_loads(m->fresh, C);
 }
 
 /*
@@ -216,8 +514,7 @@ static int groups_equal(const struct metrics *m, const struct metrics_group *a,
 	return 1;
 }
 
-static void greedy_place_groups(struct metrics *m);
-
+/* The greedy loads of the groups into m->fresh, from the cache if it can. */
 static void greedy_place(struct metrics *m)
 {
 	struct metrics_cache *e;
@@ -231,7 +528,7 @@ static void greedy_place(struct metrics *m)
 	h = groups_hash(m);
 	e = &m->cache[h % METRICS_CACHE];
 	if (e->loads && e->hash == h && groups_equal(m, e->group, e->nr_group)) {
-		memcpy(m->greedy_sorted, e->loads, C * sizeof(*e->loads));
+		memcpy(m->fresh, e->loads, C * sizeof(*e->loads));
 		return;
 	}
 	greedy_place_groups(m);
@@ -242,178 +539,38 @@ static void greedy_place(struct metrics *m)
 	if (m->nr_group)
 		memcpy(e->group, m->group,
 		       (size_t)m->nr_group * sizeof(*m->group));
-	memcpy(e->loads, m->greedy_sorted, C * sizeof(*e->loads));
+	memcpy(e->loads, m->fresh, C * sizeof(*e->loads));
 }
 
-static void greedy_place_groups(struct metrics *m)
+/* Redo the greedy loads from the groups; the imbalance follows the change. */
+static __attribute__((noinline)) void greedy_refresh(struct metrics *m)
 {
-	int i, j, c, n = m->nr_rq, C = m->nr_cpus, heaped = 0;
+	int c, C = m->nr_cpus;
 
-	if (m->nr_full == n && n &&
-	    (unsigned __int128)n * m->sum_w2 ==
-	    (unsigned __int128)m->sum_w * m->sum_w) {
+	m->dirty_greedy = 0;
+	if (!m->nr_group ||
+	    (m->nr_group == 1 && m->group[0].nr_allowed == C)) {
 		/*
-		 * Every task may run anywhere and all weigh the same (the
-		 * Cauchy-Schwarz equality): n / C on each CPU, one more on
-		 * n % C of them. Already ascending.
+		 * Every task may run anywhere and all weigh the same: n / C on
+		 * each CPU, one more on n % C of them (already ascending).
+		 * Kept in place from now on.
 		 */
-		uint64_t w = m->sum_w / (uint64_t)n, q = (uint64_t)(n / C);
+		int n = m->nr_group ? m->group[0].count : 0;
+		uint64_t w = m->nr_group ? m->group[0].weight : 0;
+		uint64_t q = (uint64_t)(n / C);
 		int r = n % C;
 
 		for (c = 0; c < C; c++)
-			m->greedy_sorted[c] = (q + (c >= C - r)) * w;
-		return;
-	}
-	memset(m->greedy, 0, (size_t)C * sizeof(*m->greedy));
-	for (i = 0; i < m->nr_group; i++) {
-		const struct metrics_group *k = &m->group[i];
-
-		for (j = 0; j < k->count; j++) {
-			int best = -1;
-
-			if (k->nr_allowed == C && C <= 16) {
-				m->greedy[least_loaded(m)] += k->weight;
-				continue;
-			}
-			if (k->nr_allowed == C) {
-				/* every later task may run anywhere too */
-				if (!heaped) {
-					for (c = 0; c < C; c++)
-						m->heap[c] = c;
-					for (c = C / 2 - 1; c >= 0; c--)
-						heap_down(m, c, C);
-					heaped = 1;
-				}
-				m->greedy[m->heap[0]] += k->weight;
-				heap_down(m, 0, C);
-				continue;
-			}
-			for (c = 0; c < C; c++)
-				if ((k->mask[c / 64] >> (c % 64) & 1) &&
-				    (best < 0 || m->greedy[c] < m->greedy[best]))
-					best = c;
-			if (best >= 0)
-				m->greedy[best] += k->weight;
-		}
-	}
-	memcpy(m->greedy_sorted, m->greedy, (size_t)C * sizeof(*m->greedy));
-	sort_loads(m->greedy_sorted, C);
-}
-
-static void recompute(struct metrics *m)
-{
-	int c, i;
-
-	if (m->dirty_greedy)
-		greedy_place(m);
-	if (m->dirty_greedy || m->dirty_actual) {
-		unsigned __int128 sum = 0;
-
-		/* m->sorted is kept up to date by load_move() */
-		for (c = 0; c < m->nr_cpus; c++) {
-			uint64_t a = m->greedy_sorted[c], b = m->sorted[c];
-			uint64_t d = a > b ? a - b : b - a;
-
-			sum += (unsigned __int128)d * d;
-		}
-		m->imbalance = sum;
-	}
-	if (m->dirty_wc && !m->nr_idle) {
-		m->wc_cpus = 0;
-	} else if (m->dirty_wc) {
-		uint64_t could[METRICS_MASK_WORDS] = { 0 };
-		int w, n = 0;
-
-		for (i = 0; i < m->nr_rq; i++) {
-			const struct metrics_task *t = &m->task[m->keys[i].pid];
-
-			if (t->running)
-				continue;
-			for (w = 0; w < m->mask_words; w++)
-				could[w] |= t->allowed[w];
-		}
-		for (c = 0; c < m->nr_cpus; c++) {
-			if (m->curr[c] || !(could[c / 64] >> (c % 64) & 1))
-				continue;
-			/* idle, and a waiting task allowed here: is it elsewhere? */
-			for (i = 0; i < m->nr_rq; i++) {
-				const struct metrics_task *t = &m->task[m->keys[i].pid];
-
-				if (!t->running && t->cpu != c &&
-				    (t->allowed[c / 64] >> (c % 64) & 1)) {
-					n++;
-					break;
-				}
-			}
-		}
-		m->wc_cpus = n;
-	}
-	m->dirty_greedy = m->dirty_actual = m->dirty_wc = 0;
-}
-
-void metrics_advance(struct metrics *m, uint64_t now)
-{
-	uint64_t dt;
-
-	if (now <= m->last)
-		return;
-	if (m->dirty_greedy || m->dirty_actual || m->dirty_wc)
-		recompute(m);
-	dt = now - m->last;
-	m->imbalance_int += m->imbalance * dt;
-	m->wc_int += (unsigned __int128)m->wc_cpus * dt;
-	m->last = now;
-}
-
-/* ---- the state the events describe ---- */
-
-/* The waiting tasks changed: only idle CPUs can lose work. */
-static inline void wc_touch(struct metrics *m)
-{
-	if (m->nr_idle)
-		m->dirty_wc = 1;
-}
-
-/*
- * CPU c's load changes to x: keep m->sorted ascending, with m->sorted_cpu
- * and m->pos mapping positions and CPUs. It moves only past the loads
- * strictly between the old and the new value.
- */
-static void sorted_update(struct metrics *m, int c, uint64_t x)
-{
-	uint64_t *v = m->sorted;
-	int *sc = m->sorted_cpu, i = m->pos[c], n = m->nr_cpus;
-
-	if (x > v[i]) {
-		for (; i + 1 < n && v[i + 1] < x; i++) {
-			v[i] = v[i + 1];
-			sc[i] = sc[i + 1];
-			m->pos[sc[i]] = i;
-		}
+			m->fresh[c] = (q + (c >= C - r)) * w;
+		m->closed = 1;
+		m->closed_w = (unsigned int)w;
+		m->closed_r = r;
 	} else {
-		for (; i > 0 && v[i - 1] > x; i--) {
-			v[i] = v[i - 1];
-			sc[i] = sc[i - 1];
-			m->pos[sc[i]] = i;
-		}
+		greedy_place(m);
 	}
-	v[i] = x;
-	sc[i] = c;
-	m->pos[c] = i;
-}
-
-static void load_move(struct metrics *m, const struct metrics_task *t,
-		      int from, int to)
-{
-	if (from >= 0 && from < m->nr_cpus) {
-		m->load[from] -= t->weight;
-		sorted_update(m, from, m->load[from]);
-	}
-	if (to >= 0 && to < m->nr_cpus) {
-		m->load[to] += t->weight;
-		sorted_update(m, to, m->load[to]);
-	}
-	m->dirty_actual = 1;
+	for (c = 0; c < C; c++)
+		if (m->fresh[c] != m->greedy_sorted[c])
+			greedy_set(m, c, m->fresh[c]);
 }
 
 /* greedy order: fewest allowed CPUs, heaviest, then the mask (any order) */
@@ -430,6 +587,25 @@ static int group_cmp(const struct metrics *m, const struct metrics_group *x,
 		if (x->mask[w] != mask[w])
 			return x->mask[w] < mask[w] ? -1 : 1;
 	return 0;
+}
+
+static void group_insert(struct metrics *m, int i, int nr_allowed,
+			 unsigned int weight, const uint64_t *mask, int count)
+{
+	if (m->nr_group == m->cap_group) {
+		m->cap_group = m->cap_group ? 2 * m->cap_group : 16;
+		m->group = realloc(m->group,
+				   (size_t)m->cap_group * sizeof(*m->group));
+		if (!m->group)
+			abort();
+	}
+	memmove(m->group + i + 1, m->group + i,
+		(size_t)(m->nr_group - i) * sizeof(*m->group));
+	m->group[i].nr_allowed = nr_allowed;
+	m->group[i].weight = weight;
+	m->group[i].count = count;
+	memcpy(m->group[i].mask, mask, sizeof(m->group[i].mask));
+	m->nr_group++;
 }
 
 /*
@@ -454,66 +630,215 @@ static void group_add(struct metrics *m, const struct metrics_task *t,
 		}
 		return;
 	}
-	if (m->nr_group == m->cap_group) {
-		m->cap_group = m->cap_group ? 2 * m->cap_group : 16;
-		m->group = realloc(m->group,
-				   (size_t)m->cap_group * sizeof(*m->group));
-		if (!m->group)
-			abort();
-	}
-	memmove(m->group + i + 1, m->group + i,
-		(size_t)(m->nr_group - i) * sizeof(*m->group));
-	m->group[i].nr_allowed = t->nr_allowed;
-	m->group[i].weight = t->weight;
-	m->group[i].count = delta;
-	memcpy(m->group[i].mask, t->allowed, sizeof(t->allowed));
-	m->nr_group++;
+	group_insert(m, i, t->nr_allowed, t->weight, t->allowed, delta);
 }
 
-static void set_runnable(struct metrics *m, int pid, struct metrics_task *t,
-			 int on)
+/* A task joins (sign 1) or leaves (-1) the runnable set of the greedy. */
+static __attribute__((noinline)) void greedy_add(struct metrics *m,
+						 const struct metrics_task *t,
+						 int sign)
 {
-	if (!t->known || !on == !t->runnable) {
-		t->runnable = on;
+	int C = m->nr_cpus, n = m->nr_rq;
+
+	m->nr_rq += sign;
+	if (m->closed && is_full(m, t) && (!n || t->weight == m->closed_w)) {
+		/* the closed form of n ± 1 tasks differs in one entry */
+		int r = m->closed_r, i;
+
+		m->closed_w = t->weight;
+		if (sign > 0) {
+			i = C - 1 - r;
+			m->closed_r = r + 1 == C ? 0 : r + 1;
+			greedy_set(m, i, m->greedy_sorted[i] + t->weight);
+		} else {
+			i = r ? C - r : 0;
+			m->closed_r = r ? r - 1 : C - 1;
+			greedy_set(m, i, m->greedy_sorted[i] - t->weight);
+		}
 		return;
 	}
-	t->runnable = on;
-	if (on) {
-		t->rq_idx = m->nr_rq;
-		m->keys[m->nr_rq++] = (struct metrics_key){
-			.nr_allowed = t->nr_allowed, .weight = t->weight,
-			.pid = pid,
-		};
-		load_move(m, t, -1, t->cpu);
-		group_add(m, t, 1);
-		m->nr_full += t->nr_allowed == m->nr_cpus;
-		m->sum_w += t->weight;
-		m->sum_w2 += (unsigned __int128)t->weight * t->weight;
-	} else {
-		struct metrics_key last = m->keys[--m->nr_rq];
+	if (m->closed) {
+		/* the groups were not kept: they are one, or none */
+		uint64_t full[METRICS_MASK_WORDS] = { 0 };
+		int c;
 
-		m->keys[t->rq_idx] = last;
-		m->task[last.pid].rq_idx = t->rq_idx;
-		t->rq_idx = -1;
-		load_move(m, t, t->cpu, -1);
-		group_add(m, t, -1);
-		m->nr_full -= t->nr_allowed == m->nr_cpus;
-		m->sum_w -= t->weight;
-		m->sum_w2 -= (unsigned __int128)t->weight * t->weight;
+		m->nr_group = 0;
+		if (n) {
+			for (c = 0; c < C; c++)
+				full[c / 64] |= 1ULL << (c % 64);
+			group_insert(m, 0, C, m->closed_w, full, n);
+		}
+		m->closed = 0;
 	}
+	group_add(m, t, sign);
 	m->dirty_greedy = 1;
-	wc_touch(m);
 }
 
-static void set_cpu(struct metrics *m, struct metrics_task *t, int cpu)
+/* ... inline while the closed form holds and stays */
+static inline void greedy_up(struct metrics *m, const struct metrics_task *t)
 {
-	if (t->cpu == cpu)
+	int r = m->closed_r, i = m->nr_cpus - 1 - r;
+
+	if (!m->closed || !is_full(m, t) ||
+	    (m->nr_rq && t->weight != m->closed_w)) {
+		greedy_add(m, t, 1);
 		return;
-	if (t->known && t->runnable) {
-		load_move(m, t, t->cpu, cpu);
-		wc_touch(m);
 	}
+	m->nr_rq++;
+	m->closed_w = t->weight;
+	m->closed_r = i ? r + 1 : 0;
+	greedy_set(m, i, m->greedy_sorted[i] + t->weight);
+}
+
+static inline void greedy_down(struct metrics *m,
+			       const struct metrics_task *t)
+{
+	int r = m->closed_r, i = r ? m->nr_cpus - r : 0;
+
+	if (!m->closed || !is_full(m, t) || t->weight != m->closed_w) {
+		greedy_add(m, t, -1);
+		return;
+	}
+	m->nr_rq--;
+	m->closed_r = r ? r - 1 : m->nr_cpus - 1;
+	greedy_set(m, i, m->greedy_sorted[i] - t->weight);
+}
+
+/* ---- work conservation ---- */
+
+/* need[c] changes by d */
+static inline void need_add(struct metrics *m, int c, int d)
+{
+	int a = m->cpu[c].need, b = a + d;
+
+	m->cpu[c].need = b;
+	if (!m->cpu[c].curr) {
+		m->by_need[a + m->need_cap]--;
+		m->by_need[b + m->need_cap]++;
+		m->wc_cpus += (b < m->wait_full) - (a < m->wait_full);
+	}
+}
+
+/* CPU c goes idle (on 1) or busy (on 0) */
+static void idle_set(struct metrics *m, int c, int on)
+{
+	int lost = m->cpu[c].need < m->wait_full;
+
+	m->by_need[m->cpu[c].need + m->need_cap] += on ? 1 : -1;
+	m->wc_cpus += on ? lost : -lost;
+}
+
+/* A waiting task with a narrower mask joins (d 1) or leaves (-1) the pool */
+static __attribute__((noinline)) void
+wait_pool_narrow(struct metrics *m, const struct metrics_task *t, int d)
+{
+	int w;
+
+	for (w = 0; w < m->mask_words; w++) {
+		uint64_t bits = t->allowed[w];
+
+		while (bits) {
+			int c = w * 64 + __builtin_ctzll(bits);
+
+			bits &= bits - 1;
+			need_add(m, c, -d);
+		}
+	}
+}
+
+/*
+ * A waiting task joins (d 1) or leaves (-1) the tasks that could move:
+ * one allowed everywhere moves the idle CPUs whose need equals the count
+ * of such tasks to the other side.
+ */
+static inline void wait_pool(struct metrics *m, const struct metrics_task *t,
+			     int d)
+{
+	if (!is_full(m, t))
+		wait_pool_narrow(m, t, d);
+	else if (d > 0)
+		m->wc_cpus += m->by_need[m->wait_full++ + m->need_cap];
+	else
+		m->wc_cpus -= m->by_need[--m->wait_full + m->need_cap];
+}
+
+/* ... and is queued on CPU c (it could not move there) */
+static inline void wait_on(struct metrics *m, const struct metrics_task *t,
+			   int c, int d)
+{
+	if ((unsigned int)c < (unsigned int)m->nr_cpus &&
+	    (is_full(m, t) || allowed_on(t, c)))
+		need_add(m, c, d);
+}
+
+/* ---- the state the events describe ---- */
+
+/*
+ * A task's runnable and running flags and CPU become these; the loads,
+ * the greedy set and the waiting tasks follow when it is a workload task.
+ */
+static __attribute__((noinline)) void task_set(struct metrics *m,
+					       struct metrics_task *t,
+					       int runnable, int running,
+					       int cpu)
+{
+	int was_wait, now_wait, old_cpu = t->cpu;
+
+	runnable = !!runnable;
+	running = !!running;
+	if (!t->known) {
+		t->runnable = runnable;
+		t->running = running;
+		t->cpu = cpu;
+		return;
+	}
+	was_wait = t->runnable && !t->running;
+	now_wait = runnable && !running;
+	if (was_wait && (!now_wait || cpu != t->cpu))
+		wait_on(m, t, t->cpu, -1);
+	if (was_wait && !now_wait)
+		wait_pool(m, t, -1);
+	if (t->runnable && runnable) {
+		if (cpu != t->cpu) {
+			load_down(m, t->cpu, t->weight);
+			load_up(m, cpu, t->weight);
+		}
+	} else if (runnable) {
+		load_up(m, cpu, t->weight);
+		greedy_add(m, t, 1);
+	} else if (t->runnable) {
+		load_down(m, t->cpu, t->weight);
+		greedy_add(m, t, -1);
+	}
+	if (now_wait && !was_wait)
+		wait_pool(m, t, 1);
+	t->runnable = runnable;
+	t->running = running;
 	t->cpu = cpu;
+	if (now_wait && (!was_wait || cpu != old_cpu))
+		wait_on(m, t, cpu, 1);
+}
+
+/*
+ * Integrate up to now. Half the events come at the instant of the one
+ * before: nothing to add then, but adding 0 costs less than a branch
+ * that goes either way.
+ */
+static inline void advance(struct metrics *m, uint64_t now)
+{
+	uint64_t last = m->last, dt;
+
+	if (__builtin_expect(m->dirty_greedy, 0) && now > last)
+		greedy_refresh(m);
+	dt = (now - last) & -(uint64_t)(now > last);
+	m->imbalance_int += m->imbalance * dt;
+	m->wc_int += (u128)(uint64_t)m->wc_cpus * dt;
+	m->last = last + dt;
+}
+
+void metrics_advance(struct metrics *m, uint64_t now)
+{
+	advance(m, now);
 }
 
 static void set_mask(struct metrics *m, struct metrics_task *t,
@@ -532,7 +857,7 @@ static void set_mask(struct metrics *m, struct metrics_task *t,
 	for (i = 0; i < nr_allowed; i++) {
 		int c = allowed[i];
 
-		if (c < 0 || c >= m->nr_cpus || (t->allowed[c / 64] >> (c % 64) & 1))
+		if (c < 0 || c >= m->nr_cpus || allowed_on(t, c))
 			continue;
 		t->allowed[c / 64] |= 1ULL << (c % 64);
 		t->nr_allowed++;
@@ -543,54 +868,53 @@ void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
 		  unsigned int weight, int nr_allowed, const int *allowed)
 {
 	struct metrics_task *t = task_get(m, pid);
-	int runnable;
+	int runnable, running;
 
 	if (!t)
 		return;
 	metrics_advance(m, now);
 	runnable = t->runnable;
+	running = t->running;
 	if (t->known)
-		set_runnable(m, pid, t, 0);
-	t->runnable = 0;
+		task_set(m, t, 0, 0, t->cpu);
+	t->runnable = t->running = 0;	/* in no set yet */
 	t->known = 1;
 	t->cls = cls;
 	t->weight = weight;
 	set_mask(m, t, nr_allowed, allowed);
-	set_runnable(m, pid, t, runnable);
-	m->dirty_greedy = 1;
-	wc_touch(m);
+	task_set(m, t, runnable, running, t->cpu);
 }
 
 void metrics_affinity(struct metrics *m, uint64_t now, int pid,
 		      int nr_allowed, const int *allowed)
 {
 	struct metrics_task *t = task_get(m, pid);
-	int runnable;
+	int runnable, running;
 
 	if (!t || !t->known)
 		return;
 	metrics_advance(m, now);
 	runnable = t->runnable;
-	set_runnable(m, pid, t, 0);
+	running = t->running;
+	task_set(m, t, 0, 0, t->cpu);
 	set_mask(m, t, nr_allowed, allowed);
-	set_runnable(m, pid, t, runnable);
-	m->dirty_greedy = 1;
-	wc_touch(m);
+	task_set(m, t, runnable, running, t->cpu);
 }
 
 void metrics_weight(struct metrics *m, uint64_t now, int pid,
 		    unsigned int weight)
 {
 	struct metrics_task *t = task_get(m, pid);
-	int runnable;
+	int runnable, running;
 
 	if (!t || !t->known)
 		return;
 	metrics_advance(m, now);
 	runnable = t->runnable;
-	set_runnable(m, pid, t, 0);
+	running = t->running;
+	task_set(m, t, 0, 0, t->cpu);
 	t->weight = weight;
-	set_runnable(m, pid, t, runnable);
+	task_set(m, t, runnable, running, t->cpu);
 }
 
 /* The lowest domain level spanning two CPUs. */
@@ -617,9 +941,9 @@ static void hist_add(struct metrics *m, uint64_t v)
 		e = 63 - __builtin_clzll(v);
 		idx = 128 + (e - 7) * 64 + (int)((v >> (e - 6)) & 63);
 	}
-	m->hist[idx]++;
-	if (v > m->hist_max[idx])
-		m->hist_max[idx] = v;
+	m->hist[idx].count++;
+	if (v > m->hist[idx].max)
+		m->hist[idx].max = v;
 	m->nr_wakeups++;
 	if (v > m->wakeup_max)
 		m->wakeup_max = v;
@@ -638,84 +962,137 @@ static uint64_t hist_quantile(const struct metrics *m, double q)
 	if (!want)
 		want = 1;
 	for (i = 0; i < METRICS_HIST_BUCKETS; i++) {
-		seen += m->hist[i];
+		seen += m->hist[i].count;
 		if (seen >= want)
-			return m->hist_max[i];
+			return m->hist[i].max;
 	}
 	return m->wakeup_max;
 }
 
-static void stop_running(struct metrics *m, struct metrics_task *t,
-			 uint64_t now)
+/*
+ * The events in their usual form take the short ways below; anything else
+ * (kernel threads, tasks seen before they were known, a wakeup of a task
+ * still queued...) goes through task_set(), which covers every case.
+ */
+static inline void ev_switch_out(struct metrics *m, uint64_t now,
+				 struct metrics_task *t, long state)
 {
-	(void)m;
-	if (!t->running)
+	if (t->running) {
+		t->exec_ns += now - t->since;
+		t->since = now;
+	}
+	if (!t->known || !t->running || !t->runnable) {
+		task_set(m, t, state != 0, 0, t->cpu);
 		return;
+	}
 	t->running = 0;
-	t->exec_ns += now - t->since;
+	if (state) {			/* preempted: waits where it is */
+		wait_pool(m, t, 1);
+		wait_on(m, t, t->cpu, 1);
+	} else {			/* blocked */
+		t->runnable = 0;
+		load_down(m, t->cpu, t->weight);
+		greedy_down(m, t);
+	}
+}
+
+static inline void ev_switch_in(struct metrics *m, uint64_t now,
+				struct metrics_task *t, int cpu)
+{
+	if (!t->runnable)		/* missed its wakeup */
+		t->since = now;
+	if (t->known && t->runnable && !t->running && t->cpu == cpu) {
+		wait_on(m, t, cpu, -1);
+		wait_pool(m, t, -1);
+		t->running = 1;
+	} else {
+		task_set(m, t, 1, 1, cpu);
+	}
+	if (t->known) {
+		m->wait_ns += now - t->since;
+		if (t->wake_pending)
+			hist_add(m, now - t->wake_at);
+	}
+	t->wake_pending = 0;
 	t->since = now;
+}
+
+static inline void ev_wakeup(struct metrics *m, uint64_t now,
+			     struct metrics_task *t, int cpu)
+{
+	if (t->running) {
+		task_set(m, t, 1, 1, cpu);
+		return;
+	}
+	if (!t->wake_pending) {
+		t->wake_pending = 1;
+		t->wake_at = now;
+	}
+	if (t->runnable || !t->known) {
+		if (!t->runnable)
+			t->since = now;
+		task_set(m, t, 1, 0, cpu);
+		return;
+	}
+	t->since = now;
+	t->runnable = 1;
+	t->cpu = cpu;
+	load_up(m, cpu, t->weight);
+	greedy_up(m, t);
+	wait_pool(m, t, 1);
+	wait_on(m, t, cpu, 1);
+}
+
+static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
+			      int cpu)
+{
+	int from = t->cpu;
+
+	if (!t->known || !t->runnable || t->running || from == cpu) {
+		task_set(m, t, t->runnable, t->running, cpu);
+		return;
+	}
+	/* a waiting task moves */
+	wait_on(m, t, from, -1);
+	load_down(m, from, t->weight);
+	load_up(m, cpu, t->weight);
+	t->cpu = cpu;
+	wait_on(m, t, cpu, 1);
 }
 
 void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 		   int pid, int arg, long state)
 {
-	struct metrics_task *t, *prev;
+	struct metrics_task *t;
 
-	if (cpu < 0 || cpu >= m->nr_cpus)
+	if ((unsigned int)cpu >= (unsigned int)m->nr_cpus)
 		return;
-	metrics_advance(m, now);
+	advance(m, now);
 	switch (kind) {
 	case METRICS_EV_SWITCH:
-		prev = task_get(m, arg);
-		if (prev) {
-			stop_running(m, prev, now);
-			set_runnable(m, arg, prev, state != 0);
-		}
+		t = task_get(m, arg);
+		if (t)
+			ev_switch_out(m, now, t, state);
 		t = task_get(m, pid);
-		if (t) {
-			set_cpu(m, t, cpu);
-			if (!t->runnable) {	/* missed its wakeup */
-				t->since = now;
-				set_runnable(m, pid, t, 1);
-			}
-			if (t->known) {
-				m->wait_ns += now - t->since;
-				if (t->wake_pending)
-					hist_add(m, now - t->wake_at);
-			}
-			t->wake_pending = 0;
-			t->running = 1;
-			t->since = now;
-		}
-		if (!m->curr[cpu] != !pid) {
-			m->nr_idle += pid ? -1 : 1;
-			m->dirty_wc = 1;
-		}
-		m->curr[cpu] = pid;
-		if ((prev && prev->known) || (t && t->known))
-			wc_touch(m);
+		if (t)
+			ev_switch_in(m, now, t, cpu);
+		if (!m->cpu[cpu].curr != !pid)
+			idle_set(m, cpu, !pid);
+		m->cpu[cpu].curr = pid;
 		break;
 	case METRICS_EV_WAKEUP:
 	case METRICS_EV_WAKEUP_NEW:
 		t = task_get(m, pid);
-		if (!t || arg < 0 || arg >= m->nr_cpus)
-			break;
-		set_cpu(m, t, arg);
-		if (!t->running && !t->wake_pending) {
-			t->wake_pending = 1;
-			t->wake_at = now;
-		}
-		if (!t->running && !t->runnable)
-			t->since = now;
-		set_runnable(m, pid, t, 1);
+		if (t && (unsigned int)arg < (unsigned int)m->nr_cpus)
+			ev_wakeup(m, now, t, arg);
 		break;
 	case METRICS_EV_MIGRATE:
 		t = task_get(m, pid);
-		if (!t || arg < 0 || arg >= m->nr_cpus)
+		if (!t || (unsigned int)arg >= (unsigned int)m->nr_cpus)
 			break;
 		if (t->known && cpu != arg)
 			m->migrations[level_of(m->topo, cpu, arg)]++;
-		set_cpu(m, t, arg);
+		ev_migrate(m, t, arg);
 		break;
 	}
 }

@@ -46,26 +46,43 @@ enum metrics_class {
 	METRICS_RT,		/* SCHED_FIFO, SCHED_RR, SCHED_DEADLINE */
 };
 
+/*
+ * Per pid. What every event reads or writes comes first, in one cache line
+ * (the array is 64-byte aligned and the struct 128 bytes); the mask is
+ * read only for tasks not allowed everywhere.
+ */
 struct metrics_task {
-	int known;		/* a workload task: scored */
-	int cls;		/* enum metrics_class */
+	/* flags in one word: the usual cases are one test */
+	unsigned int known:1;		/* a workload task: scored */
+	unsigned int runnable:1;	/* running or queued */
+	unsigned int running:1;
+	unsigned int wake_pending:1;	/* woken, not yet run */
+	int cpu;		/* -1: not seen yet */
 	unsigned int weight;
 	int nr_allowed;
-	uint64_t allowed[METRICS_MASK_WORDS];
-	int cpu;		/* -1: not seen yet */
-	int runnable;		/* running or queued */
-	int running;
-	int wake_pending;	/* woken, not yet run */
+	int cls;		/* enum metrics_class */
 	uint64_t wake_at;
 	uint64_t since;		/* start of the current run or wait */
 	uint64_t exec_ns;
-	int rq_idx;		/* in metrics.keys; -1: not runnable */
+	uint64_t pad[2];
+	uint64_t allowed[METRICS_MASK_WORDS];
 };
 
-struct metrics_key {
-	int nr_allowed;
-	unsigned int weight;
-	int pid;
+/* Per CPU, together for the same reason. */
+struct metrics_cpu {
+	uint64_t load;		/* actual: weights of runnable tasks */
+	int curr;		/* pid running there (0: idle) */
+	int need;		/* see struct metrics */
+	int run;		/* the run of its load in metrics.run */
+	int pad;
+};
+
+/* A run of equal actual loads: a list entry that keeps its slot. */
+struct metrics_run {
+	uint64_t val;
+	int end;		/* in metrics.sorted, exclusive */
+	int prev, next;		/* slots, -1: none */
+	int pad;
 };
 
 struct metrics_group {
@@ -85,46 +102,65 @@ struct metrics_cache {
 	uint64_t *loads;		/* the greedy loads, sorted */
 };
 
+struct metrics_bucket {
+	uint64_t count;
+	uint64_t max;			/* the largest sample in it */
+};
+
+/*
+ * The state is kept so that each event costs O(1) for tasks allowed
+ * everywhere (see metrics.c): the imbalance over the sorted greedy loads
+ * g and actual loads a follows the entries that change, modulo 2^128 as
+ * the integrals (exact). What events touch comes first.
+ */
 struct metrics {
-	const struct topology *topo;
-	int nr_cpus;
-	int mask_words;			/* of allowed masks in use */
-	int nr_idle;			/* CPUs running their idle task */
 	uint64_t last;			/* time integrated up to */
-	/* per pid */
-	struct metrics_task *task;
-	int nr_pids;
-	/* runnable workload tasks, in no order */
-	struct metrics_key *keys;
-	int nr_rq;
-	int nr_full;			/* of them allowed everywhere */
-	uint64_t sum_w;			/* Σ weight */
-	unsigned __int128 sum_w2;	/* Σ weight² */
-	struct metrics_group *group;	/* runnable tasks alike, greedy order */
-	int nr_group, cap_group;
-	struct metrics_cache cache[METRICS_CACHE];
-	/* per CPU */
-	int *curr;			/* pid running there (0: idle) */
-	uint64_t *load;			/* actual: weights of runnable tasks */
-	uint64_t *greedy;		/* scratch: the reference placement */
-	uint64_t *sorted;		/* the actual loads, ascending */
-	int *sorted_cpu;		/* whose they are */
-	int *pos;			/* where a CPU's load is in sorted */
-	int *heap;			/* scratch: CPUs by greedy load */
-	/* state between events */
-	int dirty_greedy, dirty_actual, dirty_wc;
-	uint64_t *greedy_sorted;	/* sorted greedy loads, kept */
-	unsigned __int128 imbalance;	/* current Σ(greedy - actual)² */
-	int wc_cpus;			/* idle CPUs a waiting task could use */
-	/* integrals */
+	unsigned __int128 imbalance;	/* Σ (g_i − a_i)², kept up to date */
 	unsigned __int128 imbalance_int;	/* weight units² x ns */
 	unsigned __int128 wc_int;		/* CPU x ns */
+	int nr_cpus;
+	int mask_words;			/* of allowed masks in use */
+	struct metrics_task *task;	/* per pid */
+	int nr_pids;
+	int nr_rq;			/* runnable workload tasks */
+	/*
+	 * closed: every runnable task is allowed everywhere and weighs
+	 * closed_w, so the greedy loads are n / C x closed_w and one more on
+	 * closed_r = n % C CPUs; they are updated in place and the groups
+	 * are not kept (they are one group).
+	 */
+	int closed, closed_r;
+	unsigned int closed_w;
+	int dirty_greedy;		/* groups changed, greedy not redone */
+	/*
+	 * Work conservation: an idle CPU c loses work when more waiting tasks
+	 * could run there than are queued there: wait_full (waiting tasks
+	 * allowed everywhere) > cpu[c].need (those queued on c and allowed
+	 * there, minus the waiting tasks with a narrower mask allowed on c).
+	 * by_need counts the idle CPUs by need (index need + need_cap).
+	 */
+	int wait_full;
+	int wc_cpus;			/* idle CPUs a waiting task could use */
+	int *by_need, need_cap;
+	struct metrics_cpu *cpu;
+	uint64_t *sorted;		/* the actual loads, ascending */
+	uint64_t *greedy_sorted;	/* the greedy loads, ascending */
+	struct metrics_run *run;	/* the runs of sorted, ascending */
+	int run_head;
+	int *run_free, nr_free;		/* unused slots */
 	uint64_t wait_ns;			/* runqueue wait of workload tasks */
 	uint64_t migrations[METRICS_NR_LEVELS];
 	uint64_t nr_wakeups;
 	uint64_t wakeup_max;
-	uint64_t hist[METRICS_HIST_BUCKETS];	/* log-linear: 64 per octave */
-	uint64_t hist_max[METRICS_HIST_BUCKETS];	/* largest sample in each */
+	const struct topology *topo;
+	/* the greedy placement when it has no closed form */
+	struct metrics_group *group;	/* runnable tasks alike, greedy order */
+	int nr_group, cap_group;
+	uint64_t *greedy;		/* scratch: the reference placement */
+	uint64_t *fresh;		/* scratch: new greedy loads, sorted */
+	int *heap;			/* scratch: CPUs by greedy load */
+	struct metrics_cache cache[METRICS_CACHE];
+	struct metrics_bucket hist[METRICS_HIST_BUCKETS];	/* log-linear: 64 per octave */
 };
 
 struct metrics_result {

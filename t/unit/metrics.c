@@ -59,13 +59,15 @@ static int near(double a, double b)
 
 #define RN 40
 struct rtask {
-	int runnable, cpu, nr;
+	int runnable, running, cpu, nr;
 	unsigned int weight;
 	uint64_t mask[METRICS_MASK_WORDS];
 };
 static struct rtask rt[RN];
+static int rcurr[TOPOLOGY_MAX_CPUS];	/* pid running there, 0: idle */
 static uint64_t rng_state = 42;
 static int uniform;	/* every task nice 0 and allowed everywhere */
+static int huge;	/* weights far beyond the kernel's: loads past 2^32 */
 
 static uint64_t rnd(uint64_t n)
 {
@@ -127,6 +129,25 @@ static unsigned __int128 ref_imbalance(int C)
 	return sum;
 }
 
+/* idle CPUs with a waiting task allowed there queued on another CPU */
+static uint64_t ref_lost(int C)
+{
+	uint64_t n = 0;
+	int c, i;
+
+	for (c = 0; c < C; c++) {
+		if (rcurr[c])
+			continue;
+		for (i = 0; i < RN; i++)
+			if (rt[i].runnable && !rt[i].running &&
+			    rt[i].cpu != c &&
+			    (rt[i].mask[c / 64] >> (c % 64) & 1))
+				break;
+		n += i < RN;
+	}
+	return n;
+}
+
 static int rand_cpu_in(int i, int C)
 {
 	int c;
@@ -155,20 +176,50 @@ static void rand_mask(int i, int C, int *cpus, int *nr)
 	rt[i].nr = *nr;
 }
 
-/* Random streams against the reference: returns the largest relative error. */
-static double random_stream(const char *spec, int steps)
+static double rel_err(double got, double want)
+{
+	return want ? (got - want) / want : got;
+}
+
+/* a switch on cpu to pid next (0: idle), as the metrics read it */
+static void ref_switch(uint64_t now, int pid0, int cpu, int next, int prev,
+		       int prev_runnable)
+{
+	if (prev >= pid0 && prev < pid0 + RN) {
+		rt[prev - pid0].running = 0;
+		rt[prev - pid0].runnable = prev_runnable;
+	}
+	if (next >= pid0 && next < pid0 + RN) {
+		rt[next - pid0].cpu = cpu;
+		rt[next - pid0].runnable = 1;
+		rt[next - pid0].running = 1;
+	}
+	rcurr[cpu] = next;
+	metrics_event(&m, now, METRICS_EV_SWITCH, cpu, next, prev,
+		      prev_runnable);
+}
+
+/*
+ * Random streams against the references: the balance score's and work
+ * conservation's largest relative error (*wc_err).
+ */
+static double random_stream(const char *spec, int steps, double *wc_err)
 {
 	static const unsigned int weights[] = { 1024, 1024, 335, 88761, 15, 3 };
-	int cpus[TOPOLOGY_MAX_CPUS], nr, i, k, C, pid0 = 100;
-	unsigned __int128 ref = 0;
+	static const unsigned int heavy[] = { 4000000000u, 2147483648u,
+					      1024, 3, 3000000000u, 88761 };
+	int cpus[TOPOLOGY_MAX_CPUS], nr, i, k, C, c, pid0 = 100;
+	unsigned __int128 ref = 0, ref_wc = 0;
 	uint64_t now = 0;
-	double got, want;
+	double got;
 
 	machine(spec);
 	C = topo.nr_cpus;
 	memset(rt, 0, sizeof(rt));
+	memset(rcurr, 0, sizeof(rcurr));
 	for (i = 0; i < RN; i++) {
-		rt[i].weight = uniform ? 1024 : weights[rnd(6)];
+		rt[i].weight = uniform ? 1024 :
+			       huge ? heavy[rnd(6)] : weights[rnd(6)];
 		rand_mask(i, C, cpus, &nr);
 		rt[i].cpu = rand_cpu_in(i, C);
 		metrics_task(&m, 0, pid0 + i, METRICS_FAIR, rt[i].weight, nr,
@@ -178,9 +229,10 @@ static double random_stream(const char *spec, int steps)
 		uint64_t dt = rnd(4) ? 1 + rnd(1000) : 0;
 
 		ref += ref_imbalance(C) * dt;
+		ref_wc += (unsigned __int128)ref_lost(C) * dt;
 		now += dt;
 		i = (int)rnd(RN);
-		switch (rnd(5)) {
+		switch (rnd(8)) {
 		case 0:
 		case 1:	/* wake on an allowed CPU */
 			if (rt[i].runnable)
@@ -190,12 +242,10 @@ static double random_stream(const char *spec, int steps)
 			metrics_event(&m, now, METRICS_EV_WAKEUP, 0, pid0 + i,
 				      rt[i].cpu, 0);
 			break;
-		case 2:	/* block */
+		case 2:	/* block (running there or not) */
 			if (!rt[i].runnable)
 				break;
-			rt[i].runnable = 0;
-			metrics_event(&m, now, METRICS_EV_SWITCH, rt[i].cpu, 0,
-				      pid0 + i, 0);
+			ref_switch(now, pid0, rt[i].cpu, 0, pid0 + i, 0);
 			break;
 		case 3:	/* migrate */
 			nr = rand_cpu_in(i, C);
@@ -208,19 +258,36 @@ static double random_stream(const char *spec, int steps)
 				rand_mask(i, C, cpus, &nr);
 				metrics_affinity(&m, now, pid0 + i, nr, cpus);
 			} else {
-				rt[i].weight = uniform ? 1024 : weights[rnd(6)];
+				rt[i].weight = uniform ? 1024 :
+			       huge ? heavy[rnd(6)] : weights[rnd(6)];
 				metrics_weight(&m, now, pid0 + i, rt[i].weight);
 			}
+			break;
+		case 5:
+		case 6:	/* run it where it is queued (woken or not) */
+			c = rt[i].cpu;
+			if (rcurr[c] == pid0 + i)
+				break;
+			ref_switch(now, pid0, c, pid0 + i, rcurr[c],
+				   (int)rnd(3) != 0);
+			break;
+		case 7:	/* a kernel thread or idle takes a CPU */
+			c = (int)rnd((uint64_t)C);
+			ref_switch(now, pid0, c, rnd(2) ? 5 : 0, rcurr[c],
+				   (int)rnd(2));
 			break;
 		}
 	}
 	ref += ref_imbalance(C) * 1000;
+	ref_wc += (unsigned __int128)ref_lost(C) * 1000;
 	now += 1000;
 	finish(now);
 	got = r.balance_score;
-	tap_diag("%s: balance score %.3f", spec, got);
-	want = (double)ref / (double)now;
-	return want ? (got - want) / want : got;
+	tap_diag("%s: balance score %.3f, work conservation %.6f", spec, got,
+		 r.work_conservation);
+	*wc_err = rel_err(r.work_conservation,
+			  (double)ref_wc / ((double)now * (double)C));
+	return rel_err(got, (double)ref / (double)now);
 }
 
 int main(void)
@@ -230,7 +297,7 @@ int main(void)
 	double want;
 	int i, a, b;
 
-	tap_plan(24);
+	tap_plan(25);
 
 	/* greedy = actual: one nice-0 hog per CPU */
 	machine("dual");
@@ -410,20 +477,26 @@ int main(void)
 	/* random streams against the definition recomputed from scratch */
 	{
 		static const char *const specs[] = { "quad", "quad-smt", "server-64" };
-		double e;
+		double e, w;
 
 		for (i = 0; i < 3; i++) {
-			e = random_stream(specs[i], 20000);
-			tap_ok(e < 1e-12 && e > -1e-12,
-			       "%s: 20000 random events, 40 tasks of mixed weights and affinities: the reference's score (relative error %g)",
-			       specs[i], e);
+			e = random_stream(specs[i], 20000, &w);
+			tap_ok(e < 1e-12 && e > -1e-12 && w < 1e-12 && w > -1e-12,
+			       "%s: 20000 random events, 40 tasks of mixed weights and affinities: the references' balance score and work conservation (relative errors %g, %g)",
+			       specs[i], e, w);
 		}
+		huge = 1;
+		e = random_stream("quad-smt", 20000, &w);
+		tap_ok(e < 1e-12 && e > -1e-12 && w < 1e-12 && w > -1e-12,
+		       "quad-smt: the same with weights up to 4e9, loads past 2^32 (relative errors %g, %g)",
+		       e, w);
+		huge = 0;
 		uniform = 1;
 		for (i = 0; i < 3; i++) {
-			e = random_stream(specs[i], 20000);
-			tap_ok(e < 1e-12 && e > -1e-12,
-			       "%s: the same with 40 nice-0 tasks allowed everywhere (relative error %g)",
-			       specs[i], e);
+			e = random_stream(specs[i], 20000, &w);
+			tap_ok(e < 1e-12 && e > -1e-12 && w < 1e-12 && w > -1e-12,
+			       "%s: the same with 40 nice-0 tasks allowed everywhere (relative errors %g, %g)",
+			       specs[i], e, w);
 		}
 	}
 	return tap_done();
