@@ -248,9 +248,9 @@ for case in 16 64; do
 		[[ ${BENCH_SKIP_METRICS:-0} == 1 ]] && continue
 		woff=(); won=(); ratios=(); cratios=()
 		for ((i = 1; i <= REPS; i++)); do
-			simrun "$rev" "$topo" "$wl" "$dur"
+			simrun "$rev" "$topo" "$wl" "$dur" --no-metrics
 			woff+=("$WALL"); coff=$CPU
-			simrun "$rev" "$topo" "$wl" "$dur" --metrics
+			simrun "$rev" "$topo" "$wl" "$dur"
 			won+=("$WALL")
 			[[ $EVENTS == "$events" ]] ||
 				die "$rev on $topo: --metrics changed the run: $events then $EVENTS events"

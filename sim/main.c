@@ -40,7 +40,9 @@ static void usage(FILE *f, const char *argv0)
 "      --subset HASH    its build subset hash, recorded in the results\n"
 "      --fatal-warnings make a kernel WARN end the run (exit %d)\n"
 "      --domains        boot, print the sched domains the kernel built, exit\n"
-"      --metrics        score load balancing into the results (\"metrics\")\n"
+"      --no-metrics     leave the load-balance scores (\"metrics\") out of the\n"
+"                       results: about 10 %% faster on event-heavy runs\n"
+"      --metrics        score load balancing (the default)\n"
 "      --governor G     who sets the frequency of CPUs with OPPs: schedutil\n"
 "                       (the kernel's own, default), performance (highest\n"
 "                       OPP) or powersave (lowest OPP)\n"
@@ -245,6 +247,7 @@ int main(int argc, char **argv)
 		{ "fatal-warnings", no_argument, NULL, 'F' },
 		{ "domains", no_argument, NULL, 'D' },
 		{ "metrics", no_argument, NULL, 'M' },
+		{ "no-metrics", no_argument, NULL, 'N' },
 		{ "governor", required_argument, NULL, 'G' },
 		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "cpuidle", required_argument, NULL, 'I' },
@@ -255,7 +258,7 @@ int main(int argc, char **argv)
 	const char *trace = NULL, *log = NULL;
 	struct run_meta meta = { 0 };
 	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1,
-				  .governor = SIM_GOV_SCHEDUTIL,
+				  .governor = SIM_GOV_SCHEDUTIL, .metrics = 1,
 				  .energy_model = 1 };
 	static struct topology topo;
 	struct workload wl;
@@ -314,6 +317,9 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			cfg.metrics = 1;
+			break;
+		case 'N':
+			cfg.metrics = 0;
 			break;
 		case 'G':
 			if (!strcmp(optarg, "schedutil")) {

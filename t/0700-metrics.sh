@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 14
+plan 15
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -71,4 +71,18 @@ for rev in $TEST_V61 $TEST_V612; do
 	[ "$k" = True ]
 	ok $? "$rev: dual's migrations are all MC, at most the kernel's count ($(m "$tmp/x.json" "['migrations']"))"
 done
+
+# The scores are on by default; --no-metrics leaves them out and changes
+# nothing else.
+"$LINSCHED" run "$TEST_V61" --workload 'periodic*4:run=3ms:sleep=2ms' --topology dual \
+	--duration 1s --json "$tmp/d.json" --quiet
+"$LINSCHED" run "$TEST_V61" --workload 'periodic*4:run=3ms:sleep=2ms' --topology dual \
+	--duration 1s --json "$tmp/n.json" --quiet --no-metrics
+k=$(python3 -c "
+import json
+d = json.load(open('$tmp/d.json')); n = json.load(open('$tmp/n.json'))
+m = d.pop('metrics', None)
+print(m is not None and 'metrics' not in n and d == n)")
+[ "$k" = True ]
+ok $? "metrics by default, none with --no-metrics, the rest identical"
 done_testing
