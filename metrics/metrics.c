@@ -922,9 +922,10 @@ static int level_of(const struct topology *topo, int a, int b)
 {
 	const struct topology_cpu *x = &topo->cpu[a], *y = &topo->cpu[b];
 
-	if (x->package != y->package || x->node != y->node)
+	/* the kernel's PKG (DIE) level spans a NUMA node, packages and all */
+	if (x->node != y->node)
 		return METRICS_NUMA;
-	if (x->cluster != y->cluster)
+	if (x->package != y->package || x->cluster != y->cluster)
 		return METRICS_PKG;
 	if (x->core != y->core)
 		return METRICS_MC;

@@ -33,8 +33,8 @@ enum metrics_event_kind {
 enum metrics_level {
 	METRICS_SMT,		/* same core */
 	METRICS_MC,		/* same cluster (shared LLC) */
-	METRICS_PKG,		/* same package and node */
-	METRICS_NUMA,		/* anything else */
+	METRICS_PKG,		/* same NUMA node (the kernel's PKG/DIE) */
+	METRICS_NUMA,		/* different nodes */
 	METRICS_NR_LEVELS,
 };
 
