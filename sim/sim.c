@@ -566,17 +566,22 @@ static void sim_loop(uint64_t end)
 
 /*
  * Frequency domains: the CPUs of one type in one cluster share a policy,
- * as on Arm SoCs; a domain is named by its first CPU.
+ * as on Arm SoCs, or with per-core DVFS (x86) the SMT siblings of a core
+ * do; a domain is named by its first CPU.
  */
 static int cpu_policy(const struct topology *t, int cpu)
 {
+	const struct topology_cpu *c = &t->cpu[cpu];
 	int i;
 
-	for (i = 0; i < cpu; i++)
-		if (t->cpu[i].package == t->cpu[cpu].package &&
-		    t->cpu[i].cluster == t->cpu[cpu].cluster &&
-		    t->cpu[i].type == t->cpu[cpu].type)
+	for (i = 0; i < cpu; i++) {
+		const struct topology_cpu *o = &t->cpu[i];
+
+		if (o->package == c->package && o->cluster == c->cluster &&
+		    o->type == c->type &&
+		    (!t->types[c->type].dvfs_per_core || o->core == c->core))
 			return i;
+	}
 	return cpu;
 }
 

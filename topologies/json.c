@@ -406,7 +406,7 @@ static int parse_opps(struct jctx *c, const cJSON *arr, const char *tname,
 }
 
 static const char *const type_keys[] = {
-	"capacity", "idle_states", "opps", NULL,
+	"capacity", "idle_states", "opps", "dvfs", NULL,
 };
 
 static int parse_types(struct jctx *c, const cJSON *types, struct topology *t)
@@ -464,6 +464,14 @@ static int parse_types(struct jctx *c, const cJSON *types, struct topology *t)
 		r = get_array(c, m, what, "opps", TOPOLOGY_MAX_OPPS, &arr);
 		if (r < 0 || (!r && parse_opps(c, arr, ty->name, ty)))
 			return -1;
+		r = get_str(c, m, what, "dvfs", buf, sizeof(buf));
+		if (r < 0)
+			return -1;
+		if (!r && strcmp(buf, "cluster") && strcmp(buf, "core"))
+			return err_at(c, member(m, "dvfs"),
+				      "%s: 'dvfs': \"%s\": expected \"cluster\" (the cluster's CPUs share a frequency) or \"core\" (each core has its own)",
+				      what, buf);
+		ty->dvfs_per_core = !r && !strcmp(buf, "core");
 	}
 	t->nr_types = i;
 	return 0;
@@ -953,7 +961,10 @@ char *topology_to_json(const struct topology *t)
 			put_num(&b, o->power_mw);
 			put(&b, "}");
 		}
-		put(&b, "%s]\n\t\t}", ty->nr_opps ? "\n\t\t\t" : "");
+		put(&b, "%s]", ty->nr_opps ? "\n\t\t\t" : "");
+		if (ty->dvfs_per_core)
+			put(&b, ",\n\t\t\t\"dvfs\": \"core\"");
+		put(&b, "\n\t\t}");
 	}
 	put(&b, "\n\t},\n\t\"cpus\": [");
 	for (i = 0; i < t->nr_cpus; i++) {

@@ -27,6 +27,7 @@ struct type_v {
 	int nr_states;
 	const struct opp_v *opps;
 	int nr_opps;
+	int dvfs_per_core;
 };
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -43,7 +44,7 @@ static const struct opp_v x86_opps[] = {
 	{ 2600, 960 }, { 3000, 1050 },
 };
 static const struct type_v x86_core = {
-	"core", 1024, 1800, x86_states, N(x86_states), x86_opps, N(x86_opps),
+	"core", 1024, 1800, x86_states, N(x86_states), x86_opps, N(x86_opps), 1,
 };
 
 /*
@@ -68,10 +69,10 @@ static const struct opp_v a76_opps[] = {
 	{ 2016, 925 }, { 2208, 987 }, { 2400, 1000 },
 };
 static const struct type_v rk_little = {
-	"little", 398, 228, a55_states, N(a55_states), a55_opps, N(a55_opps),
+	"little", 398, 228, a55_states, N(a55_states), a55_opps, N(a55_opps), 0,
 };
 static const struct type_v rk_big = {
-	"big", 1024, 416, a76_states, N(a76_states), a76_opps, N(a76_opps),
+	"big", 1024, 416, a76_states, N(a76_states), a76_opps, N(a76_opps), 0,
 };
 
 /*
@@ -104,14 +105,14 @@ static const struct opp_v prime_opps[] = {
 };
 static const struct type_v dq_little = {
 	"little", 300, 228, silver_states, N(silver_states), silver_opps,
-	N(silver_opps),
+	N(silver_opps), 0,
 };
 static const struct type_v dq_big = {
-	"big", 750, 400, gold_states, N(gold_states), gold_opps, N(gold_opps),
+	"big", 750, 400, gold_states, N(gold_states), gold_opps, N(gold_opps), 0,
 };
 static const struct type_v dq_prime = {
 	"prime", 1024, 600, prime_states, N(prime_states), prime_opps,
-	N(prime_opps),
+	N(prime_opps), 0,
 };
 
 enum layout {
@@ -217,6 +218,7 @@ static void make_type(struct topology_type *out, const struct type_v *v)
 		s->power_mw = v->states[i].power_mw;
 	}
 	out->nr_opps = v->nr_opps;
+	out->dvfs_per_core = v->dvfs_per_core;
 	for (i = 0; i < v->nr_opps; i++) {
 		double volt = v->opps[i].mv / 1000.0;
 		struct topology_opp *o = &out->opps[i];

@@ -49,6 +49,8 @@ struct topology_type {
 	struct topology_idle_state states[TOPOLOGY_MAX_STATES];
 	int nr_opps;			/* 0: a fixed frequency */
 	struct topology_opp opps[TOPOLOGY_MAX_OPPS];	/* ascending */
+	int dvfs_per_core;		/* 1: each core has its own frequency
+					   (x86); 0: a cluster shares one */
 };
 
 struct topology_cpu {
