@@ -199,7 +199,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 {
 	char tmp_err[] = "/tmp/lsbisect-stderr.XXXXXX", msg[2048];
 	const char *err_path = stderr_path;
-	struct timespec limit = { .tv_sec = timeout_s };
+	struct timespec deadline, now, slice;
 	sigset_t chld, old;
 	int status, fd, timed_out = 0, ret;
 	pid_t pid;
@@ -236,19 +236,36 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 			strerror(errno));
 		_exit(127);
 	}
+	/*
+	 * Wait for SIGCHLD in slices: in a process with other threads (an
+	 * embedded Guile's), the signal may go to a thread that does not
+	 * block it and be lost, so the child is polled as well.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += timeout_s;
 	for (;;) {
+		long left_ms;
+
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
 		if (timeout_s <= 0) {
 			waitpid(pid, &status, 0);
 			break;
 		}
-		if (sigtimedwait(&chld, NULL, &limit) < 0 && errno == EAGAIN) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left_ms = (deadline.tv_sec - now.tv_sec) * 1000 +
+			  (deadline.tv_nsec - now.tv_nsec) / 1000000;
+		if (left_ms <= 0) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			timed_out = 1;
 			break;
 		}
+		if (left_ms > 100)
+			left_ms = 100;
+		slice.tv_sec = 0;
+		slice.tv_nsec = left_ms * 1000000;
+		sigtimedwait(&chld, NULL, &slice);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!stderr_path)
