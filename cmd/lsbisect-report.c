@@ -256,7 +256,7 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		const char *dir)
 {
 	static const char *const kinds[] = { "good", "bad", "skip" };
-	char path[4300], title[600], wl[300];
+	char path[4300], title[600], wl[300], marker[300] = "";
 	double lo = INFINITY, hi = -INFINITY;
 	FILE *f;
 	size_t i, k, n = 0;
@@ -290,11 +290,18 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 				st->commit, st->cls);
 		}
 		/* gnuplot needs something in each block */
-		fprintf(f, "-1 NaN - -\n\n\n");
+		fprintf(f, "-1 NaN \"\" -1\n\n\n");
 	}
 	if (fclose(f))
 		return -1;
 
+	if (a->outcome == GUILE_CULPRIT)
+		snprintf(marker, sizeof(marker),
+			 "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2 lc rgb '#d73027'\n"
+			 "set label 'first bad' at %zu, graph 0.95 offset 0.5,0 font ',9'\n",
+			 a->classes->classes[a->culprit].first + 1,
+			 a->classes->classes[a->culprit].first + 1,
+			 a->classes->classes[a->culprit].first + 1);
 	gp_text(wl, sizeof(wl), cfg->run.workload);
 	snprintf(title, sizeof(title), "%s over %s..%s: %s on %s", a->metric,
 		 cfg->good, cfg->bad, wl, cfg->run.topology);
@@ -314,14 +321,14 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		"set xtics rotate by -60 font ',8'\n"
 		"set key outside right\n"
 		"set grid ytics\n"
-		"%s"
+		"%s%s"
 		"plot 'plot.dat' index 0 using 1:2:xtic(3) with points pt 7 ps 1.5 lc rgb '#1a9850' title 'good', \\\n"
 		"     '' index 1 using 1:2:xtic(3) with points pt 7 ps 1.5 lc rgb '#d73027' title 'bad', \\\n"
 		"     '' index 2 using 1:2:xtic(3) with points pt 2 ps 2 lc rgb '#404040' title 'skipped'\n",
 		title, a->classes->nr_commits, a->metric,
 		strstr(a->metric, "fairness") ? "better" : "worse",
 		a->classes->nr_commits + 1,
-		lo > 0 && hi / lo > 100 ? "set logscale y\n" : "");
+		lo > 0 && hi / lo > 100 ? "set logscale y\n" : "", marker);
 	if (fclose(f))
 		return -1;
 	fflush(NULL);
@@ -432,8 +439,8 @@ int report_write(const struct guile_config *cfg,
 		a->nr_built, a->nr_ran, a->nr_cached, a->nr_from_log);
 	if (a->nr_corrupt)
 		fprintf(f, ", %d corrupt cache entries removed", a->nr_corrupt);
-	fprintf(f, "\noutput: %s (report.txt, report.json, plot.png, log.jsonl)\n",
-		out_dir);
+	fprintf(f, "\noutput: %s (report.txt, report.json, plot.png); log: %s\n",
+		out_dir, a->log_path);
 	if (fclose(f)) {
 		bisect_repo_free(r);
 		cJSON_Delete(json);

@@ -137,7 +137,7 @@ struct driver_run_spec {
  * @subset: its subset hash
  * @key: the result's cache key (40 hex digits; "" when not cached)
  * @from_cache: the result came from the cache: nothing was built or run
- * @built: this call built (or relinked) the revision's simulator
+ * @built: this call built the revision (a relink does not count)
  * @removed_corrupt: a corrupt or partial cache entry was found, removed
  *	and recomputed
  */

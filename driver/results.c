@@ -207,6 +207,40 @@ static void set_reason(struct driver_result *out, const char *msg)
 }
 
 /*
+ * A build failure's reason: the compiler's first errors with paths
+ * relative to the tree, on one line, then the log's path.
+ */
+static void set_build_reason(struct driver_result *out, const char *msg)
+{
+	const char *line = strchr(msg, '\n'), *log = strstr(msg, "log: ");
+	size_t used, len = sizeof(out->reason);
+
+	used = (size_t)snprintf(out->reason, len, "build failed");
+	while (line && used < len) {
+		const char *next = strchr(++line, '\n'), *src;
+		size_t n = next ? (size_t)(next - line) : strlen(line);
+
+		while (n && *line == ' ') {
+			line++;
+			n--;
+		}
+		src = memmem(line, n, "/src/", 5);
+		if (src && memmem(line, src - line, "/builds/", 8)) {
+			n -= src + 5 - line;
+			line = src + 5;
+		}
+		if (n)
+			used += (size_t)snprintf(out->reason + used, len - used,
+						 "%s%.*s", used == 12 ? ": " : "; ",
+						 (int)n, line);
+		line = next;
+	}
+	if (log && used < len)
+		snprintf(out->reason + used, len - used, " (%.*s)",
+			 (int)strcspn(log, ")"), log);
+}
+
+/*
  * Read the entry at @path into @out. Return 1 when it is valid and its key
  * text is @key, 0 when there is none (or it is a time-out a longer limit
  * may not repeat), -1 when it was corrupt or partial (then it is removed).
@@ -448,14 +482,18 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 	return DRIVER_OK;
 }
 
-/* Whether @dir appeared or changed since @since: a build or a relink. */
+/*
+ * Whether the build's kernel objects (o/) appeared since @since: this call
+ * built the revision (a relink after a runtime change does not count).
+ */
 static int changed_since(const char *exe, const struct timespec *since)
 {
-	char dir[4096];
+	char dir[4096], objs[4200];
 	struct stat st;
 
 	lsb_pathf(dir, sizeof(dir), "%s", exe);
-	if (stat(dirname(dir), &st))
+	lsb_pathf(objs, sizeof(objs), "%s/o", dirname(dir));
+	if (stat(objs, &st))
 		return 0;
 	return st.st_ctim.tv_sec > since->tv_sec ||
 	       (st.st_ctim.tv_sec == since->tv_sec &&
@@ -479,9 +517,10 @@ static int result_of(struct driver_result *out,
 	lsb_pathf(out->subset, sizeof(out->subset), "%s", rev.subset);
 	if (ret == DRIVER_BUILD_FAILED) {
 		out->status = ret;
-		set_reason(out, driver_last_error());
-		out->built = !strstr(out->reason, "cached failure");
-		if (build_of_failure(out->reason, build))
+		set_build_reason(out, driver_last_error());
+		out->built = !strstr(driver_last_error(), "cached failure");
+		out->from_cache = !out->built;
+		if (build_of_failure(driver_last_error(), build))
 			return DRIVER_OK;	/* a result, but not cached */
 		if (asprintf(&key, "lsbisect build failure\nsubset %s\nbuild %s\n",
 			     rev.subset, build) < 0)

@@ -183,7 +183,7 @@ struct guile_step {
  * @classes: the range (NULL when it could not be made)
  * @metric: the metric name the values are of
  * @log_path: the log
- * @nr_built: revisions built (or relinked) by this session
+ * @nr_built: revisions built by this session (relinks do not count)
  * @nr_ran: simulations run by this session
  * @nr_cached: runs taken from the result cache
  * @nr_from_log: runs taken from the log (--continue, --replay)

@@ -29,6 +29,7 @@ enum run_source {
  * @built: this session built the revision for it
  * @value: the session's metric, when @has_value
  * @has_value: whether the results hold the metric
+ * @used: this session has used it (counts a logged run once)
  */
 struct run_entry {
 	char commit[41];
@@ -42,6 +43,7 @@ struct run_entry {
 	int built;
 	double value;
 	int has_value;
+	int used;
 };
 
 /* Failures a session reports: a usage error, or one that stops it. */

@@ -293,12 +293,14 @@ static SCM p_session(SCM key)
 		v = scm_from_bool(c->first_parent);
 	else if (!strcmp(name, "repo"))
 		v = str(c->repo);
+	else if (!strcmp(name, "log"))
+		v = *s->answer->log_path ? str(s->answer->log_path) : SCM_BOOL_F;
 	else if (!strcmp(name, "mode"))
 		v = sym(c->mode == GUILE_NEW ? "new" :
 			c->mode == GUILE_CONTINUE ? "continue" : "replay");
 	scm_dynwind_end();
 	if (SCM_UNBNDP(v))
-		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, repo, mode",
+		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, repo, log, mode",
 			       scm_list_1(key));
 	return v;
 }

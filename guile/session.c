@@ -313,7 +313,7 @@ static int same_bisection(const cJSON *logged, const cJSON *now,
 		"good_commit", "bad_commit", "workload", "workload_hash",
 		"topology", "duration", "governor", "cpuidle", "energy_model",
 		"fatal_warnings", "metric", "threshold", "seeds", "max_seeds",
-		"first_parent", "script_hash",
+		"first_parent",
 	};
 	size_t i;
 
@@ -380,30 +380,20 @@ static int session_log(struct session *s)
 		return ret ? ret : log_append(s, s->start);
 	}
 	if (c->mode == GUILE_NEW) {
-		/* a finished bisection is replaced; an unfinished one kept */
-		ret = log_load(s, path, 0, &logged);
-		cJSON_Delete(logged);
-		if (!ret && !s->logged_end) {
-			guile_set_error("an unfinished bisection is logged in '%s': resume it with --continue, or remove the directory",
-					c->out_dir);
-			return SESSION_USAGE;
-		}
-		/* start afresh: forget what the old log held */
-		while (s->nr_runs) {
-			struct run_entry *e = &s->runs[--s->nr_runs];
+		/* start afresh; the result cache still has the runs */
+		char prev[4300], msg[4500];
 
-			free(e->reason);
-			cJSON_Delete(e->result);
-		}
-		cJSON_Delete(s->logged_steps);
-		cJSON_Delete(s->logged_end);
-		s->logged_steps = NULL;
-		s->logged_end = NULL;
-		if (unlink(path)) {
-			guile_set_error("cannot replace the log '%s': %s", path,
-					strerror(errno));
+		lsb_pathf(prev, sizeof(prev), "%s/log.prev.jsonl", c->out_dir);
+		if (rename(path, prev)) {
+			guile_set_error("cannot move the log '%s' aside: %s",
+					path, strerror(errno));
 			return SESSION_STOP;
 		}
+		lsb_pathf(msg, sizeof(msg),
+			  "a bisection was logged in '%s' already: its log is now '%s' (--continue resumes one)",
+			  c->out_dir, prev);
+		if (c->on_message)
+			c->on_message(msg, c->payload);
 		ret = open_log(s);
 		return ret ? ret : log_append(s, s->start);
 	}
@@ -572,8 +562,9 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	for (i = 0; i < s->nr_runs; i++)
 		if (s->runs[i].seed == seed &&
 		    !strcmp(s->runs[i].subset, subset)) {
-			if (s->runs[i].source == RUN_LOG)
+			if (s->runs[i].source == RUN_LOG && !s->runs[i].used)
 				s->answer->nr_from_log++;
+			s->runs[i].used = 1;
 			*out = &s->runs[i];
 			return 0;
 		}
@@ -748,7 +739,7 @@ int session_step(struct session *s, long cls, const char *verdict,
 		/* a resumed or replayed step must decide as the log did */
 		if ((long)num_of(logged, "class", -9) != cls ||
 		    strcmp(str_of(logged, "verdict"), verdict)) {
-			guile_set_error("step %d differs from the log '%s': the log has class %ld %s, now class %ld is %s",
+			guile_set_error("step %d differs from the log '%s': the log has class %ld %s, now class %ld is %s (did the script change? run without --continue to start again: the result cache keeps the runs)",
 					st->step, a->log_path,
 					(long)num_of(logged, "class", -9),
 					str_of(logged, "verdict"), cls, verdict);
