@@ -404,9 +404,9 @@ int main(int argc, char **argv)
 	}
 	if (ret == GUILE_USAGE || ret == GUILE_STOPPED) {
 		fprintf(stderr, "error: %s\n", a->message);
-		if (ret == GUILE_STOPPED && a->nr_steps && *a->log_path &&
-		    cfg.mode != GUILE_REPLAY)
-			fprintf(stderr, "the log '%s' keeps the %zu steps made: resume with --continue\n",
+		if (ret == GUILE_STOPPED && *a->log_path &&
+		    cfg.mode != GUILE_REPLAY && !access(a->log_path, F_OK))
+			fprintf(stderr, "the log '%s' keeps what was done (%zu steps): resume with --continue\n",
 				a->log_path, a->nr_steps);
 	} else if (report_write(&cfg, a, out_dir)) {
 		ret = GUILE_STOPPED;

@@ -410,6 +410,8 @@ static SCM p_metric(SCM r, SCM name)
 	size_t i;
 	SCM node;
 
+	if (!scm_is_string(ref(r, "outcome")))
+		scm_wrong_type_arg_msg("metric", 1, r, "result");
 	scm_dynwind_begin(0);
 	n = arg_str(name, 2, "metric");
 	if (scm_is_true(p_skip_p(r))) {

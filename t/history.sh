@@ -20,9 +20,10 @@ old = "\tfreq = map_util_freq(util, freq, max);\n"
 assert s.count(old) == 1
 s = s.replace(old, "\tfreq = policy->cpuinfo.max_freq;\n")'
 
-# make_history REPO PLAN: commits on $TEST_V61 in REPO (a repository that
-# has it), one per word of PLAN, each followed by OUTSIDE commits that
-# touch only files outside the build subset:
+# make_history REPO PLAN [OUTSIDE [REF]]: commits on $TEST_V61 in REPO (a
+# repository that has it), one per word of PLAN, each followed by OUTSIDE
+# (default 3) commits that touch only files outside the build subset; a
+# word is a kind or kinds joined by '+' (one commit doing both):
 #   note     a comment line appended to kernel/sched/loadavg.c
 #   lb       the load-balancing regression ($LB_EDIT)
 #   power    the power regression ($POWER_EDIT)
@@ -31,13 +32,14 @@ s = s.replace(old, "\tfreq = policy->cpuinfo.max_freq;\n")'
 #   bug      BUG() at the top of task_tick_fair()
 #   nobug    and gone again
 # Prints one line per commit: "ID KIND" (KIND "outside" for the others);
-# refs/heads/bad is the last one.
+# refs/heads/REF (default bad) is the last one.
 make_history() {
-	local repo=$1 plan=$2 outside=${3:-3}
+	local repo=$1 plan=$2 outside=${3:-3} ref=${4:-bad}
 	python3 - "$repo" "$TEST_V61" "$outside" "$plan" \
-		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" <<'PY'
+		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" "$ref" <<'PY'
 import os, subprocess, sys
 repo, base, outside, plan = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()
+ref = sys.argv[9]
 lb_file, lb_edit, power_file, power_edit = sys.argv[5:9]
 index = os.path.join(os.environ.get("TMPDIR", "/tmp"), "lsb-history-index.%d" % os.getpid())
 env = dict(os.environ, GIT_INDEX_FILE=index,
@@ -86,38 +88,42 @@ def text(path):
     return files.get(path) if path in files else read(base, path)
 
 marker_idle = "this is not C;\n"
-for i, kind in enumerate(plan):
-    if kind == "note":
+
+def apply(part, i):
+    """Edit the files as PART says; return the commit message."""
+    if part == "note":
         put("kernel/sched/loadavg.c", text("kernel/sched/loadavg.c") + "/* note %d */\n" % i)
-        commit(kind, "sched/loadavg: note %d" % i)
-    elif kind == "lb":
+        return "sched/loadavg: note %d" % i
+    if part == "lb":
         put(lb_file, edit(lb_edit, text(lb_file)))
-        commit(kind, "sched/fair: stop balancing early")
-    elif kind == "power":
+        return "sched/fair: stop balancing early"
+    if part == "power":
         put(power_file, edit(power_edit, text(power_file)))
-        commit(kind, "sched/cpufreq: always the highest frequency")
-    elif kind == "broken":
+        return "sched/cpufreq: always the highest frequency"
+    if part == "broken":
         put("kernel/sched/idle.c", text("kernel/sched/idle.c") + marker_idle)
-        commit(kind, "sched/idle: does not compile")
-    elif kind == "fixed":
+        return "sched/idle: does not compile"
+    if part == "fixed":
         put("kernel/sched/idle.c", text("kernel/sched/idle.c").replace(marker_idle, ""))
-        commit(kind, "sched/idle: compiles again")
-    elif kind == "bug":
+        return "sched/idle: compiles again"
+    if part == "bug":
         s = text("kernel/sched/fair.c")
         i0 = s.index("static void task_tick_fair(")
         i0 = s.index("{\n", i0) + 2
         put("kernel/sched/fair.c", s[:i0] + "\tBUG();\n" + s[i0:])
-        commit(kind, "sched/fair: BUG() in the tick")
-    elif kind == "nobug":
+        return "sched/fair: BUG() in the tick"
+    if part == "nobug":
         put("kernel/sched/fair.c", text("kernel/sched/fair.c").replace("\tBUG();\n", "", 1))
-        commit(kind, "sched/fair: no BUG() in the tick")
-    else:
-        sys.exit("unknown commit kind " + kind)
+        return "sched/fair: no BUG() in the tick"
+    sys.exit("unknown commit kind " + part)
+
+for i, kind in enumerate(plan):
+    commit(kind, "; ".join(apply(part, i) for part in kind.split("+")))
     for k in range(outside):
         path = "Documentation/lsbisect-test/notes-%d-%d.txt" % (i, k)
         put(path, "note %d %d\n" % (i, k))
         commit("outside", "docs: note %d.%d" % (i, k))
-git("update-ref", "refs/heads/bad", head)
+git("update-ref", "refs/heads/" + ref, head)
 os.unlink(index)
 PY
 }

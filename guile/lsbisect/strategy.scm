@@ -197,12 +197,12 @@ good, bad or skip. An undecided revision gets twice the seeds, up to
     (when skipped
       (usage-error "GOOD '~a' cannot be tested: ~a"
                    (session 'good-name) (skip-reason skipped)))
-    (let-values (((verdict details)
-                  (verdict-of
-                   (catch 'lsbisect-metric
-                     (lambda () (judge goods goods))
-                     (lambda (key subr fmt args rest)
-                       (usage-error "~a" (car args)))))))
+    ;; the metric the report shows must be there, whatever the judge uses
+    (catch 'lsbisect-metric
+      (lambda () (metric (car goods) (session 'metric)))
+      (lambda (key subr fmt args rest)
+        (usage-error "~a" (car args))))
+    (let-values (((verdict details) (verdict-of (judge goods goods))))
       (log-step -1 "good" "" details)
       (unless (eq? verdict 'good)
         (usage-error "GOOD '~a' does not score as good against itself (~a)"
