@@ -256,7 +256,7 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		const char *dir)
 {
 	static const char *const kinds[] = { "good", "bad", "skip" };
-	char path[4300], title[600], wl[300], marker[300] = "";
+	char path[4300], title[600], wl[300], marker[300] = "", range[128] = "";
 	double lo = INFINITY, hi = -INFINITY;
 	FILE *f;
 	size_t i, k, n = 0;
@@ -295,6 +295,12 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 	if (fclose(f))
 		return -1;
 
+	if (lo > 0 && hi / lo > 100)
+		snprintf(range, sizeof(range), "set logscale y\n");
+	else if (hi == lo)	/* one value: gnuplot needs a range */
+		snprintf(range, sizeof(range), "set yrange [%.10g:%.10g]\n",
+			 lo - fmax(fabs(lo) * 0.1, 1e-9),
+			 hi + fmax(fabs(hi) * 0.1, 1e-9));
 	if (a->outcome == GUILE_CULPRIT)
 		snprintf(marker, sizeof(marker),
 			 "set arrow from %zu, graph 0 to %zu, graph 1 nohead dt 2 lc rgb '#d73027'\n"
@@ -328,7 +334,7 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		title, a->classes->nr_commits, a->metric,
 		strstr(a->metric, "fairness") ? "better" : "worse",
 		a->classes->nr_commits + 1,
-		lo > 0 && hi / lo > 100 ? "set logscale y\n" : "", marker);
+		range, marker);
 	if (fclose(f))
 		return -1;
 	fflush(NULL);
@@ -393,6 +399,9 @@ int report_write(const struct guile_config *cfg,
 		cfg->seeds == 1 ? "" : "s");
 	steps_text(f, a);
 	fputc('\n', f);
+	if (cfg->script)
+		fprintf(f, "the script '%s' decided; the values shown are %s's (--metric sets which)\n\n",
+			cfg->script, a->metric);
 	cJSON_AddStringToObject(json, "outcome", outcomes[a->outcome]);
 	cJSON_AddStringToObject(json, "good", c->good);
 	cJSON_AddStringToObject(json, "bad", c->bad);
