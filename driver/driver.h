@@ -170,8 +170,10 @@ struct driver_result {
  * for a file, else the spec), the topology's content (its canonical JSON),
  * the duration in ns, the seed, the governor, the cpuidle governor, the
  * energy model, --metrics and --fatal-warnings. A build failure is cached
- * under the subset and build key alone. Skips (build failure, crash, hang
- * or time-out) are results too, with their reason.
+ * under the subset hash and the toolchain (the adapter's logic version and
+ * files, the compiler), so it is found before anything is exported or
+ * built. Skips (build failure, crash, hang or time-out) are results too,
+ * with their reason.
  *
  * An entry is one file, results/XX/KEY: a header line "lsbisect-result 1
  * SHA1 LENGTH" and a JSON body holding the key text, the status, the

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@
 #include <cjson/cJSON.h>
 #include <git2.h>
 
+#include "adapters/adapters.h"
+#include "bisect/bisect.h"
 #include "common/common.h"
 #include "driver/driver.h"
 #include "driver/driver_internal.h"
@@ -125,6 +128,104 @@ out:
 	return ret;
 }
 
+static int hash_into(FILE *f, const char *path, const char *name)
+{
+	size_t len;
+	char *text = lsb_read_file(path, &len), hex[41];
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = blob_id(text, len, hex);
+	free(text);
+	if (!ret)
+		fprintf(f, "%s %s\n", name, hex);
+	return ret;
+}
+
+static char **walk_files;
+static size_t walk_n, walk_cap;
+
+static int walk_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F)
+		return 0;
+	if (walk_n == walk_cap) {
+		size_t cap = walk_cap ? 2 * walk_cap : 128;
+		void *p = realloc(walk_files, cap * sizeof(char *));
+
+		if (!p)
+			return -1;
+		walk_files = p;
+		walk_cap = cap;
+	}
+	walk_files[walk_n] = strdup(path);
+	return walk_files[walk_n++] ? 0 : -1;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * What decides whether a subset builds, besides the subset: the adapter
+ * (its logic version and every file it overlays) and the compiler. It
+ * hashes at least what the build key does, so a build failure cached under
+ * it is found before anything is exported or built. Once per process.
+ */
+static int toolchain_id(const struct driver_paths *p, char out[41])
+{
+	static char memo[41], memo_share[4096];
+	char path[4200], cc[256] = "", *text = NULL;
+	size_t len = 0, i, root = strlen(p->share_dir);
+	FILE *f, *pipe;
+	int ret = 0;
+
+	if (*memo && !strcmp(memo_share, p->share_dir)) {
+		memcpy(out, memo, 41);
+		return 0;
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -1;
+	fprintf(f, "adapter logic %d\n", ADAPTER_LOGIC_VERSION);
+	lsb_pathf(path, sizeof(path), "%s/arch/linsched", p->share_dir);
+	walk_n = 0;
+	if (nftw(path, walk_one, 16, FTW_PHYS))
+		ret = -1;
+	qsort(walk_files, walk_n, sizeof(char *), str_cmp);
+	for (i = 0; i < walk_n; i++) {
+		if (!ret && hash_into(f, walk_files[i], walk_files[i] + root))
+			ret = -1;
+		free(walk_files[i]);
+	}
+	walk_n = 0;
+	lsb_pathf(path, sizeof(path), "%s/linsched.config", p->share_dir);
+	ret |= hash_into(f, path, "linsched.config");
+	lsb_pathf(path, sizeof(path), "%s/linsched.lds", p->share_dir);
+	ret |= hash_into(f, path, "linsched.lds");
+	pipe = popen("cc --version 2>/dev/null", "r");
+	if (!pipe || !fgets(cc, sizeof(cc), pipe))
+		ret = -1;
+	if (pipe)
+		pclose(pipe);
+	fprintf(f, "compiler %s", cc);
+	if (fclose(f) || ret || blob_id(text, len, out)) {
+		free(text);
+		driver_set_error("cannot read the adapter's files in '%s'",
+				 p->share_dir);
+		return -1;
+	}
+	free(text);
+	memcpy(memo, out, 41);
+	lsb_pathf(memo_share, sizeof(memo_share), "%s", p->share_dir);
+	return 0;
+}
+
 /* The key text of a run: everything that decides its result. */
 static char *run_key(const struct driver_revision *rev, const char *build,
 		     const char *runtime, const struct driver_run_spec *spec)
@@ -178,25 +279,6 @@ static int build_of_exe(const char *exe, char build[41], char runtime[41])
 	}
 	lsb_pathf(runtime, 41, "%.40s", text);
 	free(text);
-	return 0;
-}
-
-/*
- * The build key of a failed build, from the path of its log that the
- * adapter's message names (builds/KEY.failed/build.log); 0 when found.
- */
-static int build_of_failure(const char *msg, char build[41])
-{
-	const char *p = strstr(msg, ".failed/build.log");
-	size_t i;
-
-	if (!p || p - msg < 41 || p[-41] != '/')
-		return -1;
-	for (i = 0; i < 40; i++)
-		if (!strchr("0123456789abcdef", p[-40 + (long)i]))
-			return -1;
-	memcpy(build, p - 40, 40);
-	build[40] = '\0';
 	return 0;
 }
 
@@ -500,53 +582,83 @@ static int changed_since(const char *exe, const struct timespec *since)
 		st.st_ctim.tv_nsec >= since->tv_nsec);
 }
 
+/* A revision's commit and subset hash, before anything is built. */
+static int commit_and_subset(const char *repo, const char *rev,
+			     char commit[41], char subset[41])
+{
+	bisect_repo *r = NULL;
+	int err;
+
+	err = bisect_repo_open(&r, repo);
+	if (!err)
+		err = bisect_resolve(r, rev, commit);
+	if (!err)
+		err = bisect_subset_hash(r, commit, subset);
+	bisect_repo_free(r);
+	if (err)
+		driver_set_error("%s", bisect_last_error());
+	return err ? DRIVER_ERROR : 0;
+}
+
 static int result_of(struct driver_result *out,
 		     const struct driver_paths *paths, const char *repo,
 		     const char *rev_name, const struct driver_run_spec *spec,
 		     int jobs, int verbose)
 {
 	struct driver_revision rev = { 0 };
-	char build[41], runtime[41], path[4200], *key = NULL, *body = NULL;
+	char build[41], runtime[41], tool[41], path[4200], fpath[4200];
+	char fkey[41], *key = NULL, *body = NULL, *failure = NULL;
 	cJSON *result = NULL;
 	struct timespec start;
-	int ret, found;
+	int ret;
+
+	/* a build failure is known without exporting or building */
+	ret = commit_and_subset(repo, rev_name, out->commit, out->subset);
+	if (!ret)
+		ret = toolchain_id(paths, tool);
+	if (ret)
+		return DRIVER_ERROR;
+	if (asprintf(&failure, "lsbisect build failure\nsubset %s\ntoolchain %s\n",
+		     out->subset, tool) < 0) {
+		driver_set_error("out of memory");
+		return DRIVER_ERROR;
+	}
+	if (entry_path(fpath, sizeof(fpath), paths, failure, fkey))
+		goto error;
+	if (entry_read(fpath, failure, spec->timeout_s, out) == 1 &&
+	    out->status == DRIVER_BUILD_FAILED) {
+		lsb_pathf(out->key, sizeof(out->key), "%s", fkey);
+		out->from_cache = 1;
+		goto done;
+	}
+	driver_result_release(out);
 
 	clock_gettime(CLOCK_REALTIME, &start);
-	ret = driver_prepare(&rev, paths, repo, rev_name, jobs, verbose);
-	lsb_pathf(out->commit, sizeof(out->commit), "%s", rev.commit);
-	lsb_pathf(out->subset, sizeof(out->subset), "%s", rev.subset);
+	ret = driver_prepare(&rev, paths, repo, out->commit, jobs, verbose);
 	if (ret == DRIVER_BUILD_FAILED) {
 		out->status = ret;
 		set_build_reason(out, driver_last_error());
 		out->built = !strstr(driver_last_error(), "cached failure");
-		out->from_cache = !out->built;
-		if (build_of_failure(driver_last_error(), build))
-			return DRIVER_OK;	/* a result, but not cached */
-		if (asprintf(&key, "lsbisect build failure\nsubset %s\nbuild %s\n",
-			     rev.subset, build) < 0)
-			return DRIVER_OK;
-		if (!entry_path(path, sizeof(path), paths, key, out->key)) {
-			body = entry_body(key, out, spec, NULL);
-			if (body && entry_write(path, body))
-				out->key[0] = '\0';
-		}
-		free(body);
-		free(key);
-		return DRIVER_OK;
+		out->from_cache = !out->built;	/* the build cache knew it */
+		lsb_pathf(out->key, sizeof(out->key), "%s", fkey);
+		body = entry_body(failure, out, spec, NULL);
+		ret = body && !entry_write(fpath, body) ? DRIVER_OK :
+			DRIVER_ERROR;
+		goto done;
 	}
 	if (ret)
-		return ret;
+		goto done;
 	out->built = changed_since(rev.exe, &start);
 	if (build_of_exe(rev.exe, build, runtime))
 		goto error;
 	key = run_key(&rev, build, runtime, spec);
 	if (!key || entry_path(path, sizeof(path), paths, key, out->key))
 		goto error;
-	found = entry_read(path, key, spec->timeout_s, out);
-	if (found == 1) {
+	if (entry_read(path, key, spec->timeout_s, out) == 1) {
 		out->from_cache = 1;
 		goto done;
 	}
+	driver_result_release(out);
 	ret = run_sim(out, paths, &rev, spec, &result);
 	if (ret)
 		goto done;
@@ -563,6 +675,7 @@ done:
 	cJSON_Delete(result);
 	free(body);
 	free(key);
+	free(failure);
 	driver_revision_release(&rev);
 	return ret;
 }
