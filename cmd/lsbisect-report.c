@@ -227,12 +227,17 @@ static void json_steps(cJSON *json, const struct guile_answer *a)
 static int write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
+	int bad;
 
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
+	if (!f) {
 		fprintf(stderr, "error: cannot write '%s': %s\n", path,
 			strerror(errno));
-		if (f)
-			fclose(f);
+		return -1;
+	}
+	bad = fputs(text, f) < 0;
+	if (fclose(f) || bad) {
+		fprintf(stderr, "error: cannot write '%s': %s\n", path,
+			strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -121,7 +121,7 @@ static void name_part(char *out, size_t len, const char *s, size_t max)
 
 	if (base && base[1])
 		s = base + 1;
-	for (i = 0; s[i] && i < max && n + 1 < len; i++)
+	for (i = 0; i < max && s[i] && n + 1 < len; i++)
 		out[n++] = isalnum((unsigned char)s[i]) ||
 			   strchr(".+-=", s[i]) ? s[i] : '_';
 	out[n] = '\0';
@@ -309,7 +309,7 @@ int main(int argc, char **argv)
 		return 2;
 	} else if (cfg.mode == GUILE_REPLAY ||
 		   (cfg.mode == GUILE_CONTINUE && out_dir)) {
-		char log[4300];
+		char log[4300] = "";
 
 		if (cfg.mode == GUILE_CONTINUE)
 			snprintf(log, sizeof(log), "%s/log.jsonl", out_dir);

@@ -80,17 +80,19 @@ static SCM json_to_scm(const cJSON *j)
 	size_t i, n;
 
 	if (cJSON_IsObject(j)) {
-		cJSON_ArrayForEach(c, j)
+		cJSON_ArrayForEach(c, j) {
 			l = scm_cons(scm_cons(str(c->string), json_to_scm(c)),
 				     l);
+		}
 		return scm_reverse_x(l, SCM_EOL);
 	}
 	if (cJSON_IsArray(j)) {
 		n = (size_t)cJSON_GetArraySize(j);
 		v = scm_c_make_vector(n, SCM_BOOL_F);
 		i = 0;
-		cJSON_ArrayForEach(c, j)
+		cJSON_ArrayForEach(c, j) {
 			scm_c_vector_set_x(v, i++, json_to_scm(c));
+		}
 		return v;
 	}
 	if (cJSON_IsNumber(j)) {
