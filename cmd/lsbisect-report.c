@@ -22,6 +22,9 @@
 
 static const char *const prefixes[] = { "kernel/sched/", "include/" };
 
+/* files of the culprit the text lists (report.json has all) */
+#define MAX_FILES 20
+
 int report_write(const struct guile_config *cfg,
 		 const struct guile_answer *a, const char *out_dir);
 
@@ -113,7 +116,8 @@ static void culprit_text(FILE *f, bisect_repo *r,
 	struct bisect_commit_info info;
 	cJSON *o = cJSON_AddObjectToObject(json, "culprit"), *arr;
 	char date[64], v1[64], v2[64], v3[64];
-	size_t i;
+	size_t i, shown;
+	int pass;
 
 	if (bisect_commit_info(&info, r, c->commits[k->first], prefixes, 2)) {
 		fprintf(f, "first bad commit: %s\n", c->commits[k->first]);
@@ -133,10 +137,20 @@ static void culprit_text(FILE *f, bisect_repo *r,
 	fprintf(f, "    changed under kernel/sched and include/:%s",
 		info.nr_files ? "\n" : " nothing\n");
 	arr = cJSON_AddArrayToObject(o, "files");
-	for (i = 0; i < info.nr_files; i++) {
-		fprintf(f, "        %s\n", info.files[i]);
-		cJSON_AddItemToArray(arr, cJSON_CreateString(info.files[i]));
-	}
+	/* kernel/sched first; the text shows the first MAX_FILES */
+	for (pass = 0, shown = 0; pass < 2; pass++)
+		for (i = 0; i < info.nr_files; i++) {
+			if (!strncmp(info.files[i], prefixes[0],
+				     strlen(prefixes[0])) != !pass)
+				continue;
+			if (shown++ < MAX_FILES)
+				fprintf(f, "        %s\n", info.files[i]);
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateString(info.files[i]));
+		}
+	if (shown > MAX_FILES)
+		fprintf(f, "        ... and %zu more (report.json lists them)\n",
+			shown - MAX_FILES);
 	arr = cJSON_AddArrayToObject(o, "same_class");
 	if (k->n > 1) {
 		fprintf(f, "    class %ld has %zu commits with one build subset; the others:\n",
