@@ -152,6 +152,12 @@ static void on_progress(const struct guile_progress *p, void *payload)
 
 	if (*quiet || !isatty_err)
 		return;
+	if (!p->step) {
+		fprintf(stderr, "\r\033[Klsbisect: testing GOOD %.12s",
+			p->running ? p->running : "");
+		fflush(stderr);
+		return;
+	}
 	if (p->cls < 0)
 		fprintf(stderr, "\r\033[Klsbisect: step %d (GOOD: %s)",
 			p->step, p->verdict);
@@ -161,6 +167,8 @@ static void on_progress(const struct guile_progress *p, void *payload)
 	fprintf(stderr, ": %zu commit%s left, about %d step%s to go",
 		p->commits_left, p->commits_left == 1 ? "" : "s",
 		p->steps_left, p->steps_left == 1 ? "" : "s");
+	if (p->running)
+		fprintf(stderr, "; testing %.12s", p->running);
 	fflush(stderr);
 }
 

@@ -50,6 +50,7 @@ enum guile_mode {
  * @verdict: "good", "bad" or "skip"
  * @commits_left: commits that may still be the first bad one
  * @steps_left: an estimate of the steps to go
+ * @running: the commit being built and run now, or NULL after a step
  */
 struct guile_progress {
 	int step;
@@ -57,6 +58,7 @@ struct guile_progress {
 	const char *verdict;
 	size_t commits_left;
 	int steps_left;
+	const char *running;
 };
 
 /**
@@ -79,7 +81,8 @@ struct guile_progress {
  * @out_dir: the output directory (the log is @out_dir/log.jsonl)
  * @mode: see enum guile_mode
  * @replay_log: the log to replay (GUILE_REPLAY)
- * @on_progress: called after each step (may be NULL)
+ * @on_progress: called after each step and before each build and run
+ *	(may be NULL)
  * @on_message: called with notes and the strategy's log messages (may be
  *	NULL)
  * @payload: passed to the callbacks

@@ -59,6 +59,9 @@ enum session_error {
  * @classes: the range (NULL without GOOD and BAD)
  * @answer: what the report will say; steps are added as they are decided
  * @log_fd: the log, appended to (-1: none, as in a replay)
+ * @lock_fd: OUT/.lock, flock()ed while the session writes there (-1: none)
+ * @commits_left: the last progress the strategy reported
+ * @steps_left: likewise
  * @runs: the runs known: logged, cached or made
  * @nr_runs: their number
  * @logged_steps: the step events the log held at the start
@@ -72,6 +75,9 @@ struct session {
 	struct bisect_classes *classes;
 	struct guile_answer *answer;
 	int log_fd;
+	int lock_fd;
+	size_t commits_left;
+	int steps_left;
 	struct run_entry *runs;
 	size_t nr_runs;
 	size_t cap_runs;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,8 @@
 #define LOG_FORMAT 1
 
 static __thread char last_error[4096];
+
+static void report_progress(struct session *s, const char *running);
 
 void guile_set_error(const char *fmt, ...)
 {
@@ -357,6 +360,24 @@ static int session_log(struct session *s)
 	int ret = 0;
 
 	s->start = start_event(s);
+	if (c->mode != GUILE_REPLAY && c->out_dir) {
+		/* one bisection at a time in a directory */
+		char lock[4300];
+
+		if (lsb_mkdir_p(c->out_dir)) {
+			guile_set_error("cannot create '%s': %s", c->out_dir,
+					strerror(errno));
+			return SESSION_STOP;
+		}
+		lsb_pathf(lock, sizeof(lock), "%s/.lock", c->out_dir);
+		s->lock_fd = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+			guile_set_error(errno == EWOULDBLOCK ?
+					"another lsbisect works in '%s'" :
+					"cannot lock '%s'", c->out_dir);
+			return SESSION_USAGE;
+		}
+	}
 	if (c->mode == GUILE_REPLAY) {
 		ret = log_load(s, c->replay_log, 0, &logged);
 		cJSON_Delete(logged);
@@ -412,6 +433,7 @@ int session_open(struct session *s, const struct guile_config *cfg,
 	memset(s, 0, sizeof(*s));
 	s->cfg = *cfg;
 	s->log_fd = -1;
+	s->lock_fd = -1;
 	s->answer = answer;
 	if (!s->cfg.metric)
 		s->cfg.metric = "balance_score";
@@ -457,9 +479,12 @@ void session_close(struct session *s)
 	cJSON_Delete(s->start);
 	if (s->log_fd >= 0)
 		close(s->log_fd);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
 	bisect_repo_free(s->repo);
 	memset(s, 0, sizeof(*s));
 	s->log_fd = -1;
+	s->lock_fd = -1;
 }
 
 int session_resolve(struct session *s, const char *rev, char out[41])
@@ -575,6 +600,7 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	}
 	spec.seed = seed;
 	spec.metrics = 1;
+	report_progress(s, commit);
 	ret = driver_result(&r, s->cfg.paths, s->cfg.repo, commit, &spec,
 			    s->cfg.jobs, s->cfg.verbose);
 	if (ret == DRIVER_UNSUPPORTED) {
@@ -752,8 +778,7 @@ int session_step(struct session *s, long cls, const char *verdict,
 	return ret;
 }
 
-void session_progress(struct session *s, size_t commits_left,
-		      int steps_left)
+static void report_progress(struct session *s, const char *running)
 {
 	const struct guile_step *st;
 	struct guile_progress p = { 0 };
@@ -765,9 +790,18 @@ void session_progress(struct session *s, size_t commits_left,
 	p.step = st ? st->step : 0;
 	p.cls = st ? st->cls : -1;
 	p.verdict = st ? st->verdict : "";
-	p.commits_left = commits_left;
-	p.steps_left = steps_left;
+	p.commits_left = s->commits_left;
+	p.steps_left = s->steps_left;
+	p.running = running;
 	s->cfg.on_progress(&p, s->cfg.payload);
+}
+
+void session_progress(struct session *s, size_t commits_left,
+		      int steps_left)
+{
+	s->commits_left = commits_left;
+	s->steps_left = steps_left;
+	report_progress(s, NULL);
 }
 
 int session_note(struct session *s, const char *msg)
