@@ -716,6 +716,22 @@ static void describe(struct safe_call *c, SCM key, SCM args, SCM stack)
 
 		snprintf(c->message, sizeof(c->message), "%s", m);
 		free(m);
+	} else if ((!strcmp(k, KEY_ERROR) || !strcmp(k, KEY_METRIC)) &&
+		   scm_ilength(args) == 4 && scm_is_string(scm_car(args)) &&
+		   scm_is_pair(scm_caddr(args)) &&
+		   scm_is_string(scm_car(scm_caddr(args)))) {
+		/* (subr "~A" (message) #f), as throw_error() raises it */
+		char *subr = scm_to_utf8_string(scm_car(args));
+		char *m = scm_to_utf8_string(scm_car(scm_caddr(args)));
+
+		/* the session's own failures: where in our strategy is noise */
+		if (strstr(loc, "/lsbisect/strategy.scm:") &&
+		    !strcmp(k, KEY_ERROR))
+			*loc = '\0';
+		snprintf(c->message, sizeof(c->message), "%sIn procedure %s: %s",
+			 loc, subr, m);
+		free(subr);
+		free(m);
 	} else {
 		v[0] = scm_open_output_string();
 		v[1] = key;

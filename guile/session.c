@@ -765,10 +765,12 @@ int session_step(struct session *s, long cls, const char *verdict,
 		/* a resumed or replayed step must decide as the log did */
 		if ((long)num_of(logged, "class", -9) != cls ||
 		    strcmp(str_of(logged, "verdict"), verdict)) {
-			guile_set_error("step %d differs from the log '%s': the log has class %ld %s, now class %ld is %s (did the script change? run without --continue to start again: the result cache keeps the runs)",
+			guile_set_error("step %d differs from the log '%s': the log has class %ld %s, now class %ld is %s%s",
 					st->step, a->log_path,
 					(long)num_of(logged, "class", -9),
-					str_of(logged, "verdict"), cls, verdict);
+					str_of(logged, "verdict"), cls, verdict,
+					s->cfg.mode == GUILE_REPLAY ? "" :
+					" (did the script change? run without --continue to start again: the result cache keeps the runs)");
 			ret = SESSION_STOP;
 		}
 	} else {

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 28
+plan 30
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 LSBISECT=$LSB_ROOT/build/bin/lsbisect
@@ -140,6 +140,29 @@ ok "$([ "${k%% *}" = True ]; echo $?)" "only what was left is run: $k new runs, 
 status=$?
 k=$(r "$tmp/replay" "r['culprit']['commit'] == '$lb' and r['counts']['ran'] == r['counts']['built'] == r['counts']['cached'] == 0")
 ok "$([ $status = 0 ] && [ "$k" = True ]; echo $?)" "--replay reaches the same culprit from the log, running nothing (status $status)"
+
+# A replay whose decisions differ from the log's stops and says where.
+"$LSBISECT" --replay "$tmp/out/log.jsonl" --threshold 1000000 --out "$tmp/replay2" > /dev/null 2> "$tmp/replay2.err"
+status=$?
+ok "$([ $status = 4 ] && grep -q "step 2 differs from the log" "$tmp/replay2.err"; echo $?)" "a replay with another threshold: status 4 ($status), $(head -1 "$tmp/replay2.err" | cut -c1-120)"
+
+# A script's own strategy: oldest class first, the first bad one wins.
+cat > "$tmp/linear.scm" <<'EOF'
+(use-modules (srfi srfi-11))
+(define (strategy judge)
+  (let ((classes (session 'classes)))
+    (let loop ((i 0))
+      (let-values (((verdict reason details)
+                    (evaluate (class-commit (vector-ref classes i)) judge)))
+        (log-step i (symbol->string verdict) reason details)
+        (if (or (eq? verdict 'bad) (= i (- (vector-length classes) 1)))
+            (list 'culprit i)
+            (loop (+ i 1)))))))
+EOF
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --script "$tmp/linear.scm" --out "$tmp/linear" > /dev/null 2>&1
+status=$?
+k=$(r "$tmp/linear" "r['culprit']['commit'] == '$lb' and [s['class'] for s in r['steps']] == [0, 1] and r['counts']['ran'] == 0")
+ok "$([ $status = 0 ] && [ "$k" = True ]; echo $?)" "a script's strategy (a linear scan) finds the culprit from cached results (status $status)"
 
 # GOOD and BAD swapped; nothing regressed.
 "$LSBISECT" bad "$TEST_V61" "$W" "${ARGS[@]}" --out "$tmp/swapped" > /dev/null 2> "$tmp/swapped.err"
