@@ -240,6 +240,8 @@ static SCM p_revision_range(SCM good, SCM bad, SCM first_parent)
 	SCM v;
 	int err;
 
+	if (!s->repo)
+		throw_error(KEY_ERROR, "revision-range", "no repository");
 	scm_dynwind_begin(0);
 	g = arg_str(good, 1, "revision-range");
 	b = arg_str(bad, 2, "revision-range");
@@ -522,6 +524,8 @@ static SCM p_commit_info(SCM rev)
 	size_t i;
 	int err;
 
+	if (!s->repo)
+		throw_error(KEY_ERROR, "commit-info", "no repository");
 	scm_dynwind_begin(0);
 	r = arg_str(rev, 1, "commit-info");
 	err = bisect_commit_info(&info, s->repo, r, prefixes, 2);

@@ -450,7 +450,8 @@ int session_open(struct session *s, const struct guile_config *cfg,
 			  "%s/log.jsonl", cfg->out_dir);
 	if (bisect_repo_open(&s->repo, cfg->repo)) {
 		guile_set_error("%s", bisect_last_error());
-		return SESSION_USAGE;
+		/* a REPL or a script may do without one */
+		return cfg->good && cfg->bad ? SESSION_USAGE : 0;
 	}
 	if (!cfg->good || !cfg->bad)
 		return 0;
@@ -489,6 +490,11 @@ void session_close(struct session *s)
 
 int session_resolve(struct session *s, const char *rev, char out[41])
 {
+	if (!s->repo) {
+		guile_set_error("no repository: '%s' did not open",
+				s->cfg.repo);
+		return SESSION_STOP;
+	}
 	if (bisect_resolve(s->repo, rev, out)) {
 		guile_set_error("%s", bisect_last_error());
 		return SESSION_STOP;
