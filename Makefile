@@ -22,6 +22,10 @@ endif
 PKGS := libgit2 libcjson
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# Guile is embedded by guile/ only: its flags go to that module and the
+# program that links it (lsbisect).
+GUILE_CFLAGS = $(shell pkg-config --cflags guile-3.0 2>/dev/null)
+GUILE_LIBS = $(shell pkg-config --libs guile-3.0 2>/dev/null)
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 ifeq ($(V),1)
@@ -46,6 +50,7 @@ BISECT_SRC := $(wildcard bisect/*.c)
 ADAPTERS_SRC := $(wildcard adapters/*.c)
 DRIVER_SRC := $(wildcard driver/*.c)
 COMMON_SRC := $(wildcard common/*.c)
+GUILE_SRC := $(wildcard guile/*.c)
 SUITE_SRC := $(wildcard suite/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
 	$(wildcard power/*.c)
@@ -58,6 +63,7 @@ BISECT_OBJ := $(call obj,$(BISECT_SRC))
 ADAPTERS_OBJ := $(call obj,$(ADAPTERS_SRC))
 DRIVER_OBJ := $(call obj,$(DRIVER_SRC))
 COMMON_OBJ := $(call obj,$(COMMON_SRC))
+GUILE_OBJ := $(call obj,$(GUILE_SRC))
 SUITE_OBJ := $(call obj,$(SUITE_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
@@ -70,7 +76,7 @@ PROGRAMS := $(O)/bin/linsched $(O)/bin/lsbisect
 SHARE := $(O)/share/lsbisect
 SHARE_FILES := $(SHARE)/linsched.config $(SHARE)/linsched.lds \
 	$(SHARE)/libsim.a $(SHARE)/kernels.sh $(SHARE)/subset.list \
-	$(SHARE)/arch/linsched/.stamp
+	$(SHARE)/arch/linsched/.stamp $(SHARE)/guile/lsbisect/strategy.scm
 ARCH_FILES := $(shell find adapters/arch/linsched -type f)
 
 all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
@@ -81,7 +87,7 @@ all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
 # Rebuild everything when the flags change (git's GIT-CFLAGS trick).
 $(O)/CFLAGS: FORCE
 	@mkdir -p $(O)
-	@echo '$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) $(VERSION)' > $@.tmp; \
+	@echo '$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) $(GUILE_CFLAGS) $(VERSION)' > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
 $(O)/gen/subset_list.h: bisect/subset.list
@@ -95,7 +101,9 @@ $(O)/gen/version.h: $(O)/CFLAGS
 
 $(O)/obj/%.o: %.c $(O)/CFLAGS $(O)/gen/subset_list.h $(O)/gen/version.h
 	@mkdir -p $(dir $@)
-	$(QUIET_CC)$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) $(MODULE_CFLAGS) -c -o $@ $<
+
+$(GUILE_OBJ): MODULE_CFLAGS = $(GUILE_CFLAGS)
 
 $(O)/obj/%.o: %.S $(O)/CFLAGS
 	@mkdir -p $(dir $@)
@@ -120,6 +128,10 @@ $(O)/lib/libdriver.a: $(DRIVER_OBJ)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
 $(O)/lib/libcommon.a: $(COMMON_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+$(O)/lib/libguile-lsb.a: $(GUILE_OBJ)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
@@ -148,6 +160,10 @@ $(SHARE)/kernels.sh $(SHARE)/subset.list: $(SHARE)/%: bisect/%
 	@mkdir -p $(dir $@)
 	$(QUIET_GEN)cp -p $< $@
 
+$(SHARE)/guile/%.scm: guile/%.scm
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)cp $< $@
+
 $(SHARE)/arch/linsched/.stamp: $(ARCH_FILES)
 	$(QUIET_GEN)rm -rf $(SHARE)/arch && mkdir -p $(SHARE)/arch && \
 	cp -R adapters/arch/linsched $(SHARE)/arch/ && touch $@
@@ -156,7 +172,11 @@ $(SHARE)/arch/linsched/.stamp: $(ARCH_FILES)
 .SECONDEXPANSION:
 $(O)/bin/%: $(O)/obj/cmd/%.o $$(call obj,$$(wildcard cmd/$$*-*.c)) $(HOST_LIBS)
 	@mkdir -p $(dir $@)
-	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(HOST_LIBS) $(LIBS)
+	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(MODULE_LIBS) $(HOST_LIBS) $(LIBS)
+
+# lsbisect embeds Guile through guile/.
+$(O)/bin/lsbisect: $(O)/lib/libguile-lsb.a
+$(O)/bin/lsbisect: MODULE_LIBS = $(O)/lib/libguile-lsb.a $(GUILE_LIBS) -lm
 
 $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 	@mkdir -p $(dir $@)
@@ -189,7 +209,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c common driver metrics power sim suite topologies workloads cmd t/unit
+		bisect adapters/*.c common driver guile metrics power sim suite topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -158,4 +158,135 @@ int bisect_export(bisect_repo *r, const char *rev_hex, const char *dir);
 int bisect_range(bisect_repo *r, const char *good_hex, const char *bad_hex,
 		 int first_parent, char (**out)[41], size_t *n);
 
+/**
+ * bisect_is_ancestor() - whether one commit is an ancestor of another
+ * @r: the repository
+ * @ancestor: a revision, as for bisect_resolve()
+ * @descendant: another
+ *
+ * A commit is not its own ancestor here (git_graph_descendant_of()).
+ *
+ * Return: 1 when @ancestor is an ancestor of @descendant, 0 when not;
+ * BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EINVAL.
+ */
+int bisect_is_ancestor(bisect_repo *r, const char *ancestor,
+		       const char *descendant);
+
+/**
+ * struct bisect_class - consecutive commits of a range with one build subset
+ * @first: index of its first (oldest) commit in bisect_classes.commits
+ * @n: number of commits, at least 1
+ * @subset: their subset hash
+ *
+ * The commits of a class export identical files, so they cannot differ in
+ * the simulator: a class is built and run once, and when it is the first
+ * bad one, its first commit is the culprit.
+ */
+struct bisect_class {
+	size_t first;
+	size_t n;
+	char subset[41];
+};
+
+/**
+ * struct bisect_classes - the revisions a bisection searches
+ * @good: the good commit (40 hex digits)
+ * @bad: the bad commit
+ * @good_subset: the subset hash of @good
+ * @commits: the commits reachable from @bad and not from @good, in the
+ *	order the bisection uses: oldest first, topological, @bad last
+ * @subsets: the subset hash of each commit
+ * @nr_commits: their number
+ * @classes: the classes, in the same order
+ * @nr_classes: their number
+ * @nr_merges: merge commits among @commits
+ *
+ * With full history the order is one linearisation of the graph
+ * (git_revwalk's topological order, reversed): "consecutive" means
+ * consecutive in that order, and the search that uses it assumes the
+ * metric goes bad once along it, which a side branch need not respect.
+ * With first-parent history the order is the first-parent chain itself.
+ */
+struct bisect_classes {
+	char good[41];
+	char bad[41];
+	char good_subset[41];
+	char (*commits)[41];
+	char (*subsets)[41];
+	size_t nr_commits;
+	struct bisect_class *classes;
+	size_t nr_classes;
+	size_t nr_merges;
+};
+
+/**
+ * bisect_classes_new() - the commits between two revisions and their classes
+ * @out: receives the result, freed with bisect_classes_free()
+ * @r: the repository
+ * @good: the good revision, as for bisect_resolve()
+ * @bad: the bad revision
+ * @first_parent: nonzero to follow only first parents from @bad
+ *
+ * @good must be an ancestor of @bad: otherwise (also when they are the
+ * same commit) the result is BISECT_EINVAL with a message that says so.
+ * Subset hashes are computed once per distinct root tree.
+ *
+ * Return: 0, or BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EINVAL,
+ * BISECT_ENOMEM; *@out is NULL on failure.
+ */
+int bisect_classes_new(struct bisect_classes **out, bisect_repo *r,
+		       const char *good, const char *bad, int first_parent);
+
+/**
+ * bisect_classes_free() - free what bisect_classes_new() made
+ * @c: the classes; NULL is allowed
+ */
+void bisect_classes_free(struct bisect_classes *c);
+
+/**
+ * struct bisect_commit_info - what a report says about a commit
+ * @id: the commit (40 hex digits)
+ * @parent: its first parent, "" for a root commit
+ * @subject: the first line of its message
+ * @author: "Name <email>"
+ * @time: author time, seconds since the epoch
+ * @offset: author time zone, minutes east of UTC
+ * @files: paths it changed against its first parent (all of them for a
+ *	root commit) that start with one of the prefixes asked for, sorted
+ * @nr_files: their number
+ *
+ * Strings are malloc()ed; release with bisect_commit_info_release().
+ */
+struct bisect_commit_info {
+	char id[41];
+	char parent[41];
+	char *subject;
+	char *author;
+	long long time;
+	int offset;
+	char **files;
+	size_t nr_files;
+};
+
+/**
+ * bisect_commit_info() - describe a commit
+ * @out: filled in; release with bisect_commit_info_release(), also on failure
+ * @r: the repository
+ * @rev: the revision, as for bisect_resolve()
+ * @prefixes: path prefixes of the files to list ("kernel/sched/",
+ *	"include/"); NULL with @nr_prefixes 0 lists every changed file
+ * @nr_prefixes: their number
+ *
+ * Return: 0, or BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EINVAL, BISECT_ENOMEM.
+ */
+int bisect_commit_info(struct bisect_commit_info *out, bisect_repo *r,
+		       const char *rev, const char *const *prefixes,
+		       size_t nr_prefixes);
+
+/**
+ * bisect_commit_info_release() - free the strings of a commit description
+ * @info: as filled in by bisect_commit_info()
+ */
+void bisect_commit_info_release(struct bisect_commit_info *info);
+
 #endif

@@ -1,32 +1,425 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lsbisect - find the kernel commit that made the scheduler worse for a
- * workload. The bisection itself is not built yet: this prints its usage.
+ * workload: a bisection whose strategy and judge are Scheme (guile/).
  */
+#include <ctype.h>
+#include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "driver/driver.h"
+#include "guile/guile.h"
+#include "topologies/topologies.h"
+#include "workloads/workloads.h"
 #include "version.h"
 
 static const char usage[] =
 "usage: lsbisect GOOD BAD WORKLOAD [options]\n"
+"       lsbisect --continue [GOOD BAD WORKLOAD] [options]\n"
+"       lsbisect --replay LOG [options]\n"
+"       lsbisect --repl [GOOD BAD WORKLOAD] [options]\n"
+"       lsbisect --scheme FILE [GOOD BAD WORKLOAD] [options]\n"
 "\n"
 "Bisect the kernel history between GOOD and BAD to the first commit whose\n"
-"scheduler scores WORKLOAD worse than GOOD does.\n"
+"scheduler scores WORKLOAD worse than GOOD does. Each revision is built\n"
+"from its own sources and run on a simulated machine; consecutive commits\n"
+"with the same build subset form one class, built and run once.\n"
 "\n"
-"Not implemented yet: until the bisection lands, run single revisions with\n"
-"'linsched run REV --workload W --topology T'.\n";
+"  -r, --repo R        kernel repository (default: the bundled history,\n"
+"                      %s)\n"
+"  -t, --topology T    the machine (default quad-smt)\n"
+"  -d, --duration D    simulated time per run (default 2s)\n"
+"  -m, --metric NAME   what is compared (default balance_score): a key of\n"
+"                      the results' \"metrics\" or \"power\", or a dotted\n"
+"                      path, e.g. work_conservation, energy_j, mean_power_w,\n"
+"                      wakeup_latency_ns.p99, runqueue_wait_ns,\n"
+"                      migrations_per_s.MC. Higher is worse for every\n"
+"                      metric but fairness, where lower is worse.\n"
+"      --threshold PCT  how much worse than GOOD is bad (default 5)\n"
+"      --seeds N       seeds per revision, GOOD's too (default 1). With N > 1\n"
+"                      a revision is bad only when its median passes the\n"
+"                      threshold and a one-sided Mann-Whitney test over the\n"
+"                      seeds agrees (p < 0.05); runs that all give one value\n"
+"                      decide at once\n"
+"      --max-seeds M   seeds an undecided revision may get before it is\n"
+"                      skipped (default 4N, 1 with one seed)\n"
+"      --script F      a Scheme file: a predicate (lambda (good this) ...)\n"
+"                      that says whether THIS result is bad against GOOD's,\n"
+"                      or definitions of predicate, judge or strategy\n"
+"                      (guile/README.md)\n"
+"      --first-parent  follow only first parents (merges are single steps)\n"
+"  -j, --jobs N        parallel build jobs (default 2)\n"
+"  -o, --out DIR       output directory (default: under %s/bisect/,\n"
+"                      named after the arguments)\n"
+"      --continue      resume the bisection logged in the output directory:\n"
+"                      logged runs are not built or run again\n"
+"      --replay LOG    make every decision again from a log, building and\n"
+"                      running nothing; the settings are the log's (options\n"
+"                      given override them); output in LOG's directory/replay\n"
+"      --timeout S     wall-clock limit of each run (default 600); a time-out\n"
+"                      is a skip\n"
+"      --governor G, --cpuidle G, --no-energy-model, --fatal-warnings\n"
+"                      simulator options, as for 'linsched run'\n"
+"      --repl          a Guile REPL with (lsbisect) and (lsbisect strategy)\n"
+"      --scheme FILE   evaluate FILE with those modules, then exit\n"
+"  -q, --quiet         no progress line (it is shown on a terminal only)\n"
+"  -v, --verbose       show kbuild's output\n"
+"  -h, --help          this text\n"
+"\n"
+"A revision that does not build, crashes (BUG, panic, signal), hangs or\n"
+"times out is skipped, as git bisect skips on exit status 125, and the\n"
+"bisection goes on around it. The output directory gets log.jsonl (every\n"
+"step, appended and fsync()ed as made), report.txt, report.json and\n"
+"plot.png (with plot.dat and plot.gp).\n"
+"\n"
+"Exit status: 0 the first bad commit was found, 1 no regression (BAD is\n"
+"not worse than GOOD), 2 usage (also: GOOD not an ancestor of BAD, GOOD or\n"
+"BAD cannot be tested, GOOD does not score as good, a script that does\n"
+"not load), 3 skipped revisions leave several candidates (listed), 4 an\n"
+"error stopped the bisection (the log keeps it: --continue).\n";
+
+/* cmd/lsbisect-report.c */
+int report_write(const struct guile_config *cfg,
+		 const struct guile_answer *a, const char *out_dir);
+
+static int check_specs(const char *workload, const char *topology,
+		       const char *duration)
+{
+	static struct topology topo;
+	struct workload wl;
+	char err[512];
+	uint64_t ns;
+
+	if (topology_from_spec(&topo, topology, err, sizeof(err)) ||
+	    workload_parse(&wl, workload, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	if (workload_check(&wl, topo.nr_cpus, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		workload_release(&wl);
+		return -1;
+	}
+	workload_release(&wl);
+	if (duration && workload_parse_duration(&ns, duration)) {
+		fprintf(stderr, "error: --duration '%s': expected a positive duration such as 2s or 500ms\n",
+			duration);
+		return -1;
+	}
+	return 0;
+}
+
+/* A name made of the arguments, safe as one path component. */
+static void name_part(char *out, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(out), i;
+	const char *base = strrchr(s, '/');
+
+	if (base && base[1])
+		s = base + 1;
+	for (i = 0; i < max && s[i] && n + 1 < len; i++)
+		out[n++] = isalnum((unsigned char)s[i]) ||
+			   strchr(".+-=", s[i]) ? s[i] : '_';
+	out[n] = '\0';
+}
+
+static void default_out(char *out, size_t len, const struct driver_paths *p,
+			const struct guile_config *c)
+{
+	char name[400] = "";
+
+	name_part(name, sizeof(name), c->good, 60);
+	strcat(name, "..");
+	name_part(name, sizeof(name), c->bad, 60);
+	strcat(name, "_");
+	name_part(name, sizeof(name), c->run.workload, 100);
+	strcat(name, "_");
+	name_part(name, sizeof(name), c->run.topology, 40);
+	strcat(name, "_");
+	name_part(name, sizeof(name), c->metric, 40);
+	snprintf(out, len, "%s/bisect/%s", p->data_dir, name);
+}
+
+static int isatty_err;
+
+static void on_progress(const struct guile_progress *p, void *payload)
+{
+	int *quiet = payload;
+
+	if (*quiet || !isatty_err)
+		return;
+	if (!p->step) {
+		fprintf(stderr, "\r\033[Klsbisect: testing GOOD %.12s",
+			p->running ? p->running : "");
+		fflush(stderr);
+		return;
+	}
+	if (p->cls < 0)
+		fprintf(stderr, "\r\033[Klsbisect: step %d (GOOD: %s)",
+			p->step, p->verdict);
+	else
+		fprintf(stderr, "\r\033[Klsbisect: step %d (class %ld: %s)",
+			p->step, p->cls, p->verdict);
+	fprintf(stderr, ": %zu commit%s left, about %d step%s to go",
+		p->commits_left, p->commits_left == 1 ? "" : "s",
+		p->steps_left, p->steps_left == 1 ? "" : "s");
+	if (p->running)
+		fprintf(stderr, "; testing %.12s", p->running);
+	fflush(stderr);
+}
+
+static void on_message(const char *msg, void *payload)
+{
+	(void)payload;
+	if (isatty_err)
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "note: %s\n", msg);
+}
+
+static int parse_count(const char *opt, const char *s, int min, int *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*end || end == s || v < min || v > 1000000) {
+		fprintf(stderr, "error: %s '%s': expected a whole number of at least %d\n",
+			opt, s, min);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(usage, stdout);
-		return 0;
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "threshold", required_argument, NULL, 'T' },
+		{ "seeds", required_argument, NULL, 'S' },
+		{ "max-seeds", required_argument, NULL, 'M' },
+		{ "script", required_argument, NULL, 's' },
+		{ "first-parent", no_argument, NULL, 'F' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "continue", no_argument, NULL, 'C' },
+		{ "replay", required_argument, NULL, 'R' },
+		{ "timeout", required_argument, NULL, 'O' },
+		{ "governor", required_argument, NULL, 'G' },
+		{ "cpuidle", required_argument, NULL, 'I' },
+		{ "no-energy-model", no_argument, NULL, 'E' },
+		{ "fatal-warnings", no_argument, NULL, 'W' },
+		{ "repl", no_argument, NULL, 'P' },
+		{ "scheme", required_argument, NULL, 'X' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct driver_paths paths;
+	struct guile_config cfg = { 0 };
+	struct guile_answer *a = NULL;
+	char out[4200], replay_out[4200], *end;
+	const char *out_dir = NULL, *scheme = NULL;
+	const char *o_repo = NULL, *o_topology = NULL, *o_duration = NULL;
+	const char *o_metric = NULL, *o_script = NULL;
+	int c, repl = 0, quiet = 0, ret, max_seeds = 0, seeds = 0;
+	int timeout = -1, jobs = 2;
+	double threshold = -1;
+
+	if (driver_paths_init(&paths)) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		return 2;
 	}
-	if (argc == 2 && !strcmp(argv[1], "--version")) {
-		printf("lsbisect %s\n", LSB_VERSION);
-		return 0;
+	cfg.paths = &paths;
+	cfg.mode = GUILE_NEW;
+	while ((c = getopt_long(argc, argv, "r:t:d:m:j:o:qvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': o_repo = optarg; break;
+		case 't': o_topology = optarg; break;
+		case 'd': o_duration = optarg; break;
+		case 'm': o_metric = optarg; break;
+		case 'T':
+			threshold = strtod(optarg, &end);
+			if (*end || end == optarg || threshold < 0) {
+				fprintf(stderr, "error: --threshold '%s': expected a percentage, e.g. 5\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			if (parse_count("--seeds", optarg, 1, &seeds))
+				return 2;
+			break;
+		case 'M':
+			if (parse_count("--max-seeds", optarg, 1, &max_seeds))
+				return 2;
+			break;
+		case 's': o_script = optarg; break;
+		case 'F': cfg.first_parent = 1; break;
+		case 'j':
+			if (parse_count("--jobs", optarg, 1, &jobs))
+				return 2;
+			break;
+		case 'o': out_dir = optarg; break;
+		case 'C': cfg.mode = GUILE_CONTINUE; break;
+		case 'R':
+			cfg.mode = GUILE_REPLAY;
+			cfg.replay_log = optarg;
+			break;
+		case 'O':
+			if (parse_count("--timeout", optarg, 0, &timeout))
+				return 2;
+			break;
+		case 'G': cfg.run.governor = optarg; break;
+		case 'I': cfg.run.cpuidle = optarg; break;
+		case 'E': cfg.run.no_energy_model = 1; break;
+		case 'W': cfg.run.fatal_warnings = 1; break;
+		case 'P': repl = 1; break;
+		case 'X': scheme = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'v': cfg.verbose = 1; break;
+		case 'h':
+			printf(usage, paths.repo, paths.data_dir);
+			return 0;
+		case 'V':
+			printf("lsbisect %s\n", LSB_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, usage, paths.repo, paths.data_dir);
+			return 2;
+		}
 	}
-	fputs(usage, stderr);
-	return 2;
+	cfg.jobs = jobs;
+
+	/* the settings: from the arguments, or from the log */
+	if (argc - optind == 3) {
+		cfg.good = argv[optind];
+		cfg.bad = argv[optind + 1];
+		cfg.run.workload = argv[optind + 2];
+		cfg.repo = paths.repo;
+		cfg.run.topology = "quad-smt";
+		cfg.run.duration = "2s";
+		cfg.metric = "balance_score";
+		cfg.threshold = 5;
+		cfg.seeds = 1;
+		cfg.run.timeout_s = 600;
+	} else if (argc != optind) {
+		fprintf(stderr, "error: expected GOOD BAD WORKLOAD\n\n");
+		fprintf(stderr, usage, paths.repo, paths.data_dir);
+		return 2;
+	} else if (cfg.mode == GUILE_REPLAY ||
+		   (cfg.mode == GUILE_CONTINUE && out_dir)) {
+		char log[4300] = "";
+
+		if (cfg.mode == GUILE_CONTINUE)
+			snprintf(log, sizeof(log), "%s/log.jsonl", out_dir);
+		if (guile_config_from_log(&cfg, cfg.mode == GUILE_REPLAY ?
+					  cfg.replay_log : log)) {
+			fprintf(stderr, "error: %s\n", guile_last_error());
+			return 2;
+		}
+	} else if (!repl && !scheme) {
+		fprintf(stderr, "error: %s\n\n", cfg.mode == GUILE_CONTINUE ?
+			"--continue needs GOOD BAD WORKLOAD or --out DIR" :
+			"expected GOOD BAD WORKLOAD");
+		fprintf(stderr, usage, paths.repo, paths.data_dir);
+		return 2;
+	} else {
+		cfg.repo = paths.repo;
+		cfg.metric = "balance_score";
+		cfg.threshold = 5;
+		cfg.seeds = 1;
+		cfg.run.topology = "quad-smt";
+		cfg.run.duration = "2s";
+		cfg.run.timeout_s = 600;
+	}
+	if (o_repo)
+		cfg.repo = o_repo;
+	if (o_topology)
+		cfg.run.topology = o_topology;
+	if (o_duration)
+		cfg.run.duration = o_duration;
+	if (o_metric)
+		cfg.metric = o_metric;
+	if (o_script)
+		cfg.script = o_script;
+	if (threshold >= 0)
+		cfg.threshold = threshold;
+	if (seeds)
+		cfg.seeds = seeds;
+	if (timeout >= 0)
+		cfg.run.timeout_s = timeout;
+	if (max_seeds)
+		cfg.max_seeds = max_seeds;
+	else if (!cfg.max_seeds || seeds)
+		cfg.max_seeds = cfg.seeds > 1 ? 4 * cfg.seeds : 1;
+	if (cfg.max_seeds < cfg.seeds) {
+		fprintf(stderr, "error: --max-seeds %d is below --seeds %d\n",
+			cfg.max_seeds, cfg.seeds);
+		return 2;
+	}
+	cfg.run.metrics = 1;
+	if (cfg.run.workload &&
+	    check_specs(cfg.run.workload, cfg.run.topology,
+			cfg.run.duration))
+		return 2;
+	if (cfg.script && access(cfg.script, R_OK)) {
+		fprintf(stderr, "error: script '%s' cannot be read\n",
+			cfg.script);
+		return 2;
+	}
+
+	if (repl || scheme) {
+		ret = repl ? guile_repl(&cfg) : guile_run_file(&cfg, scheme);
+		if (ret)
+			fprintf(stderr, "error: %s\n", guile_last_error());
+		guile_config_release(&cfg);
+		return ret ? 4 : 0;
+	}
+
+	if (!out_dir && cfg.mode == GUILE_REPLAY) {
+		char log[4200];
+
+		snprintf(log, sizeof(log), "%s", cfg.replay_log);
+		snprintf(replay_out, sizeof(replay_out), "%s/replay",
+			 dirname(log));
+		out_dir = replay_out;
+	} else if (!out_dir) {
+		default_out(out, sizeof(out), &paths, &cfg);
+		out_dir = out;
+	}
+	cfg.out_dir = out_dir;
+	isatty_err = isatty(2);
+	cfg.on_progress = on_progress;
+	cfg.on_message = on_message;
+	cfg.payload = &quiet;
+
+	ret = guile_bisect(&cfg, &a);
+	if (isatty_err && !quiet)
+		fputs("\r\033[K", stderr);
+	if (!a) {
+		fprintf(stderr, "error: %s\n", guile_last_error());
+		guile_config_release(&cfg);
+		return 4;
+	}
+	if (ret == GUILE_USAGE || ret == GUILE_STOPPED) {
+		fprintf(stderr, "error: %s\n", a->message);
+		if (ret == GUILE_STOPPED && *a->log_path &&
+		    cfg.mode != GUILE_REPLAY && !access(a->log_path, F_OK))
+			fprintf(stderr, "the log '%s' keeps what was done (%zu steps): resume with --continue\n",
+				a->log_path, a->nr_steps);
+	} else if (report_write(&cfg, a, out_dir)) {
+		ret = GUILE_STOPPED;
+	}
+	guile_answer_free(a);
+	guile_config_release(&cfg);
+	return ret;
 }

@@ -18,13 +18,11 @@
 #include "bisect/bisect.h"
 #include "common/common.h"
 #include "driver/driver.h"
+#include "driver/driver_internal.h"
 
 static __thread char last_error[4096];
 
-static void set_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static void set_error(const char *fmt, ...)
+void driver_set_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -54,7 +52,7 @@ int driver_paths_init(struct driver_paths *out)
 	memset(out, 0, sizeof(*out));
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n < 0) {
-		set_error("cannot find the running executable: %s",
+		driver_set_error("cannot find the running executable: %s",
 			  strerror(errno));
 		return -1;
 	}
@@ -67,7 +65,7 @@ int driver_paths_init(struct driver_paths *out)
 	lsb_pathf(out->share_dir, sizeof(out->share_dir), "%s/share/lsbisect",
 		 exe);
 	if (!is_dir(out->share_dir)) {
-		set_error("the data directory '%s' is missing: run make (or make install) again",
+		driver_set_error("the data directory '%s' is missing: run make (or make install) again",
 			  out->share_dir);
 		return -1;
 	}
@@ -113,26 +111,26 @@ int driver_prepare(struct driver_revision *out,
 	memset(out, 0, sizeof(*out));
 	lsb_pathf(out->name, sizeof(out->name), "%s", rev);
 	if (bisect_repo_open(&r, repo)) {
-		set_error("%s", bisect_last_error());
+		driver_set_error("%s", bisect_last_error());
 		return DRIVER_ERROR;
 	}
 	if (bisect_resolve(r, rev, out->commit) ||
 	    bisect_subset_hash(r, out->commit, out->subset)) {
-		set_error("%s", bisect_last_error());
+		driver_set_error("%s", bisect_last_error());
 		bisect_repo_free(r);
 		return DRIVER_ERROR;
 	}
 	lsb_pathf(trees, sizeof(trees), "%s/trees", paths->cache_dir);
 	lsb_pathf(tree, sizeof(tree), "%s/%s", trees, out->subset);
 	if (lsb_mkdir_p(trees)) {
-		set_error("cannot create '%s': %s", trees, strerror(errno));
+		driver_set_error("cannot create '%s': %s", trees, strerror(errno));
 		bisect_repo_free(r);
 		return DRIVER_ERROR;
 	}
 	ret = bisect_export(r, out->commit, tree);
 	bisect_repo_free(r);
 	if (ret) {
-		set_error("%s", bisect_last_error());
+		driver_set_error("%s", bisect_last_error());
 		return DRIVER_ERROR;
 	}
 	ret = adapter_build(&env, tree, out->subset, &out->exe);
@@ -140,15 +138,15 @@ int driver_prepare(struct driver_revision *out,
 	case ADAPTER_OK:
 		return DRIVER_OK;
 	case ADAPTER_EUNSUPPORTED:
-		set_error("revision '%s' (%.12s): %s", rev, out->commit,
+		driver_set_error("revision '%s' (%.12s): %s", rev, out->commit,
 			  adapter_last_error());
 		return DRIVER_UNSUPPORTED;
 	case ADAPTER_EBUILD:
-		set_error("revision '%s' (%.12s): build failed: %s", rev,
+		driver_set_error("revision '%s' (%.12s): build failed: %s", rev,
 			  out->commit, adapter_last_error());
 		return DRIVER_BUILD_FAILED;
 	default:
-		set_error("revision '%s' (%.12s): %s", rev, out->commit,
+		driver_set_error("revision '%s' (%.12s): %s", rev, out->commit,
 			  adapter_last_error());
 		return DRIVER_ERROR;
 	}
@@ -201,7 +199,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 {
 	char tmp_err[] = "/tmp/lsbisect-stderr.XXXXXX", msg[2048];
 	const char *err_path = stderr_path;
-	struct timespec limit = { .tv_sec = timeout_s };
+	struct timespec deadline, now, slice;
 	sigset_t chld, old;
 	int status, fd, timed_out = 0, ret;
 	pid_t pid;
@@ -209,7 +207,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	if (!err_path) {
 		fd = mkstemp(tmp_err);
 		if (fd < 0) {
-			set_error("cannot create a temporary file: %s",
+			driver_set_error("cannot create a temporary file: %s",
 				  strerror(errno));
 			return DRIVER_ERROR;
 		}
@@ -223,7 +221,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	pid = fork();
 	if (pid < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		set_error("cannot fork: %s", strerror(errno));
+		driver_set_error("cannot fork: %s", strerror(errno));
 		return DRIVER_ERROR;
 	}
 	if (!pid) {
@@ -238,19 +236,36 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 			strerror(errno));
 		_exit(127);
 	}
+	/*
+	 * Wait for SIGCHLD in slices: in a process with other threads (an
+	 * embedded Guile's), the signal may go to a thread that does not
+	 * block it and be lost, so the child is polled as well.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += timeout_s;
 	for (;;) {
+		long left_ms;
+
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			break;
 		if (timeout_s <= 0) {
 			waitpid(pid, &status, 0);
 			break;
 		}
-		if (sigtimedwait(&chld, NULL, &limit) < 0 && errno == EAGAIN) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left_ms = (deadline.tv_sec - now.tv_sec) * 1000 +
+			  (deadline.tv_nsec - now.tv_nsec) / 1000000;
+		if (left_ms <= 0) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			timed_out = 1;
 			break;
 		}
+		if (left_ms > 100)
+			left_ms = 100;
+		slice.tv_sec = 0;
+		slice.tv_nsec = left_ms * 1000000;
+		sigtimedwait(&chld, NULL, &slice);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!stderr_path)
@@ -260,11 +275,11 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 		unlink(tmp_err);
 
 	if (timed_out) {
-		set_error("timed out after %d s of wall time", timeout_s);
+		driver_set_error("timed out after %d s of wall time", timeout_s);
 		return DRIVER_HUNG;
 	}
 	if (WIFSIGNALED(status)) {
-		set_error("crashed: killed by signal %d (%s)%s%s",
+		driver_set_error("crashed: killed by signal %d (%s)%s%s",
 			  WTERMSIG(status), strsignal(WTERMSIG(status)),
 			  *msg ? ": " : "", msg);
 		return DRIVER_CRASHED;
@@ -275,13 +290,13 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 		return DRIVER_OK;
 	case LINSCHED_EXIT_PANIC:
 	case LINSCHED_EXIT_WARN:
-		set_error("crashed: %s", *msg ? msg : "kernel panic");
+		driver_set_error("crashed: %s", *msg ? msg : "kernel panic");
 		return DRIVER_CRASHED;
 	case LINSCHED_EXIT_HANG:
-		set_error("hung: %s", *msg ? msg : "no progress");
+		driver_set_error("hung: %s", *msg ? msg : "no progress");
 		return DRIVER_HUNG;
 	default:
-		set_error("the simulator '%s' failed with status %d%s%s", exe,
+		driver_set_error("the simulator '%s' failed with status %d%s%s", exe,
 			  ret, *msg ? ": " : "", msg);
 		return DRIVER_ERROR;
 	}

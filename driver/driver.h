@@ -99,6 +99,121 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	       const char *stderr_path);
 
 /**
+ * struct driver_run_spec - what decides a run's result, besides the revision
+ * @workload: a workload spec or an rt-app file
+ * @topology: a preset, a shape or a JSON file
+ * @duration: simulated time ("2s"); NULL for the simulator's default (an
+ *	rt-app file's global.duration, else 10s)
+ * @seed: the seed
+ * @governor: "schedutil", "performance" or "powersave"; NULL: schedutil
+ * @cpuidle: "menu" or "poll"; NULL: menu
+ * @no_energy_model: keep the OPPs out of the kernel's energy model
+ * @metrics: add the load-balance scores ("metrics")
+ * @fatal_warnings: a kernel WARN ends the run as a crash
+ * @timeout_s: wall-clock limit of the simulation (0: none); not part of
+ *	the key, but a cached time-out is only trusted by a run whose limit
+ *	is no longer than the one that timed out
+ */
+struct driver_run_spec {
+	const char *workload;
+	const char *topology;
+	const char *duration;
+	unsigned long long seed;
+	const char *governor;
+	const char *cpuidle;
+	int no_energy_model;
+	int metrics;
+	int fatal_warnings;
+	int timeout_s;
+};
+
+/**
+ * struct driver_result - a revision's result for a run spec
+ * @status: DRIVER_OK, or a skip: DRIVER_BUILD_FAILED, DRIVER_CRASHED,
+ *	DRIVER_HUNG
+ * @reason: for a skip, why (the compiler's or the kernel's first words)
+ * @json: for DRIVER_OK, the simulator's JSON results (malloc()ed)
+ * @commit: the revision's commit
+ * @subset: its subset hash
+ * @key: the result's cache key (40 hex digits; "" when not cached)
+ * @from_cache: the result came from the cache: nothing was built or run
+ * @built: this call built the revision (a relink does not count)
+ * @removed_corrupt: a corrupt or partial cache entry was found, removed
+ *	and recomputed
+ */
+struct driver_result {
+	int status;
+	char reason[2048];
+	char *json;
+	char commit[41];
+	char subset[41];
+	char key[41];
+	int from_cache;
+	int built;
+	int removed_corrupt;
+};
+
+/**
+ * driver_result() - a revision's result, from the result cache or by
+ *	building and running it
+ * @out: filled in; release with driver_result_release()
+ * @paths: from driver_paths_init(); results live in @paths->cache_dir/results
+ * @repo: the repository path
+ * @rev: the revision name
+ * @spec: the run
+ * @jobs: parallel build jobs
+ * @verbose: show kbuild's output
+ *
+ * Results are keyed by the SHA-1 of a text naming the subset hash, the
+ * build key (adapter version and compiler, as the build directory is
+ * named), the simulator runtime, the workload's content (the file's bytes
+ * for a file, else the spec), the topology's content (its canonical JSON),
+ * the duration in ns, the seed, the governor, the cpuidle governor, the
+ * energy model, --metrics and --fatal-warnings. A build failure is cached
+ * under the subset hash and the toolchain (the adapter's logic version and
+ * files, the compiler), so it is found before anything is exported or
+ * built. Skips (build failure, crash, hang or time-out) are results too,
+ * with their reason.
+ *
+ * An entry is one file, results/XX/KEY: a header line "lsbisect-result 1
+ * SHA1 LENGTH" and a JSON body holding the key text, the status, the
+ * reason and the results; SHA1 is the git blob id of the body. It is
+ * written to a temporary file, fsync()ed and renamed, so two processes may
+ * share the cache; an entry whose header, length, checksum or key text
+ * does not match is removed and recomputed, never trusted.
+ *
+ * Return: DRIVER_OK also for a skip (see @out->status); DRIVER_ERROR or
+ * DRIVER_UNSUPPORTED (not cached) with driver_last_error() set.
+ */
+int driver_result(struct driver_result *out,
+		  const struct driver_paths *paths, const char *repo,
+		  const char *rev, const struct driver_run_spec *spec,
+		  int jobs, int verbose);
+
+/**
+ * driver_result_release() - free what driver_result() allocated
+ * @r: the result
+ */
+void driver_result_release(struct driver_result *r);
+
+/**
+ * driver_status_name() - a status as results and logs name it
+ * @status: an enum driver_status
+ *
+ * Return: "ok", "error", "build_failed", "crashed", "hung" or
+ * "unsupported"; a static string.
+ */
+const char *driver_status_name(int status);
+
+/**
+ * driver_status_from_name() - the inverse of driver_status_name()
+ * @name: a name
+ *
+ * Return: the status, or -1 for an unknown name.
+ */
+int driver_status_from_name(const char *name);
+
+/**
  * driver_last_error() - the message of the last failure in this thread
  *
  * Return: a borrowed string, "" if none.

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 4
+plan 5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make -s -C "$LSB_ROOT" install PREFIX="$tmp/prefix" >/dev/null
@@ -13,6 +13,9 @@ ok $? "make install PREFIX=$tmp/prefix"
 ok $? "the installed linsched answers --help"
 "$tmp/prefix/bin/lsbisect" --help | grep -q '^usage: lsbisect'
 ok $? "the installed lsbisect answers --help"
+printf '(display (median (list 3 1 2)))\n' > "$tmp/m.scm"
+[ "$("$tmp/prefix/bin/lsbisect" --scheme "$tmp/m.scm")" = 2 ]
+ok $? "and finds its Scheme strategy in share/lsbisect/guile"
 exe=$("$tmp/prefix/bin/linsched" build "$TEST_V612")
 "$exe" --topology dual --workload 'hog*3' --duration 100ms --json "$tmp/r.json" &&
 	[ "$(json "$tmp/r.json" "r['kernel_version']")" = "${TEST_V612#v}" ]

@@ -224,6 +224,129 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Classes: a second repository (so the first stays byte for byte as it
+ * was) with commits outside and inside the subset and a merge:
+ *   A(g) - B - C - D - E - F(lin) - H(merge of G) - I(full)
+ *                   \------------ G --/
+ * B, C, E and I touch only files outside the subset.
+ */
+static const char make_repo2[] =
+	"set -e; mkdir %s/repo2; cd %s/repo2; git init -q -b main;"
+	"mkdir -p kernel/sched drivers; echo 'int a;' > kernel/sched/core.c;"
+	"echo a > drivers/x.c; git add -A; git commit -q -m A; git tag g;"
+	"echo b > drivers/x.c; git commit -q -am B;"
+	"echo c > drivers/x.c; git commit -q -am C;"
+	"echo 'int d;' >> kernel/sched/core.c; echo d > drivers/d.c;"
+	"git add -A; git commit -q -m 'sched: D'; git tag d;"
+	"git checkout -q -b side;"
+	"echo 'int g;' > kernel/sched/side.c; git add -A; git commit -q -m G;"
+	"git checkout -q main;"
+	"echo e > drivers/x.c; git commit -q -am E;"
+	"echo 'int f;' >> kernel/sched/core.c; git commit -q -am F;"
+	"git tag lin;"
+	"git merge -q --no-edit side -m H;"
+	"echo i > drivers/x.c; git commit -q -am I; git tag full";
+
+/* git rev-parse in the second repository. */
+static void rev_parse2(const char *rev, char hex[41])
+{
+	char *s = out("git -C %s/repo2 rev-parse '%s'", tmp, rev);
+
+	snprintf(hex, 41, "%s", s);
+	free(s);
+}
+
+static void test_classes(void)
+{
+	char path[256], want[41], d[41], g[41];
+	struct bisect_classes *c = NULL;
+	struct bisect_commit_info info;
+	const char *const pre[] = { "kernel/sched/" };
+	bisect_repo *r2;
+	int err;
+
+	if (sh(make_repo2, tmp, tmp)) {
+		tap_ok(0, "make a second repository with a merge");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/repo2", tmp);
+	if (bisect_repo_open(&r2, path)) {
+		tap_ok(0, "open it: %s", bisect_last_error());
+		return;
+	}
+	tap_ok(bisect_is_ancestor(r2, "g", "lin") == 1 &&
+	       bisect_is_ancestor(r2, "lin", "g") == 0 &&
+	       bisect_is_ancestor(r2, "g", "g") == 0,
+	       "ancestry: g is an ancestor of lin, not the reverse, not itself");
+
+	err = bisect_classes_new(&c, r2, "g", "lin", 0);
+	tap_ok(!err && c->nr_commits == 5 && c->nr_classes == 3 &&
+	       c->classes[0].first == 0 && c->classes[0].n == 2 &&
+	       c->classes[1].first == 2 && c->classes[1].n == 2 &&
+	       c->classes[2].first == 4 && c->classes[2].n == 1 &&
+	       !c->nr_merges,
+	       "g..lin: B C | D E | F, three classes of consecutive commits with one subset");
+	bisect_subset_hash(r2, "g", want);
+	tap_ok(!err && !strcmp(c->good_subset, want) &&
+	       !strcmp(c->classes[0].subset, want) &&
+	       !strcmp(c->subsets[3], c->classes[1].subset),
+	       "the first class has GOOD's subset; every commit's subset is kept");
+	if (!err) {
+		rev_parse2("lin", want);
+		tap_ok(!strcmp(c->bad, want) &&
+		       !strcmp(c->commits[c->nr_commits - 1], want),
+		       "BAD is the last commit");
+	} else {
+		tap_ok(0, "BAD is the last commit");
+	}
+	bisect_classes_free(c);
+
+	err = bisect_classes_new(&c, r2, "lin", "g", 0);
+	tap_ok(err == BISECT_EINVAL && !c &&
+	       strstr(bisect_last_error(), "is not an ancestor of BAD") &&
+	       strstr(bisect_last_error(), "swapped"),
+	       "swapped: %s", bisect_last_error());
+	err = bisect_classes_new(&c, r2, "g", "g^{commit}", 0);
+	tap_ok(err == BISECT_EINVAL && strstr(bisect_last_error(), "same commit"),
+	       "the same commit twice: %s", bisect_last_error());
+	err = bisect_classes_new(&c, r2, "g", "nosuch", 0);
+	tap_ok(err == BISECT_ENOTFOUND, "an unknown revision: %s",
+	       bisect_last_error());
+
+	err = bisect_classes_new(&c, r2, "g", "full", 0);
+	tap_ok(!err && c->nr_commits == 8 && c->nr_merges == 1,
+	       "g..full, full history: 8 commits, one merge");
+	bisect_classes_free(c);
+	err = bisect_classes_new(&c, r2, "g", "full", 1);
+	rev_parse2("side", want);
+	tap_ok(!err && c->nr_commits == 7 && c->nr_merges == 1,
+	       "first parents: 7 commits, the side branch's G left out");
+	bisect_classes_free(c);
+
+	rev_parse2("d", d);
+	rev_parse2("d~1", g);
+	err = bisect_commit_info(&info, r2, "d", pre, 1);
+	tap_ok(!err && !strcmp(info.id, d) && !strcmp(info.parent, g) &&
+	       !strcmp(info.subject, "sched: D") &&
+	       !strcmp(info.author, "t <t@example.org>") && info.time > 0 &&
+	       info.nr_files == 1 &&
+	       !strcmp(info.files[0], "kernel/sched/core.c"),
+	       "commit info: subject, author, parent, and the file under kernel/sched/ only");
+	bisect_commit_info_release(&info);
+	err = bisect_commit_info(&info, r2, "d", NULL, 0);
+	tap_ok(!err && info.nr_files == 2 &&
+	       !strcmp(info.files[0], "drivers/d.c"),
+	       "without prefixes every file, sorted");
+	bisect_commit_info_release(&info);
+	err = bisect_commit_info(&info, r2, "full~1", pre, 1);
+	tap_ok(!err && info.nr_files == 1 &&
+	       !strcmp(info.files[0], "kernel/sched/side.c"),
+	       "a merge against its first parent: what the side branch brought");
+	bisect_commit_info_release(&info);
+	bisect_repo_free(r2);
+}
+
 static void test_kernel(void)
 {
 	const char *path = getenv("LSB_KERNEL_REPO");
@@ -438,6 +561,7 @@ int main(void)
 	err = bisect_range(r, "main", "v1", 1, &range, &n);
 	tap_ok(!err && n == 0 && !range, "an empty range");
 
+	test_classes();
 	test_kernel();
 	bisect_repo_free(r);
 

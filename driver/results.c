@@ -1,0 +1,700 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * results.c - the result cache: a revision's result for a run spec, from
+ * the cache, or by building and running the revision and keeping what it
+ * gave, skips included.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <git2.h>
+
+#include "adapters/adapters.h"
+#include "bisect/bisect.h"
+#include "common/common.h"
+#include "driver/driver.h"
+#include "driver/driver_internal.h"
+#include "topologies/topologies.h"
+#include "workloads/workloads.h"
+
+#define ENTRY_MAGIC "lsbisect-result 1"
+
+static const char *const status_names[] = {
+	[DRIVER_OK] = "ok",
+	[DRIVER_ERROR] = "error",
+	[DRIVER_BUILD_FAILED] = "build_failed",
+	[DRIVER_CRASHED] = "crashed",
+	[DRIVER_HUNG] = "hung",
+	[DRIVER_UNSUPPORTED] = "unsupported",
+};
+
+const char *driver_status_name(int status)
+{
+	if (status < 0 || status >= (int)(sizeof(status_names) /
+					  sizeof(status_names[0])) ||
+	    !status_names[status])
+		return "error";
+	return status_names[status];
+}
+
+int driver_status_from_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(status_names) / sizeof(status_names[0]);
+	     i++)
+		if (status_names[i] && !strcmp(status_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+void driver_result_release(struct driver_result *r)
+{
+	free(r->json);
+	r->json = NULL;
+}
+
+/* The git blob id of @len bytes: the checksum and the key's hash. */
+static int blob_id(const void *buf, size_t len, char out[41])
+{
+	git_oid oid;
+
+	if (git_odb_hash(&oid, len ? buf : "", len, GIT_OBJECT_BLOB) < 0) {
+		driver_set_error("cannot hash: %s", git_error_last() ?
+				 git_error_last()->message : "unknown error");
+		return -1;
+	}
+	git_oid_tostr(out, 41, &oid);
+	return 0;
+}
+
+/* "file SHA1" for an rt-app file (its bytes), else "spec TEXT". */
+static int workload_id(const char *workload, char **out)
+{
+	struct stat st;
+	char hex[41], *text;
+	size_t len;
+
+	if (stat(workload, &st) || !S_ISREG(st.st_mode))
+		return asprintf(out, "spec %s", workload) < 0 ? -1 : 0;
+	text = lsb_read_file(workload, &len);
+	if (!text) {
+		driver_set_error("cannot read workload '%s': %s", workload,
+				 strerror(errno));
+		return -1;
+	}
+	if (blob_id(text, len, hex)) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	return asprintf(out, "file %s", hex) < 0 ? -1 : 0;
+}
+
+/* The hash of the machine's canonical JSON, whatever named it. */
+static int topology_id(const char *spec, char out[41])
+{
+	struct topology *t = malloc(sizeof(*t));
+	char err[512], *json = NULL;
+	int ret = -1;
+
+	if (!t) {
+		driver_set_error("out of memory");
+		return -1;
+	}
+	if (topology_from_spec(t, spec, err, sizeof(err))) {
+		driver_set_error("%s", err);
+		goto out;
+	}
+	json = topology_to_json(t);
+	if (!json) {
+		driver_set_error("out of memory");
+		goto out;
+	}
+	ret = blob_id(json, strlen(json), out);
+out:
+	free(json);
+	free(t);
+	return ret;
+}
+
+static int hash_into(FILE *f, const char *path, const char *name)
+{
+	size_t len;
+	char *text = lsb_read_file(path, &len), hex[41];
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = blob_id(text, len, hex);
+	free(text);
+	if (!ret)
+		fprintf(f, "%s %s\n", name, hex);
+	return ret;
+}
+
+static char **walk_files;
+static size_t walk_n, walk_cap;
+
+static int walk_one(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F)
+		return 0;
+	if (walk_n == walk_cap) {
+		size_t cap = walk_cap ? 2 * walk_cap : 128;
+		void *p = realloc(walk_files, cap * sizeof(char *));
+
+		if (!p)
+			return -1;
+		walk_files = p;
+		walk_cap = cap;
+	}
+	walk_files[walk_n] = strdup(path);
+	return walk_files[walk_n++] ? 0 : -1;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * What decides whether a subset builds, besides the subset: the adapter
+ * (its logic version and every file it overlays) and the compiler. It
+ * hashes at least what the build key does, so a build failure cached under
+ * it is found before anything is exported or built. Once per process.
+ */
+static int toolchain_id(const struct driver_paths *p, char out[41])
+{
+	static char memo[41], memo_share[4096];
+	char path[4200], cc[256] = "", *text = NULL;
+	size_t len = 0, i, root = strlen(p->share_dir);
+	FILE *f, *pipe;
+	int ret = 0;
+
+	if (*memo && !strcmp(memo_share, p->share_dir)) {
+		memcpy(out, memo, 41);
+		return 0;
+	}
+	f = open_memstream(&text, &len);
+	if (!f)
+		return -1;
+	fprintf(f, "adapter logic %d\n", ADAPTER_LOGIC_VERSION);
+	lsb_pathf(path, sizeof(path), "%s/arch/linsched", p->share_dir);
+	walk_n = 0;
+	if (nftw(path, walk_one, 16, FTW_PHYS))
+		ret = -1;
+	qsort(walk_files, walk_n, sizeof(char *), str_cmp);
+	for (i = 0; i < walk_n; i++) {
+		if (!ret && hash_into(f, walk_files[i], walk_files[i] + root))
+			ret = -1;
+		free(walk_files[i]);
+	}
+	walk_n = 0;
+	lsb_pathf(path, sizeof(path), "%s/linsched.config", p->share_dir);
+	ret |= hash_into(f, path, "linsched.config");
+	lsb_pathf(path, sizeof(path), "%s/linsched.lds", p->share_dir);
+	ret |= hash_into(f, path, "linsched.lds");
+	pipe = popen("cc --version 2>/dev/null", "r");
+	if (!pipe || !fgets(cc, sizeof(cc), pipe))
+		ret = -1;
+	if (pipe)
+		pclose(pipe);
+	fprintf(f, "compiler %s", cc);
+	if (fclose(f) || ret || blob_id(text, len, out)) {
+		free(text);
+		driver_set_error("cannot read the adapter's files in '%s'",
+				 p->share_dir);
+		return -1;
+	}
+	free(text);
+	memcpy(memo, out, 41);
+	lsb_pathf(memo_share, sizeof(memo_share), "%s", p->share_dir);
+	return 0;
+}
+
+/* The key text of a run: everything that decides its result. */
+static char *run_key(const struct driver_revision *rev, const char *build,
+		     const char *runtime, const struct driver_run_spec *spec)
+{
+	char topo[41], dur[32] = "default", *wl = NULL, *key = NULL;
+	uint64_t ns;
+
+	if (workload_id(spec->workload, &wl) || topology_id(spec->topology,
+							     topo))
+		goto out;
+	if (spec->duration) {
+		if (workload_parse_duration(&ns, spec->duration)) {
+			driver_set_error("duration '%s': expected a positive duration such as 2s",
+					 spec->duration);
+			goto out;
+		}
+		snprintf(dur, sizeof(dur), "%llu", (unsigned long long)ns);
+	}
+	if (asprintf(&key,
+		     "lsbisect result\nsubset %s\nbuild %s\nruntime %s\n"
+		     "workload %s\ntopology %s\nduration %s\nseed %llu\n"
+		     "governor %s\ncpuidle %s\nenergy_model %d\nmetrics %d\n"
+		     "fatal_warnings %d\n",
+		     rev->subset, build, runtime, wl, topo, dur, spec->seed,
+		     spec->governor ? spec->governor : "schedutil",
+		     spec->cpuidle ? spec->cpuidle : "menu",
+		     !spec->no_energy_model, !!spec->metrics,
+		     !!spec->fatal_warnings) < 0) {
+		key = NULL;
+		driver_set_error("out of memory");
+	}
+out:
+	free(wl);
+	return key;
+}
+
+/* The build key of a finished build: the name of its directory. */
+static int build_of_exe(const char *exe, char build[41], char runtime[41])
+{
+	char dir[4096], path[4200], *text;
+
+	lsb_pathf(dir, sizeof(dir), "%s", exe);
+	lsb_pathf(build, 41, "%s", basename(dirname(dir)));
+	lsb_pathf(dir, sizeof(dir), "%s", exe);
+	lsb_pathf(path, sizeof(path), "%s/runtime", dirname(dir));
+	text = lsb_read_file(path, NULL);
+	if (!text || strlen(build) != 40) {
+		free(text);
+		driver_set_error("cannot read the runtime stamp '%s'", path);
+		return -1;
+	}
+	lsb_pathf(runtime, 41, "%.40s", text);
+	free(text);
+	return 0;
+}
+
+/* The first words of a message: the reason a skip records. */
+static void set_reason(struct driver_result *out, const char *msg)
+{
+	lsb_pathf(out->reason, sizeof(out->reason), "%s", msg);
+}
+
+/*
+ * A build failure's reason: the compiler's first errors with paths
+ * relative to the tree, on one line, then the log's path.
+ */
+static void set_build_reason(struct driver_result *out, const char *msg)
+{
+	const char *line = strchr(msg, '\n'), *log = strstr(msg, "log: ");
+	size_t used, len = sizeof(out->reason);
+
+	used = (size_t)snprintf(out->reason, len, "build failed");
+	while (line && used < len) {
+		const char *next = strchr(++line, '\n'), *src;
+		size_t n = next ? (size_t)(next - line) : strlen(line);
+
+		while (n && *line == ' ') {
+			line++;
+			n--;
+		}
+		src = memmem(line, n, "/src/", 5);
+		if (src && memmem(line, src - line, "/builds/", 8)) {
+			n -= src + 5 - line;
+			line = src + 5;
+		}
+		if (n)
+			used += (size_t)snprintf(out->reason + used, len - used,
+						 "%s%.*s", used == 12 ? ": " : "; ",
+						 (int)n, line);
+		line = next;
+	}
+	if (log && used < len)
+		snprintf(out->reason + used, len - used, " (%.*s)",
+			 (int)strcspn(log, ")"), log);
+}
+
+/*
+ * Read the entry at @path into @out. Return 1 when it is valid and its key
+ * text is @key, 0 when there is none (or it is a time-out a longer limit
+ * may not repeat), -1 when it was corrupt or partial (then it is removed).
+ */
+static int entry_read(const char *path, const char *key, int timeout_s,
+		      struct driver_result *out)
+{
+	char hex[41], sum[41];
+	struct stat st, now;
+	cJSON *body = NULL, *item;
+	size_t len, body_len;
+	char *buf, *nl;
+	int fd, status, ret = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return 0;
+	}
+	close(fd);
+	buf = lsb_read_file(path, &len);
+	if (!buf)
+		return 0;
+	nl = memchr(buf, '\n', len);
+	if (!nl || sscanf(buf, ENTRY_MAGIC " %40s %zu", sum, &body_len) != 2 ||
+	    strncmp(buf, ENTRY_MAGIC " ", strlen(ENTRY_MAGIC) + 1) ||
+	    (size_t)(buf + len - (nl + 1)) != body_len ||
+	    blob_id(nl + 1, body_len, hex) || strcmp(hex, sum))
+		goto corrupt;
+	body = cJSON_ParseWithLength(nl + 1, body_len);
+	item = cJSON_GetObjectItemCaseSensitive(body, "key");
+	if (!body || !cJSON_IsString(item) || strcmp(item->valuestring, key))
+		goto corrupt;
+	status = driver_status_from_name(cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(body, "status")));
+	if (status != DRIVER_OK && status != DRIVER_BUILD_FAILED &&
+	    status != DRIVER_CRASHED && status != DRIVER_HUNG)
+		goto corrupt;
+	item = cJSON_GetObjectItemCaseSensitive(body, "timeout_s");
+	if (status == DRIVER_HUNG && cJSON_IsNumber(item) &&
+	    item->valuedouble > 0 &&
+	    (timeout_s <= 0 || timeout_s > item->valuedouble)) {
+		ret = 0;	/* a longer limit may see it finish */
+		goto out;
+	}
+	out->status = status;
+	item = cJSON_GetObjectItemCaseSensitive(body, "reason");
+	set_reason(out, cJSON_IsString(item) ? item->valuestring : "");
+	if (status == DRIVER_OK) {
+		item = cJSON_GetObjectItemCaseSensitive(body, "result");
+		if (!cJSON_IsObject(item))
+			goto corrupt;
+		out->json = cJSON_PrintUnformatted(item);
+		if (!out->json)
+			goto out;
+	}
+	ret = 1;
+	goto out;
+corrupt:
+	/* remove it, unless another process has replaced it meanwhile */
+	if (!stat(path, &now) && now.st_ino == st.st_ino &&
+	    now.st_dev == st.st_dev)
+		unlink(path);
+	out->removed_corrupt = 1;
+out:
+	cJSON_Delete(body);
+	free(buf);
+	return ret;
+}
+
+/* Write an entry: temporary file, fsync, rename. */
+static int entry_write(const char *path, const char *body)
+{
+	char tmp[4200], sum[41], *text = NULL, dir[4096];
+	size_t len, done = 0;
+	ssize_t n;
+	int fd, ret = -1;
+
+	lsb_pathf(dir, sizeof(dir), "%s", path);
+	if (lsb_mkdir_p(dirname(dir))) {
+		driver_set_error("cannot create '%s': %s", dir,
+				 strerror(errno));
+		return -1;
+	}
+	if (blob_id(body, strlen(body), sum))
+		return -1;
+	len = asprintf(&text, ENTRY_MAGIC " %s %zu\n%s", sum, strlen(body),
+		       body);
+	if ((ssize_t)len < 0) {
+		driver_set_error("out of memory");
+		return -1;
+	}
+	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	while (done < len) {
+		n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	if (done != len || fsync(fd)) {
+		close(fd);
+		unlink(tmp);
+		goto fail;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		unlink(tmp);
+		goto fail;
+	}
+	ret = 0;
+	goto out;
+fail:
+	driver_set_error("cannot write the result cache entry '%s': %s", path,
+			 strerror(errno));
+out:
+	free(text);
+	return ret;
+}
+
+/* The body of an entry. */
+static char *entry_body(const char *key, const struct driver_result *r,
+			const struct driver_run_spec *spec, cJSON *result)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *text;
+
+	cJSON_AddStringToObject(o, "key", key);
+	cJSON_AddStringToObject(o, "status", driver_status_name(r->status));
+	cJSON_AddStringToObject(o, "reason", r->reason);
+	cJSON_AddStringToObject(o, "commit", r->commit);
+	cJSON_AddStringToObject(o, "subset", r->subset);
+	cJSON_AddNumberToObject(o, "timeout_s", spec->timeout_s);
+	cJSON_AddNumberToObject(o, "time", (double)time(NULL));
+	if (result)
+		cJSON_AddItemToObject(o, "result", result);
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!text)
+		driver_set_error("out of memory");
+	return text;
+}
+
+static int entry_path(char *path, size_t len, const struct driver_paths *p,
+		      const char *key_text, char key[41])
+{
+	if (blob_id(key_text, strlen(key_text), key))
+		return -1;
+	lsb_pathf(path, len, "%s/results/%.2s/%s", p->cache_dir, key, key + 2);
+	return 0;
+}
+
+/* Run the built simulator: the result, or a skip with its reason. */
+static int run_sim(struct driver_result *out, const struct driver_paths *p,
+		   const struct driver_revision *rev,
+		   const struct driver_run_spec *spec, cJSON **result)
+{
+	char json[4200], err[4200], seed[32], *args[40], *text;
+	int n = 0, ret;
+
+	*result = NULL;
+	lsb_pathf(json, sizeof(json), "%s/results/run.%d.json", p->cache_dir,
+		  (int)getpid());
+	snprintf(seed, sizeof(seed), "%llu", spec->seed);
+	args[n++] = rev->exe;
+	args[n++] = "--revision";
+	args[n++] = (char *)rev->name;
+	args[n++] = "--commit";
+	args[n++] = (char *)rev->commit;
+	args[n++] = "--subset";
+	args[n++] = (char *)rev->subset;
+	args[n++] = "--topology";
+	args[n++] = (char *)spec->topology;
+	args[n++] = "--workload";
+	args[n++] = (char *)spec->workload;
+	if (spec->duration) {
+		args[n++] = "--duration";
+		args[n++] = (char *)spec->duration;
+	}
+	args[n++] = "--seed";
+	args[n++] = seed;
+	args[n++] = "--json";
+	args[n++] = json;
+	if (spec->metrics)
+		args[n++] = "--metrics";
+	if (spec->fatal_warnings)
+		args[n++] = "--fatal-warnings";
+	if (spec->governor) {
+		args[n++] = "--governor";
+		args[n++] = (char *)spec->governor;
+	}
+	if (spec->no_energy_model)
+		args[n++] = "--no-energy-model";
+	if (spec->cpuidle) {
+		args[n++] = "--cpuidle";
+		args[n++] = (char *)spec->cpuidle;
+	}
+	args[n] = NULL;
+	lsb_pathf(err, sizeof(err), "%s/results", p->cache_dir);
+	if (lsb_mkdir_p(err)) {
+		driver_set_error("cannot create '%s': %s", err,
+				 strerror(errno));
+		return DRIVER_ERROR;
+	}
+	lsb_pathf(err, sizeof(err), "%s/results/run.%d.err", p->cache_dir,
+		  (int)getpid());
+	ret = driver_run(rev->exe, args, spec->timeout_s, err);
+	unlink(err);
+	if (ret == DRIVER_CRASHED || ret == DRIVER_HUNG) {
+		out->status = ret;
+		set_reason(out, driver_last_error());
+		unlink(json);
+		return DRIVER_OK;
+	}
+	if (ret) {
+		unlink(json);
+		return ret;
+	}
+	text = lsb_read_file(json, NULL);
+	unlink(json);
+	*result = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	if (!*result) {
+		driver_set_error("revision '%s': the simulator wrote no readable results",
+				 rev->name);
+		return DRIVER_ERROR;
+	}
+	out->status = DRIVER_OK;
+	out->json = cJSON_PrintUnformatted(*result);
+	if (!out->json) {
+		driver_set_error("out of memory");
+		return DRIVER_ERROR;
+	}
+	return DRIVER_OK;
+}
+
+/*
+ * Whether the build's kernel objects (o/) appeared since @since: this call
+ * built the revision (a relink after a runtime change does not count).
+ */
+static int changed_since(const char *exe, const struct timespec *since)
+{
+	char dir[4096], objs[4200];
+	struct stat st;
+
+	lsb_pathf(dir, sizeof(dir), "%s", exe);
+	lsb_pathf(objs, sizeof(objs), "%s/o", dirname(dir));
+	if (stat(objs, &st))
+		return 0;
+	return st.st_ctim.tv_sec > since->tv_sec ||
+	       (st.st_ctim.tv_sec == since->tv_sec &&
+		st.st_ctim.tv_nsec >= since->tv_nsec);
+}
+
+/* A revision's commit and subset hash, before anything is built. */
+static int commit_and_subset(const char *repo, const char *rev,
+			     char commit[41], char subset[41])
+{
+	bisect_repo *r = NULL;
+	int err;
+
+	err = bisect_repo_open(&r, repo);
+	if (!err)
+		err = bisect_resolve(r, rev, commit);
+	if (!err)
+		err = bisect_subset_hash(r, commit, subset);
+	bisect_repo_free(r);
+	if (err)
+		driver_set_error("%s", bisect_last_error());
+	return err ? DRIVER_ERROR : 0;
+}
+
+static int result_of(struct driver_result *out,
+		     const struct driver_paths *paths, const char *repo,
+		     const char *rev_name, const struct driver_run_spec *spec,
+		     int jobs, int verbose)
+{
+	struct driver_revision rev = { 0 };
+	char build[41], runtime[41], tool[41], path[4200], fpath[4200];
+	char fkey[41], *key = NULL, *body = NULL, *failure = NULL;
+	cJSON *result = NULL;
+	struct timespec start;
+	int ret;
+
+	/* a build failure is known without exporting or building */
+	ret = commit_and_subset(repo, rev_name, out->commit, out->subset);
+	if (!ret)
+		ret = toolchain_id(paths, tool);
+	if (ret)
+		return DRIVER_ERROR;
+	if (asprintf(&failure, "lsbisect build failure\nsubset %s\ntoolchain %s\n",
+		     out->subset, tool) < 0) {
+		driver_set_error("out of memory");
+		return DRIVER_ERROR;
+	}
+	if (entry_path(fpath, sizeof(fpath), paths, failure, fkey))
+		goto error;
+	if (entry_read(fpath, failure, spec->timeout_s, out) == 1 &&
+	    out->status == DRIVER_BUILD_FAILED) {
+		lsb_pathf(out->key, sizeof(out->key), "%s", fkey);
+		out->from_cache = 1;
+		goto done;
+	}
+	driver_result_release(out);
+
+	clock_gettime(CLOCK_REALTIME, &start);
+	ret = driver_prepare(&rev, paths, repo, out->commit, jobs, verbose);
+	if (ret == DRIVER_BUILD_FAILED) {
+		out->status = ret;
+		set_build_reason(out, driver_last_error());
+		out->built = !strstr(driver_last_error(), "cached failure");
+		out->from_cache = !out->built;	/* the build cache knew it */
+		lsb_pathf(out->key, sizeof(out->key), "%s", fkey);
+		body = entry_body(failure, out, spec, NULL);
+		ret = body && !entry_write(fpath, body) ? DRIVER_OK :
+			DRIVER_ERROR;
+		goto done;
+	}
+	if (ret)
+		goto done;
+	out->built = changed_since(rev.exe, &start);
+	if (build_of_exe(rev.exe, build, runtime))
+		goto error;
+	key = run_key(&rev, build, runtime, spec);
+	if (!key || entry_path(path, sizeof(path), paths, key, out->key))
+		goto error;
+	if (entry_read(path, key, spec->timeout_s, out) == 1) {
+		out->from_cache = 1;
+		goto done;
+	}
+	driver_result_release(out);
+	ret = run_sim(out, paths, &rev, spec, &result);
+	if (ret)
+		goto done;
+	body = entry_body(key, out, spec, result);
+	result = NULL;	/* the body's now; freed below with it */
+	if (!body || entry_write(path, body)) {
+		ret = DRIVER_ERROR;
+		goto done;
+	}
+	goto done;
+error:
+	ret = DRIVER_ERROR;
+done:
+	cJSON_Delete(result);
+	free(body);
+	free(key);
+	free(failure);
+	driver_revision_release(&rev);
+	return ret;
+}
+
+int driver_result(struct driver_result *out,
+		  const struct driver_paths *paths, const char *repo,
+		  const char *rev, const struct driver_run_spec *spec,
+		  int jobs, int verbose)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (git_libgit2_init() < 0) {
+		driver_set_error("cannot initialise libgit2");
+		return DRIVER_ERROR;
+	}
+	ret = result_of(out, paths, repo, rev, spec, jobs, verbose);
+	git_libgit2_shutdown();
+	if (ret)
+		driver_result_release(out);
+	return ret;
+}

@@ -1,0 +1,270 @@
+;;; SPDX-License-Identifier: GPL-2.0-only
+;;; (lsbisect strategy) - the default bisection strategy and the judges
+;;; that decide whether a revision is bad. A user's script (--script) may
+;;; define `predicate', `judge' or `strategy' to replace them; see
+;;; guile/README.md.
+
+(define-module (lsbisect strategy)
+  #:use-module (lsbisect)
+  #:use-module (srfi srfi-1)
+  #:use-module (srfi srfi-11)
+  #:export (class-index class-commit class-commits class-subset
+            energy mean-power balance work-conservation wakeup-p99
+            usage-error higher-is-better? median mann-whitney-p
+            threshold-judge predicate->judge default-judge
+            runs-of evaluate default-strategy bisect-with))
+
+;;; Classes, as (session 'classes) and revision-range give them.
+(define (class-index c) (assq-ref c 'index))
+(define (class-commit c) (assq-ref c 'commit))
+(define (class-commits c) (assq-ref c 'commits))
+(define (class-subset c) (assq-ref c 'subset))
+
+;;; Metrics by their usual names.
+(define (energy r) (metric r "energy_j"))
+(define (mean-power r) (metric r "mean_power_w"))
+(define (balance r) (metric r "balance_score"))
+(define (work-conservation r) (metric r "work_conservation"))
+(define (wakeup-p99 r) (metric r "wakeup_latency_ns.p99"))
+
+(define (usage-error fmt . args)
+  "Stop the bisection: its arguments do not make one (exit status 2)."
+  (throw 'lsbisect-usage (apply format #f fmt args)))
+
+;;; Higher is worse for every metric but these.
+(define higher-is-better '("fairness"))
+
+(define (higher-is-better? name)
+  (let ((n (if (symbol? name) (symbol->string name) name)))
+    (and (member (last (string-split n #\.)) higher-is-better) #t)))
+
+(define (median xs)
+  (let* ((v (list->vector (sort xs <)))
+         (n (vector-length v))
+         (h (quotient n 2)))
+    (if (odd? n)
+        (vector-ref v h)
+        (/ (+ (vector-ref v (- h 1)) (vector-ref v h)) 2))))
+
+;;; The number of orderings of n xs and m ys, all distinct, in which U
+;;; (the pairs x < y) takes each value 0 .. n*m: the exact null
+;;; distribution of the Mann-Whitney statistic.
+(define (u-counts n m)
+  (let ((memo (make-hash-table)))
+    (define (f i j)
+      (let ((key (cons i j)))
+        (or (hash-ref memo key)
+            (let ((v (make-vector (+ (* i j) 1) 0)))
+              (if (or (zero? i) (zero? j))
+                  (vector-set! v 0 1)
+                  ;; the largest value is an x (adds nothing) or a y
+                  ;; (above all i xs)
+                  (let ((a (f (- i 1) j))
+                        (b (f i (- j 1))))
+                    (do ((u 0 (+ u 1))) ((= u (vector-length a)))
+                      (vector-set! v u (+ (vector-ref v u) (vector-ref a u))))
+                    (do ((u 0 (+ u 1))) ((= u (vector-length b)))
+                      (vector-set! v (+ u i)
+                                   (+ (vector-ref v (+ u i))
+                                      (vector-ref b u))))))
+              (hash-set! memo key v)
+              v))))
+    (f n m)))
+
+;;; erfc, Abramowitz and Stegun 7.1.26 (error below 1.5e-7).
+(define (erfc x)
+  (if (< x 0)
+      (- 2 (erfc (- x)))
+      (let* ((t (/ 1 (+ 1 (* 0.3275911 x))))
+             (poly (* t (+ 0.254829592
+                           (* t (+ -0.284496736
+                                   (* t (+ 1.421413741
+                                           (* t (+ -1.453152027
+                                                   (* t 1.061405429)))))))))))
+        (* poly (exp (- (* x x)))))))
+
+(define (mann-whitney-p xs ys)
+  "The one-sided p-value of the Mann-Whitney U test that the ys tend to
+be larger than the xs: exact (ties count a half) up to 20 values a side,
+a normal approximation with continuity correction above."
+  (let* ((n (length xs))
+         (m (length ys))
+         (u (apply + (map (lambda (y)
+                            (apply + (map (lambda (x)
+                                            (cond ((< x y) 1)
+                                                  ((= x y) 1/2)
+                                                  (else 0)))
+                                          xs)))
+                          ys))))
+    (if (and (<= n 20) (<= m 20))
+        (let* ((counts (u-counts n m))
+               (total (apply + (vector->list counts)))
+               (from (inexact->exact (ceiling u))))
+          (exact->inexact
+           (/ (apply + (map (lambda (k) (vector-ref counts k))
+                            (iota (- (vector-length counts) from) from)))
+              total)))
+        (let ((mean (/ (* n m) 2))
+              (sd (sqrt (/ (* n m (+ n m 1)) 12))))
+          (* 0.5 (erfc (/ (- u 1/2 mean) (* sd (sqrt 2)))))))))
+
+;;; Judges: (judge GOODS THESE) with the results of GOOD and of a revision
+;;; for the same seeds gives good, bad or undecided, alone or as the car
+;;; of a list of details to log.
+
+(define (constant? xs)
+  (every (lambda (x) (= x (car xs))) xs))
+
+(define (threshold-judge name threshold)
+  "Bad when the median of metric NAME is worse than GOOD's by more than
+THRESHOLD percent and, with several seeds whose values vary, a one-sided
+Mann-Whitney test agrees (p < 0.05); undecided when only the threshold
+passes. Higher is worse, except for the metrics higher-is-better names."
+  (let ((sign (if (higher-is-better? name) -1 1)))
+    (lambda (goods these)
+      (let* ((gv (map (lambda (r) (* sign (metric r name))) goods))
+             (tv (map (lambda (r) (* sign (metric r name))) these))
+             (g (median gv))
+             (t (median tv))
+             (worse (- t g))
+             (limit (max (* (/ threshold 100) (abs g)) 1e-12))
+             (deterministic (and (constant? gv) (constant? tv)))
+             (p (if (or deterministic (< (length tv) 2))
+                    #f
+                    (mann-whitney-p gv tv)))
+             (verdict (cond ((<= worse limit) 'good)
+                            ((or (not p) (< p 0.05)) 'bad)
+                            (else 'undecided))))
+        (list verdict
+              (cons 'good (exact->inexact (* sign g)))
+              (cons 'this (exact->inexact (* sign t)))
+              (cons 'change_pct (if (zero? g)
+                                    (if (zero? t) 0 'null)
+                                    (exact->inexact
+                                     (* 100 (/ (- t g) (abs g)) sign))))
+              (cons 'p (or p 'null))
+              (cons 'seeds (length tv)))))))
+
+(define (predicate->judge pred)
+  "A judge from a predicate (lambda (good this) ...) on single results:
+bad when it holds for every seed, good when for none, else undecided."
+  (lambda (goods these)
+    (let* ((votes (map (lambda (g t) (and (pred g t) #t)) goods these))
+           (bad (count identity votes)))
+      (list (cond ((= bad (length votes)) 'bad)
+                  ((zero? bad) 'good)
+                  (else 'undecided))
+            (cons 'bad_seeds bad)
+            (cons 'seeds (length votes))))))
+
+(define (default-judge)
+  (threshold-judge (session 'metric) (session 'threshold)))
+
+(define (verdict-of j)
+  (if (pair? j) (values (car j) (cdr j)) (values j '())))
+
+;;; Running revisions.
+
+(define (runs-of commit k)
+  "The results of COMMIT for seeds 1 .. K."
+  (map (lambda (seed) (run commit seed)) (iota k 1)))
+
+(define (evaluate commit judge)
+  "Decide COMMIT against GOOD: (values verdict reason details), verdict
+good, bad or skip. An undecided revision gets twice the seeds, up to
+(session 'max-seeds), then it is skipped."
+  (let loop ((k (session 'seeds)))
+    (let* ((these (runs-of commit k))
+           (skipped (find skip? these)))
+      (if skipped
+          (values 'skip (skip-reason skipped) '())
+          (let-values (((verdict details)
+                        (verdict-of (judge (runs-of (session 'good) k) these))))
+            (cond ((not (eq? verdict 'undecided))
+                   (values verdict "" details))
+                  ((< k (session 'max-seeds))
+                   (loop (min (session 'max-seeds) (* 2 k))))
+                  (else
+                   (values 'skip
+                           (format #f "undecided after ~a seeds" k)
+                           details))))))))
+
+(define (check-good judge)
+  "GOOD must run and must not be bad against itself."
+  (let* ((good (session 'good))
+         (goods (runs-of good (session 'seeds)))
+         (skipped (find skip? goods)))
+    (when skipped
+      (usage-error "GOOD '~a' cannot be tested: ~a"
+                   (session 'good-name) (skip-reason skipped)))
+    ;; the metric the report shows must be there, whatever the judge uses
+    (catch 'lsbisect-metric
+      (lambda () (metric (car goods) (session 'metric)))
+      (lambda (key subr fmt args rest)
+        (usage-error "~a" (car args))))
+    (let-values (((verdict details) (verdict-of (judge goods goods))))
+      (log-step -1 "good" "" details)
+      (unless (eq? verdict 'good)
+        (usage-error "GOOD '~a' does not score as good against itself (~a)"
+                     (session 'good-name) verdict)))))
+
+;;; The search, over classes: GOOD is before class 0, BAD is the last
+;;; class. lo is the last class known good (-1: GOOD), hi the first known
+;;; bad; the next class tested is the untested one nearest the middle.
+
+(define (ceil-log2 n)
+  (let loop ((k 0) (p 1))
+    (if (>= p n) k (loop (+ k 1) (* 2 p)))))
+
+(define (default-strategy judge)
+  (let* ((classes (session 'classes))
+         (n (vector-length classes))
+         (commits-in (lambda (lo hi)
+                       (apply + (map (lambda (i)
+                                       (length (class-commits
+                                                (vector-ref classes i))))
+                                     (iota (- hi lo) (+ lo 1))))))
+         (bad-reason "")
+         (test (lambda (i)
+                 (let-values (((verdict reason details)
+                               (evaluate (class-commit (vector-ref classes i))
+                                         judge)))
+                   (log-step i (symbol->string verdict) reason details)
+                   (set! bad-reason reason)
+                   verdict))))
+    (check-good judge)
+    (progress (commits-in -1 (- n 1)) (+ 1 (ceil-log2 n)))
+    (case (test (- n 1))
+      ((good) '(no-regression))
+      ((skip) (usage-error "BAD '~a' cannot be tested: ~a"
+                           (session 'bad-name) bad-reason))
+      (else
+       (let loop ((lo -1) (hi (- n 1)) (skipped '()))
+         (let* ((open (filter (lambda (i) (not (memv i skipped)))
+                              (iota (max 0 (- hi lo 1)) (+ lo 1))))
+                (mid (/ (+ lo hi) 2)))
+           (progress (commits-in lo hi) (ceil-log2 (+ 1 (length open))))
+           (if (null? open)
+               (let ((between (sort (filter (lambda (i) (< lo i hi)) skipped)
+                                    <)))
+                 (if (null? between)
+                     (list 'culprit hi)
+                     (cons 'ambiguous (append between (list hi)))))
+               (let ((m (fold (lambda (i best)
+                                (if (< (abs (- i mid)) (abs (- best mid)))
+                                    i
+                                    best))
+                              (car open) (cdr open))))
+                 (case (test m)
+                   ((good) (loop m hi skipped))
+                   ((bad) (loop lo m skipped))
+                   (else (loop lo hi (cons m skipped))))))))))))
+
+(define (bisect-with strategy judge predicate)
+  "Run STRATEGY (default-strategy if #f) with JUDGE, or a judge made from
+PREDICATE, or the default judge: the answer is (culprit CLASS),
+(no-regression) or (ambiguous CLASS ...)."
+  ((or strategy default-strategy)
+   (cond (judge judge)
+         (predicate (predicate->judge predicate))
+         (else (default-judge)))))

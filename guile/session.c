@@ -1,0 +1,926 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * session.c - a bisection's state: the range, the runs, the steps, and the
+ * log that keeps them (one JSON object a line, fsync()ed as written).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "common/common.h"
+#include "guile/guile_internal.h"
+#include "version.h"
+
+#define LOG_FORMAT 1
+
+static __thread char last_error[4096];
+
+static void report_progress(struct session *s, const char *running);
+
+void guile_set_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	lsb_vformat(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+}
+
+const char *guile_last_error(void)
+{
+	return last_error;
+}
+
+/* A metric by name: "metrics", then "power", then the top level. */
+int json_metric(const cJSON *result, const char *name, double *out)
+{
+	static const char *const roots[] = { "metrics", "power", NULL };
+	char path[256], *part, *save;
+	const cJSON *node;
+	size_t r;
+
+	for (r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+		node = roots[r] ? cJSON_GetObjectItemCaseSensitive(result,
+								   roots[r]) :
+				  result;
+		lsb_pathf(path, sizeof(path), "%s", name);
+		for (part = strtok_r(path, ".", &save); part && node;
+		     part = strtok_r(NULL, ".", &save))
+			node = cJSON_IsArray(node) ?
+			       cJSON_GetArrayItem(node, atoi(part)) :
+			       cJSON_GetObjectItemCaseSensitive(node, part);
+		if (node && cJSON_IsNumber(node)) {
+			*out = node->valuedouble;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Append one event to the log and make it durable before going on. */
+static int log_append(struct session *s, const cJSON *ev)
+{
+	char *text;
+	size_t len, done = 0;
+	ssize_t n;
+
+	if (s->log_fd < 0)
+		return 0;
+	text = cJSON_PrintUnformatted(ev);
+	if (!text) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	len = strlen(text);
+	text[len++] = '\n';	/* replaces the NUL; the buffer is not a string now */
+	while (done < len) {
+		n = write(s->log_fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	free(text);
+	if (done != len || fsync(s->log_fd)) {
+		guile_set_error("cannot write the log '%s': %s",
+				s->answer->log_path, strerror(errno));
+		return SESSION_STOP;
+	}
+	return 0;
+}
+
+static struct run_entry *add_run(struct session *s)
+{
+	struct run_entry *e;
+
+	if (s->nr_runs == s->cap_runs) {
+		size_t cap = s->cap_runs ? 2 * s->cap_runs : 32;
+		void *p = realloc(s->runs, cap * sizeof(*s->runs));
+
+		if (!p)
+			return NULL;
+		s->runs = p;
+		s->cap_runs = cap;
+	}
+	e = &s->runs[s->nr_runs++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+	const char *v = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(o, key));
+
+	return v ? v : "";
+}
+
+static double num_of(const cJSON *o, const char *key, double def)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : def;
+}
+
+/* A run event of the log, as a known run. */
+static int load_run(struct session *s, cJSON *ev)
+{
+	struct run_entry *e = add_run(s);
+	cJSON *result;
+
+	if (!e) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	lsb_pathf(e->commit, sizeof(e->commit), "%s", str_of(ev, "commit"));
+	lsb_pathf(e->subset, sizeof(e->subset), "%s", str_of(ev, "subset"));
+	e->seed = (unsigned long long)num_of(ev, "seed", 1);
+	e->cls = (long)num_of(ev, "class", -2);
+	e->status = driver_status_from_name(str_of(ev, "outcome"));
+	e->reason = strdup(str_of(ev, "reason"));
+	e->source = RUN_LOG;
+	result = cJSON_DetachItemFromObjectCaseSensitive(ev, "result");
+	if (e->status < 0 || strlen(e->subset) != 40 ||
+	    (e->status == DRIVER_OK && !cJSON_IsObject(result))) {
+		cJSON_Delete(result);
+		s->nr_runs--;
+		free(e->reason);
+		guile_set_error("log '%s': a run event lacks its outcome, subset or results",
+				s->answer->log_path);
+		return SESSION_STOP;
+	}
+	e->result = result;
+	if (result)
+		e->has_value = !json_metric(result, s->cfg.metric, &e->value);
+	return 0;
+}
+
+/*
+ * Read a log: its start event, runs, steps and end. With @repair, a last
+ * line cut short (a process killed while writing) is cut off the file.
+ */
+static int log_load(struct session *s, const char *path, int repair,
+		    cJSON **start)
+{
+	size_t len, line = 0;
+	char *text = lsb_read_file(path, &len), *p, *nl;
+	int ret = 0;
+
+	*start = NULL;
+	if (!text) {
+		guile_set_error("cannot read the log '%s': %s", path,
+				strerror(errno));
+		return SESSION_USAGE;
+	}
+	s->logged_steps = cJSON_CreateArray();
+	for (p = text; p < text + len && !ret; p = nl + 1) {
+		cJSON *ev;
+		const char *kind;
+
+		line++;
+		nl = memchr(p, '\n', text + len - p);
+		ev = nl ? cJSON_ParseWithLength(p, nl - p) : NULL;
+		if (!ev) {
+			if (nl && memchr(nl + 1, '\n', text + len - nl - 1)) {
+				guile_set_error("log '%s': line %zu is not JSON",
+						path, line);
+				ret = SESSION_STOP;
+				break;
+			}
+			/* the last line, cut short */
+			if (repair && truncate(path, p - text)) {
+				guile_set_error("cannot repair the log '%s': %s",
+						path, strerror(errno));
+				ret = SESSION_STOP;
+			}
+			break;
+		}
+		kind = str_of(ev, "event");
+		if (!*start && strcmp(kind, "start")) {
+			guile_set_error("log '%s' does not begin with a start event",
+					path);
+			cJSON_Delete(ev);
+			ret = SESSION_USAGE;
+			break;
+		}
+		if (!strcmp(kind, "start") && !*start) {
+			*start = ev;
+			continue;
+		}
+		if (!strcmp(kind, "run"))
+			ret = load_run(s, ev);
+		if (!strcmp(kind, "step")) {
+			cJSON_AddItemToArray(s->logged_steps, ev);
+			continue;
+		}
+		if (!strcmp(kind, "end")) {
+			cJSON_Delete(s->logged_end);
+			s->logged_end = ev;
+			continue;
+		}
+		cJSON_Delete(ev);
+	}
+	free(text);
+	if (!ret && !*start) {
+		guile_set_error("log '%s' is empty", path);
+		ret = SESSION_USAGE;
+	}
+	return ret;
+}
+
+static int file_id(const char *path, char out[41])
+{
+	size_t len;
+	char *text = lsb_read_file(path, &len);
+	git_oid oid;
+	int ret = -1;
+
+	if (!text)
+		return -1;
+	if (git_libgit2_init() >= 0) {
+		if (git_odb_hash(&oid, text, len, GIT_OBJECT_BLOB) >= 0) {
+			git_oid_tostr(out, 41, &oid);
+			ret = 0;
+		}
+		git_libgit2_shutdown();
+	}
+	free(text);
+	return ret;
+}
+
+/* The settings a log's runs and steps depend on. */
+static cJSON *start_event(const struct session *s)
+{
+	const struct guile_config *c = &s->cfg;
+	cJSON *o = cJSON_CreateObject();
+	char id[41] = "", wl[41] = "";
+
+	cJSON_AddStringToObject(o, "event", "start");
+	cJSON_AddNumberToObject(o, "format", LOG_FORMAT);
+	cJSON_AddStringToObject(o, "tool_version", LSB_VERSION);
+	cJSON_AddStringToObject(o, "repo", c->repo);
+	cJSON_AddStringToObject(o, "good", c->good);
+	cJSON_AddStringToObject(o, "bad", c->bad);
+	cJSON_AddStringToObject(o, "good_commit", s->classes->good);
+	cJSON_AddStringToObject(o, "bad_commit", s->classes->bad);
+	cJSON_AddStringToObject(o, "workload", c->run.workload);
+	if (!file_id(c->run.workload, wl))
+		cJSON_AddStringToObject(o, "workload_hash", wl);
+	cJSON_AddStringToObject(o, "topology", c->run.topology);
+	if (c->run.duration)
+		cJSON_AddStringToObject(o, "duration", c->run.duration);
+	else
+		cJSON_AddNullToObject(o, "duration");
+	cJSON_AddStringToObject(o, "governor",
+				c->run.governor ? c->run.governor : "schedutil");
+	cJSON_AddStringToObject(o, "cpuidle",
+				c->run.cpuidle ? c->run.cpuidle : "menu");
+	cJSON_AddBoolToObject(o, "energy_model", !c->run.no_energy_model);
+	cJSON_AddBoolToObject(o, "fatal_warnings", c->run.fatal_warnings);
+	cJSON_AddNumberToObject(o, "timeout_s", c->run.timeout_s);
+	cJSON_AddStringToObject(o, "metric", c->metric);
+	cJSON_AddNumberToObject(o, "threshold", c->threshold);
+	cJSON_AddNumberToObject(o, "seeds", c->seeds);
+	cJSON_AddNumberToObject(o, "max_seeds", c->max_seeds);
+	cJSON_AddBoolToObject(o, "first_parent", c->first_parent);
+	if (c->script) {
+		cJSON_AddStringToObject(o, "script", c->script);
+		if (!file_id(c->script, id))
+			cJSON_AddStringToObject(o, "script_hash", id);
+	} else {
+		cJSON_AddNullToObject(o, "script");
+	}
+	cJSON_AddNumberToObject(o, "commits", (double)s->classes->nr_commits);
+	cJSON_AddNumberToObject(o, "classes", (double)s->classes->nr_classes);
+	cJSON_AddNumberToObject(o, "time", (double)time(NULL));
+	return o;
+}
+
+/* A resumed log must be of the same bisection. */
+static int same_bisection(const cJSON *logged, const cJSON *now,
+			  const char *path)
+{
+	static const char *const keys[] = {
+		"good_commit", "bad_commit", "workload", "workload_hash",
+		"topology", "duration", "governor", "cpuidle", "energy_model",
+		"fatal_warnings", "metric", "threshold", "seeds", "max_seeds",
+		"first_parent",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(logged, keys[i]);
+		const cJSON *b = cJSON_GetObjectItemCaseSensitive(now, keys[i]);
+		char *was;
+
+		if ((!a && !b) || (a && b && cJSON_Compare(a, b, 1)))
+			continue;
+		was = a ? cJSON_PrintUnformatted(a) : NULL;
+		guile_set_error("the log '%s' is of another bisection: its %s was %s; run with the same arguments, or without --continue to start again",
+				path, keys[i], was ? was : "not set");
+		free(was);
+		return SESSION_USAGE;
+	}
+	return 0;
+}
+
+static int open_log(struct session *s)
+{
+	const char *path = s->answer->log_path;
+
+	s->log_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			 0644);
+	if (s->log_fd < 0) {
+		guile_set_error("cannot write the log '%s': %s", path,
+				strerror(errno));
+		return SESSION_STOP;
+	}
+	return 0;
+}
+
+/* Set up the log as the mode says. */
+static int session_log(struct session *s)
+{
+	const struct guile_config *c = &s->cfg;
+	const char *path = s->answer->log_path;
+	cJSON *logged = NULL;
+	struct stat st;
+	int ret = 0;
+
+	s->start = start_event(s);
+	if (c->mode != GUILE_REPLAY && c->out_dir) {
+		/* one bisection at a time in a directory */
+		char lock[4300];
+
+		if (lsb_mkdir_p(c->out_dir)) {
+			guile_set_error("cannot create '%s': %s", c->out_dir,
+					strerror(errno));
+			return SESSION_STOP;
+		}
+		lsb_pathf(lock, sizeof(lock), "%s/.lock", c->out_dir);
+		s->lock_fd = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+			guile_set_error(errno == EWOULDBLOCK ?
+					"another lsbisect works in '%s'" :
+					"cannot lock '%s'", c->out_dir);
+			return SESSION_USAGE;
+		}
+	}
+	if (c->mode == GUILE_REPLAY) {
+		ret = log_load(s, c->replay_log, 0, &logged);
+		cJSON_Delete(logged);
+		return ret;
+	}
+	if (!c->out_dir)
+		return 0;
+	if (lsb_mkdir_p(c->out_dir)) {
+		guile_set_error("cannot create '%s': %s", c->out_dir,
+				strerror(errno));
+		return SESSION_STOP;
+	}
+	if (stat(path, &st) || !st.st_size) {
+		if (c->mode == GUILE_CONTINUE) {
+			guile_set_error("there is no bisection to continue in '%s'",
+					c->out_dir);
+			return SESSION_USAGE;
+		}
+		unlink(path);
+		ret = open_log(s);
+		return ret ? ret : log_append(s, s->start);
+	}
+	if (c->mode == GUILE_NEW) {
+		/* start afresh; the result cache still has the runs */
+		char prev[4300], msg[4500];
+
+		lsb_pathf(prev, sizeof(prev), "%s/log.prev.jsonl", c->out_dir);
+		if (rename(path, prev)) {
+			guile_set_error("cannot move the log '%s' aside: %s",
+					path, strerror(errno));
+			return SESSION_STOP;
+		}
+		lsb_pathf(msg, sizeof(msg),
+			  "a bisection was logged in '%s' already: its log is now '%s' (--continue resumes one)",
+			  c->out_dir, prev);
+		if (c->on_message)
+			c->on_message(msg, c->payload);
+		ret = open_log(s);
+		return ret ? ret : log_append(s, s->start);
+	}
+	ret = log_load(s, path, 1, &logged);
+	if (!ret)
+		ret = same_bisection(logged, s->start, path);
+	cJSON_Delete(logged);
+	return ret ? ret : open_log(s);
+}
+
+int session_open(struct session *s, const struct guile_config *cfg,
+		 struct guile_answer *answer)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->log_fd = -1;
+	s->lock_fd = -1;
+	s->answer = answer;
+	if (!s->cfg.metric)
+		s->cfg.metric = "balance_score";
+	if (s->cfg.seeds < 1)
+		s->cfg.seeds = 1;
+	if (s->cfg.max_seeds < s->cfg.seeds)
+		s->cfg.max_seeds = s->cfg.seeds;
+	lsb_pathf(answer->metric, sizeof(answer->metric), "%s", s->cfg.metric);
+	if (cfg->mode == GUILE_REPLAY)
+		lsb_pathf(answer->log_path, sizeof(answer->log_path), "%s",
+			  cfg->replay_log);
+	else if (cfg->out_dir)
+		lsb_pathf(answer->log_path, sizeof(answer->log_path),
+			  "%s/log.jsonl", cfg->out_dir);
+	if (bisect_repo_open(&s->repo, cfg->repo)) {
+		guile_set_error("%s", bisect_last_error());
+		/* a REPL or a script may do without one */
+		return cfg->good && cfg->bad ? SESSION_USAGE : 0;
+	}
+	if (!cfg->good || !cfg->bad)
+		return 0;
+	err = bisect_classes_new(&answer->classes, s->repo, cfg->good,
+				 cfg->bad, cfg->first_parent);
+	if (err) {
+		guile_set_error("%s", bisect_last_error());
+		return err == BISECT_ENOTFOUND || err == BISECT_EINVAL ?
+		       SESSION_USAGE : SESSION_STOP;
+	}
+	s->classes = answer->classes;
+	return session_log(s);
+}
+
+void session_close(struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_runs; i++) {
+		free(s->runs[i].reason);
+		cJSON_Delete(s->runs[i].result);
+	}
+	free(s->runs);
+	cJSON_Delete(s->logged_steps);
+	cJSON_Delete(s->logged_end);
+	cJSON_Delete(s->start);
+	if (s->log_fd >= 0)
+		close(s->log_fd);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	bisect_repo_free(s->repo);
+	memset(s, 0, sizeof(*s));
+	s->log_fd = -1;
+	s->lock_fd = -1;
+}
+
+int session_resolve(struct session *s, const char *rev, char out[41])
+{
+	if (!s->repo) {
+		guile_set_error("no repository: '%s' did not open",
+				s->cfg.repo);
+		return SESSION_STOP;
+	}
+	if (bisect_resolve(s->repo, rev, out)) {
+		guile_set_error("%s", bisect_last_error());
+		return SESSION_STOP;
+	}
+	return 0;
+}
+
+long session_class_of(const struct session *s, const char *commit)
+{
+	size_t lo = 0, hi, i;
+
+	if (!s->classes)
+		return -2;
+	if (!strcmp(commit, s->classes->good))
+		return -1;
+	for (i = 0; i < s->classes->nr_commits; i++)
+		if (!strcmp(s->classes->commits[i], commit))
+			break;
+	if (i == s->classes->nr_commits)
+		return -2;
+	hi = s->classes->nr_classes;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->classes->classes[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (long)lo;
+}
+
+/* A commit's subset hash, from the range when it is there. */
+static int subset_of(struct session *s, const char *commit, long cls,
+		     char out[41])
+{
+	if (cls == -1) {
+		memcpy(out, s->classes->good_subset, 41);
+		return 0;
+	}
+	if (cls >= 0) {
+		memcpy(out, s->classes->classes[cls].subset, 41);
+		return 0;
+	}
+	if (bisect_subset_hash(s->repo, commit, out)) {
+		guile_set_error("%s", bisect_last_error());
+		return SESSION_STOP;
+	}
+	return 0;
+}
+
+static cJSON *run_event(const struct run_entry *e, const char *key)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "event", "run");
+	cJSON_AddNumberToObject(o, "class", e->cls);
+	cJSON_AddStringToObject(o, "commit", e->commit);
+	cJSON_AddStringToObject(o, "subset", e->subset);
+	cJSON_AddNumberToObject(o, "seed", (double)e->seed);
+	cJSON_AddStringToObject(o, "outcome", driver_status_name(e->status));
+	cJSON_AddStringToObject(o, "reason", e->reason);
+	cJSON_AddStringToObject(o, "source",
+				e->source == RUN_RAN ? "ran" : "cache");
+	cJSON_AddBoolToObject(o, "built", e->built);
+	cJSON_AddStringToObject(o, "key", key);
+	if (e->has_value)
+		cJSON_AddNumberToObject(o, "value", e->value);
+	else
+		cJSON_AddNullToObject(o, "value");
+	if (e->result)
+		cJSON_AddItemReferenceToObject(o, "result", e->result);
+	return o;
+}
+
+int session_run(struct session *s, const char *rev, unsigned long long seed,
+		const struct run_entry **out)
+{
+	struct driver_run_spec spec = s->cfg.run;
+	char commit[41], subset[41];
+	struct driver_result r;
+	struct run_entry *e;
+	cJSON *ev;
+	size_t i;
+	long cls;
+	int ret;
+
+	*out = NULL;
+	ret = session_resolve(s, rev, commit);
+	if (ret)
+		return ret;
+	cls = session_class_of(s, commit);
+	ret = subset_of(s, commit, cls, subset);
+	if (ret)
+		return ret;
+	for (i = 0; i < s->nr_runs; i++)
+		if (s->runs[i].seed == seed &&
+		    !strcmp(s->runs[i].subset, subset)) {
+			if (s->runs[i].source == RUN_LOG && !s->runs[i].used)
+				s->answer->nr_from_log++;
+			s->runs[i].used = 1;
+			*out = &s->runs[i];
+			return 0;
+		}
+	if (s->cfg.mode == GUILE_REPLAY) {
+		guile_set_error("replay: the log '%s' has no run of %.12s (subset %.12s) with seed %llu",
+				s->cfg.replay_log, commit, subset, seed);
+		return SESSION_STOP;
+	}
+	spec.seed = seed;
+	spec.metrics = 1;
+	report_progress(s, commit);
+	ret = driver_result(&r, s->cfg.paths, s->cfg.repo, commit, &spec,
+			    s->cfg.jobs, s->cfg.verbose);
+	if (ret == DRIVER_UNSUPPORTED) {
+		/* a revision no adapter covers cannot be tested: a skip */
+		memset(&r, 0, sizeof(r));
+		r.status = DRIVER_UNSUPPORTED;
+		lsb_pathf(r.reason, sizeof(r.reason), "%s",
+			  driver_last_error());
+	} else if (ret) {
+		guile_set_error("%s", driver_last_error());
+		return SESSION_STOP;
+	}
+	e = add_run(s);
+	if (!e) {
+		driver_result_release(&r);
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	memcpy(e->commit, commit, 41);
+	memcpy(e->subset, subset, 41);
+	e->seed = seed;
+	e->cls = cls;
+	e->status = r.status;
+	e->reason = strdup(r.reason);
+	e->source = r.from_cache ? RUN_CACHE : RUN_RAN;
+	e->built = r.built;
+	if (r.json) {
+		e->result = cJSON_Parse(r.json);
+		if (e->result)
+			e->has_value = !json_metric(e->result, s->cfg.metric,
+						    &e->value);
+	}
+	s->answer->nr_built += r.built;
+	s->answer->nr_corrupt += r.removed_corrupt;
+	if (r.from_cache)
+		s->answer->nr_cached++;
+	else if (r.status == DRIVER_OK || r.status == DRIVER_CRASHED ||
+		 r.status == DRIVER_HUNG)
+		s->answer->nr_ran++;
+	ev = run_event(e, r.key);
+	driver_result_release(&r);
+	ret = log_append(s, ev);
+	cJSON_Delete(ev);
+	*out = e;
+	return ret;
+}
+
+int session_build(struct session *s, const char *rev, int *status,
+		  char **exe_or_reason)
+{
+	struct driver_revision r;
+	int ret;
+
+	*exe_or_reason = NULL;
+	ret = driver_prepare(&r, s->cfg.paths, s->cfg.repo, rev, s->cfg.jobs,
+			     s->cfg.verbose);
+	*status = ret;
+	if (ret == DRIVER_OK) {
+		*exe_or_reason = r.exe;
+		return 0;
+	}
+	driver_revision_release(&r);
+	if (ret == DRIVER_BUILD_FAILED || ret == DRIVER_UNSUPPORTED) {
+		*exe_or_reason = strdup(driver_last_error());
+		return 0;
+	}
+	guile_set_error("%s", driver_last_error());
+	return SESSION_STOP;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The metric over the runs of a subset, and their count. */
+static cJSON *step_values(const struct session *s, const char *subset,
+			  struct guile_step *st)
+{
+	cJSON *arr = cJSON_CreateArray();
+	double *v = calloc(s->nr_runs + 1, sizeof(double));
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr_runs; i++) {
+		if (strcmp(s->runs[i].subset, subset))
+			continue;
+		st->nr_runs++;
+		if (s->runs[i].has_value && v) {
+			v[n++] = s->runs[i].value;
+			cJSON_AddItemToArray(arr,
+				cJSON_CreateNumber(s->runs[i].value));
+		}
+	}
+	if (n) {
+		qsort(v, n, sizeof(double), dbl_cmp);
+		st->has_value = 1;
+		st->value = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	free(v);
+	return arr;
+}
+
+int session_step(struct session *s, long cls, const char *verdict,
+		 const char *reason, cJSON *details)
+{
+	struct guile_answer *a = s->answer;
+	struct guile_step *st;
+	const char *commit, *subset;
+	cJSON *ev, *logged;
+	void *p;
+	int ret = 0;
+
+	if (!s->classes || cls < -1 || cls >= (long)s->classes->nr_classes) {
+		guile_set_error("log-step: no class %ld in the range", cls);
+		return SESSION_STOP;
+	}
+	if (strcmp(verdict, "good") && strcmp(verdict, "bad") &&
+	    strcmp(verdict, "skip")) {
+		guile_set_error("log-step: the verdict '%s' is not good, bad or skip",
+				verdict);
+		return SESSION_STOP;
+	}
+	commit = cls < 0 ? s->classes->good :
+		 s->classes->commits[s->classes->classes[cls].first];
+	subset = cls < 0 ? s->classes->good_subset :
+		 s->classes->classes[cls].subset;
+	p = realloc(a->steps, (a->nr_steps + 1) * sizeof(*a->steps));
+	if (!p) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	a->steps = p;
+	st = &a->steps[a->nr_steps++];
+	memset(st, 0, sizeof(*st));
+	st->step = ++s->step;
+	st->cls = cls;
+	lsb_pathf(st->commit, sizeof(st->commit), "%s", commit);
+	lsb_pathf(st->verdict, sizeof(st->verdict), "%s", verdict);
+	lsb_pathf(st->reason, sizeof(st->reason), "%s", reason ? reason : "");
+
+	ev = cJSON_CreateObject();
+	cJSON_AddStringToObject(ev, "event", "step");
+	cJSON_AddNumberToObject(ev, "step", st->step);
+	cJSON_AddNumberToObject(ev, "class", cls);
+	cJSON_AddStringToObject(ev, "commit", commit);
+	cJSON_AddStringToObject(ev, "subset", subset);
+	cJSON_AddStringToObject(ev, "verdict", verdict);
+	cJSON_AddStringToObject(ev, "reason", st->reason);
+	cJSON_AddStringToObject(ev, "metric", s->cfg.metric);
+	cJSON_AddItemToObject(ev, "values", step_values(s, subset, st));
+	if (st->has_value)
+		cJSON_AddNumberToObject(ev, "value", st->value);
+	else
+		cJSON_AddNullToObject(ev, "value");
+	if (details)
+		cJSON_AddItemToObject(ev, "details", details);
+
+	logged = cJSON_GetArrayItem(s->logged_steps, st->step - 1);
+	if (logged) {
+		/* a resumed or replayed step must decide as the log did */
+		if ((long)num_of(logged, "class", -9) != cls ||
+		    strcmp(str_of(logged, "verdict"), verdict)) {
+			guile_set_error("step %d differs from the log '%s': the log has class %ld %s, now class %ld is %s%s",
+					st->step, a->log_path,
+					(long)num_of(logged, "class", -9),
+					str_of(logged, "verdict"), cls, verdict,
+					s->cfg.mode == GUILE_REPLAY ? "" :
+					" (did the script change? run without --continue to start again: the result cache keeps the runs)");
+			ret = SESSION_STOP;
+		}
+	} else {
+		ret = log_append(s, ev);
+	}
+	cJSON_Delete(ev);
+	return ret;
+}
+
+static void report_progress(struct session *s, const char *running)
+{
+	const struct guile_step *st;
+	struct guile_progress p = { 0 };
+
+	if (!s->cfg.on_progress)
+		return;
+	st = s->answer->nr_steps ? &s->answer->steps[s->answer->nr_steps - 1] :
+				   NULL;
+	p.step = st ? st->step : 0;
+	p.cls = st ? st->cls : -1;
+	p.verdict = st ? st->verdict : "";
+	p.commits_left = s->commits_left;
+	p.steps_left = s->steps_left;
+	p.running = running;
+	s->cfg.on_progress(&p, s->cfg.payload);
+}
+
+void session_progress(struct session *s, size_t commits_left,
+		      int steps_left)
+{
+	s->commits_left = commits_left;
+	s->steps_left = steps_left;
+	report_progress(s, NULL);
+}
+
+int session_note(struct session *s, const char *msg)
+{
+	cJSON *ev = cJSON_CreateObject();
+	int ret;
+
+	if (s->cfg.on_message)
+		s->cfg.on_message(msg, s->cfg.payload);
+	cJSON_AddStringToObject(ev, "event", "note");
+	cJSON_AddStringToObject(ev, "message", msg);
+	ret = log_append(s, ev);
+	cJSON_Delete(ev);
+	return ret;
+}
+
+static const char *outcome_name(enum guile_outcome o)
+{
+	switch (o) {
+	case GUILE_CULPRIT: return "culprit";
+	case GUILE_NO_REGRESSION: return "no-regression";
+	case GUILE_AMBIGUOUS: return "ambiguous";
+	case GUILE_USAGE: return "usage";
+	default: return "stopped";
+	}
+}
+
+int session_end(struct session *s)
+{
+	const struct guile_answer *a = s->answer;
+	cJSON *ev = cJSON_CreateObject(), *arr;
+	size_t i;
+	int ret = 0;
+
+	cJSON_AddStringToObject(ev, "event", "end");
+	cJSON_AddStringToObject(ev, "outcome", outcome_name(a->outcome));
+	if (a->outcome == GUILE_CULPRIT) {
+		cJSON_AddNumberToObject(ev, "class", a->culprit);
+		cJSON_AddStringToObject(ev, "commit",
+			s->classes->commits[s->classes->classes[a->culprit].first]);
+	}
+	arr = cJSON_AddArrayToObject(ev, "candidates");
+	for (i = 0; i < a->nr_candidates; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(a->candidates[i]));
+	if (s->logged_end) {
+		if (strcmp(str_of(s->logged_end, "outcome"),
+			   outcome_name(a->outcome)) ||
+		    num_of(s->logged_end, "class", -1) !=
+		    num_of(ev, "class", -1)) {
+			guile_set_error("the answer differs from the log '%s': it ended with %s, now %s",
+					a->log_path,
+					str_of(s->logged_end, "outcome"),
+					outcome_name(a->outcome));
+			ret = SESSION_STOP;
+		}
+	} else {
+		ret = log_append(s, ev);
+	}
+	cJSON_Delete(ev);
+	return ret;
+}
+
+int guile_config_from_log(struct guile_config *cfg, const char *log)
+{
+	size_t len;
+	char *text = lsb_read_file(log, &len), *nl;
+	cJSON *o, *v;
+
+	if (!text) {
+		guile_set_error("cannot read the log '%s': %s", log,
+				strerror(errno));
+		return -1;
+	}
+	nl = strchr(text, '\n');
+	o = nl ? cJSON_ParseWithLength(text, nl - text) : NULL;
+	free(text);
+	if (!o || strcmp(str_of(o, "event"), "start")) {
+		cJSON_Delete(o);
+		guile_set_error("log '%s' does not begin with a start event",
+				log);
+		return -1;
+	}
+	guile_config_release(cfg);
+	cfg->owned = o;
+	cfg->repo = str_of(o, "repo");
+	cfg->good = str_of(o, "good_commit");
+	cfg->bad = str_of(o, "bad_commit");
+	cfg->run.workload = str_of(o, "workload");
+	cfg->run.topology = str_of(o, "topology");
+	v = cJSON_GetObjectItemCaseSensitive(o, "duration");
+	cfg->run.duration = cJSON_IsString(v) ? v->valuestring : NULL;
+	cfg->run.governor = str_of(o, "governor");
+	cfg->run.cpuidle = str_of(o, "cpuidle");
+	cfg->run.no_energy_model = cJSON_IsFalse(
+		cJSON_GetObjectItemCaseSensitive(o, "energy_model"));
+	cfg->run.fatal_warnings = cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(o, "fatal_warnings"));
+	cfg->run.timeout_s = (int)num_of(o, "timeout_s", 600);
+	cfg->metric = str_of(o, "metric");
+	cfg->threshold = num_of(o, "threshold", 5);
+	cfg->seeds = (int)num_of(o, "seeds", 1);
+	cfg->max_seeds = (int)num_of(o, "max_seeds", cfg->seeds);
+	cfg->first_parent = cJSON_IsTrue(
+		cJSON_GetObjectItemCaseSensitive(o, "first_parent"));
+	v = cJSON_GetObjectItemCaseSensitive(o, "script");
+	cfg->script = cJSON_IsString(v) ? v->valuestring : NULL;
+	return 0;
+}
+
+void guile_config_release(struct guile_config *cfg)
+{
+	cJSON_Delete(cfg->owned);
+	cfg->owned = NULL;
+}

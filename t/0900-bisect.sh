@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# lsbisect on a made-up history of 44 commits on v6.1.192 in 11 classes:
+# it names the commit that breaks load balancing, skips the commit that
+# does not compile and the one that BUG()s, tests each class at most once,
+# resumes after a SIGKILL without redoing a step, replays its log, says
+# so when GOOD and BAD are swapped or nothing regressed, reports a Scheme
+# error in a script with its location, and leaves the repository as it was.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/history.sh"
+
+ensure_kernels
+plan 30
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+LSBISECT=$LSB_ROOT/build/bin/lsbisect
+
+# A non-bare clone (its work tree and index must stay as they are) that
+# borrows the shared history's objects.
+work=$tmp/work
+git clone -q --shared "$LSBISECT_REPO" "$work"
+# classes: 0 note, 1 lb, 2 broken, 3 fixed, 4 bug, 5 nobug, 6-10 notes;
+# each class is its commit and three outside the build subset
+make_history "$work" "note lb broken fixed bug nobug note note note note note" > "$tmp/history"
+id() { awk -v k="$1" '$2 == k { print $1; exit }' "$tmp/history"; }
+lb=$(id lb); broken=$(id broken); bug=$(id bug)
+class0_end=$(sed -n 4p "$tmp/history" | cut -d' ' -f1)
+make_history "$work" "note bug nobug+lb" 3 amb > "$tmp/amb-history"
+aid() { awk -v k="$1" '$2 == k { print $1; exit }' "$tmp/amb-history"; }
+diag "history: $(wc -l < "$tmp/history") commits; lb $lb, broken $broken, bug $bug"
+before=$(repo_state "$work")
+
+# Builds are shared with the other tests; results are this test's own.
+private_cache "$tmp/cache"
+export LSBISECT_CACHE=$tmp/cache
+W='hog*4:cpus=0:unpin=10ms'
+ARGS=(--repo "$work" --topology quad --duration 1s)
+r() { json "$1/report.json" "$2"; }
+
+start=$(date +%s.%N)
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/out" > "$tmp/out.txt" 2> "$tmp/out.err"
+status=$?
+diag "bisection: $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s"
+sed 's/^/# /' "$tmp/out.txt"
+ok "$([ $status = 0 ]; echo $?)" "a culprit is found (status $status)"
+ok "$([ "$(r "$tmp/out" "r['culprit']['commit']")" = "$lb" ]; echo $?)" "it is the commit that breaks load balancing ($lb)"
+k=$(r "$tmp/out" "r['culprit']['subject'] == 'sched/fair: stop balancing early' and r['culprit']['files'] == ['kernel/sched/fair.c'] and len(r['culprit']['same_class']) == 3")
+ok "$([ "$k" = True ]; echo $?)" "with its subject, the file it changed and the three commits of its class"
+k=$(r "$tmp/out" "r['culprit']['value_good'] == r['culprit']['value_parent'] and r['culprit']['value'] > 10 * r['culprit']['value_good']")
+ok "$([ "$k" = True ]; echo $?)" "balance score at GOOD = at the parent, far below the culprit's ($(r "$tmp/out" "r['culprit']['value_good'], r['culprit']['value_parent'], r['culprit']['value']"))"
+k=$(r "$tmp/out" "sorted((s['commit'], s['reason'].split(':')[0]) for s in r['skipped']) == sorted([('$broken', 'build failed'), ('$bug', 'crashed')])")
+ok "$([ "$k" = True ]; echo $?)" "the commit that does not compile and the one that crashes are skipped, with their reasons"
+grep -q "skipped class 2 (${broken:0:12}): build failed: kernel/sched/idle.c:[0-9]*:[0-9]*: error" "$tmp/out.txt" &&
+	grep -q "skipped class 4 (${bug:0:12}): crashed: .*BUG: failure at kernel/sched/fair.c" "$tmp/out.txt"
+ok $? "the report says why: the compiler's error and the kernel's BUG message"
+
+# Each class at most once; no more than GOOD, BAD, the halving steps and
+# the skips; a class with the subset of one tested is not run again.
+steps=$(r "$tmp/out" "len(r['steps'])")
+runs=$(grep -c '"event":"run"' "$tmp/out/log.jsonl")
+subsets=$(python3 -c "
+import json, sys
+e = [json.loads(l) for l in open(sys.argv[1])]
+print(len({x['subset'] for x in e if x['event'] == 'run'}))" "$tmp/out/log.jsonl")
+classes=$(r "$tmp/out" "[s['class'] for s in r['steps']]")
+k=$(r "$tmp/out" "len({s['class'] for s in r['steps']}) == len(r['steps']) <= 2 + 4 + 2")
+ok "$([ "$k" = True ] && [ "$runs" = "$subsets" ]; echo $?)" "$steps steps, each class once ($classes), $runs runs of $runs distinct subsets (at most 2 + log2(11) + 2 steps)"
+k=$(r "$tmp/out" "r['counts']['built'] <= $runs and r['counts']['ran'] + r['counts']['cached'] == $runs")
+ok "$([ "$k" = True ]; echo $?)" "builds and runs: $(r "$tmp/out" "r['counts']")"
+magic=$(head -c 4 "$tmp/out/plot.png" | od -An -c | tr -d ' ')
+ok "$([ "$magic" = '211PNG' ] && [ -s "$tmp/out/plot.gp" ] && [ -s "$tmp/out/plot.dat" ]; echo $?)" "gnuplot drew plot.png from plot.gp and plot.dat"
+
+# The same bisection again: every result from the cache.
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/out" > "$tmp/again.txt" 2>&1
+k=$(r "$tmp/out" "r['counts']['ran'] == 0 and r['counts']['built'] == 0 and r['culprit']['commit'] == '$lb'")
+ok "$([ "$k" = True ] && [ -s "$tmp/out/log.prev.jsonl" ]; echo $?)" "again: the same answer, nothing built or run; the first log kept aside"
+
+# SIGKILL once three steps are logged (the script kills its own process
+# from the judge), then --continue.
+cat > "$tmp/kill.scm" <<'EOF'
+(use-modules (ice-9 rdelim))
+(define flag (string-append (session 'log) ".killed"))
+(define (logged-steps)
+  (call-with-input-file (session 'log)
+    (lambda (port)
+      (let loop ((n 0))
+        (let ((line (read-line port)))
+          (if (eof-object? line)
+              n
+              (loop (if (string-contains line "\"event\":\"step\"") (+ n 1) n))))))))
+(define judge
+  (let ((j (default-judge)))
+    (lambda (goods these)
+      (when (and (>= (logged-steps) 3) (not (file-exists? flag)))
+        (close-port (open-output-file flag))
+        (kill (getpid) SIGKILL))
+      (j goods these))))
+EOF
+private_cache "$tmp/cache2"
+# (in a subshell whose stderr takes the shell's "Killed" notice)
+(LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/killed" \
+	--script "$tmp/kill.scm" > /dev/null 2>&1) 2> /dev/null
+status=$?
+n=$(grep -c '"event":"step"' "$tmp/killed/log.jsonl")
+ok "$([ $status = 137 ] && [ "$n" = 3 ]; echo $?)" "killed by SIGKILL with three steps logged (status $status, $n steps)"
+cp "$tmp/killed/log.jsonl" "$tmp/killed.jsonl"
+entries=$(find "$tmp/cache2/results" -type f | wc -l)
+LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" --continue "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/killed" \
+	--script "$tmp/kill.scm" > "$tmp/continue.txt" 2>&1
+status=$?
+ok "$([ $status = 0 ] && [ "$(r "$tmp/killed" "r['culprit']['commit']")" = "$lb" ]; echo $?)" "--continue finds the same culprit (status $status)"
+k=$(python3 -c "
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+print([(s['class'], s['verdict']) for s in a['steps']] == [(s['class'], s['verdict']) for s in b['steps']])" \
+	"$tmp/out/report.json" "$tmp/killed/report.json")
+ok "$([ "$k" = True ]; echo $?)" "with the same steps as the uninterrupted bisection"
+k=$(python3 -c "
+import json, sys
+old = [json.loads(l) for l in open(sys.argv[1])]
+new = [json.loads(l) for l in open(sys.argv[2])][len(old):]
+done = {(e['subset'], e['seed']) for e in old if e['event'] == 'run'}
+again = [e for e in new if e['event'] == 'run' and (e['subset'], e['seed']) in done]
+steps = [e['step'] for e in new if e['event'] == 'step']
+print(len(again) == 0 and min(steps) == 4 and [e['event'] for e in new].count('start') == 0)" \
+	"$tmp/killed.jsonl" "$tmp/killed/log.jsonl")
+ok "$([ "$k" = True ]; echo $?)" "the log goes on from step 4: no run logged before the kill is run again"
+k=$(python3 -c "
+import json, sys
+old = [json.loads(l) for l in open(sys.argv[1])]
+new = [json.loads(l) for l in open(sys.argv[2])][len(old):]
+r = json.load(open(sys.argv[3]))['counts']
+runs = [e for e in new if e['event'] == 'run']
+print(r['ran'] + r['cached'] == len(runs) and r['built'] == 0 and r['from_log'] >= 3,
+      r, len(runs))" "$tmp/killed.jsonl" "$tmp/killed/log.jsonl" "$tmp/killed/report.json")
+new_entries=$(($(find "$tmp/cache2/results" -type f | wc -l) - entries))
+ok "$([ "${k%% *}" = True ]; echo $?)" "only what was left is run: $k new runs, $new_entries new cache entries"
+
+# --replay: the same decisions from the log alone.
+"$LSBISECT" --replay "$tmp/out/log.jsonl" --out "$tmp/replay" > "$tmp/replay.txt" 2>&1
+status=$?
+k=$(r "$tmp/replay" "r['culprit']['commit'] == '$lb' and r['counts']['ran'] == r['counts']['built'] == r['counts']['cached'] == 0")
+ok "$([ $status = 0 ] && [ "$k" = True ]; echo $?)" "--replay reaches the same culprit from the log, running nothing (status $status)"
+
+# A replay whose decisions differ from the log's stops and says where.
+"$LSBISECT" --replay "$tmp/out/log.jsonl" --threshold 1000000 --out "$tmp/replay2" > /dev/null 2> "$tmp/replay2.err"
+status=$?
+ok "$([ $status = 4 ] && grep -q "step 2 differs from the log" "$tmp/replay2.err"; echo $?)" "a replay with another threshold: status 4 ($status), $(head -1 "$tmp/replay2.err" | cut -c1-120)"
+
+# A script's own strategy: oldest class first, the first bad one wins.
+cat > "$tmp/linear.scm" <<'EOF'
+(use-modules (srfi srfi-11))
+(define (strategy judge)
+  (let ((classes (session 'classes)))
+    (let loop ((i 0))
+      (let-values (((verdict reason details)
+                    (evaluate (class-commit (vector-ref classes i)) judge)))
+        (log-step i (symbol->string verdict) reason details)
+        (if (or (eq? verdict 'bad) (= i (- (vector-length classes) 1)))
+            (list 'culprit i)
+            (loop (+ i 1)))))))
+EOF
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --script "$tmp/linear.scm" --out "$tmp/linear" > /dev/null 2>&1
+status=$?
+k=$(r "$tmp/linear" "r['culprit']['commit'] == '$lb' and [s['class'] for s in r['steps']] == [0, 1] and r['counts']['ran'] == 0")
+ok "$([ $status = 0 ] && [ "$k" = True ]; echo $?)" "a script's strategy (a linear scan) finds the culprit from cached results (status $status)"
+
+# GOOD and BAD swapped; nothing regressed.
+"$LSBISECT" bad "$TEST_V61" "$W" "${ARGS[@]}" --out "$tmp/swapped" > /dev/null 2> "$tmp/swapped.err"
+status=$?
+ok "$([ $status = 2 ] && grep -q "is not an ancestor of BAD.*swapped" "$tmp/swapped.err"; echo $?)" "swapped: status 2, $(cat "$tmp/swapped.err")"
+"$LSBISECT" "$TEST_V61" "$class0_end" "$W" "${ARGS[@]}" --out "$tmp/none" > "$tmp/none.txt" 2>&1
+status=$?
+ok "$([ $status = 1 ] && grep -q "^no regression: BAD scores balance_score" "$tmp/none.txt" && [ "$(r "$tmp/none" "r['outcome']")" = no-regression ]; echo $?)" "no regression in the range: status 1 ($status), $(grep '^no regression' "$tmp/none.txt")"
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --metric balance --out "$tmp/metric" > /dev/null 2> "$tmp/metric.err"
+status=$?
+ok "$([ $status = 2 ] && grep -q "unknown metric 'balance'.*balance_score" "$tmp/metric.err"; echo $?)" "an unknown metric: status 2, the known ones listed"
+
+# A Scheme error in a predicate: its message and location; the log keeps
+# the runs made, and once the script is fixed --continue goes on.
+printf ';; a predicate with a mistake\n(lambda (good this)\n  (> (balance this) (* 1.05 (balance "good"))))\n' > "$tmp/pred.scm"
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --script "$tmp/pred.scm" --out "$tmp/pred" > /dev/null 2> "$tmp/pred.err"
+status=$?
+ok "$([ $status = 4 ] && grep -q "error: $tmp/pred.scm:3:[0-9]*: .*metric" "$tmp/pred.err"; echo $?)" "a Scheme error stops it with status 4 and file:line:column ($status): $(head -1 "$tmp/pred.err")"
+n=$(grep -c '"event":"run"' "$tmp/pred/log.jsonl")
+ok "$([ "$n" -ge 1 ] && grep -q -- --continue "$tmp/pred.err"; echo $?)" "the log keeps the $n run(s) made and the message says how to resume"
+printf ';; fixed\n(lambda (good this)\n  (> (balance this) (* 1.05 (balance good))))\n' > "$tmp/pred.scm"
+"$LSBISECT" --continue "$TEST_V61" bad "$W" "${ARGS[@]}" --script "$tmp/pred.scm" --out "$tmp/pred" > /dev/null 2>&1
+status=$?
+ok "$([ $status = 0 ] && [ "$(r "$tmp/pred" "r['culprit']['commit']")" = "$lb" ]; echo $?)" "fixed, --continue finds the culprit with the script's predicate (status $status)"
+
+# Several seeds: a workload whose runs give one value decides at once; the
+# seeds are run for GOOD and every class tested.
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --seeds 3 --out "$tmp/seeds" > /dev/null 2>&1
+status=$?
+k=$(r "$tmp/seeds" "r['culprit']['commit'] == '$lb' and all(s['runs'] == 3 for s in r['steps'] if s['verdict'] != 'skip')")
+ok "$([ $status = 0 ] && [ "$k" = True ]; echo $?)" "--seeds 3: the same culprit, three runs a revision (status $status)"
+
+# First parents: this history is linear, so the same answer.
+"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --first-parent --out "$tmp/fp" > /dev/null 2>&1
+status=$?
+ok "$([ $status = 0 ] && [ "$(r "$tmp/fp" "r['culprit']['commit']")" = "$lb" ]; echo $?)" "--first-parent: the same culprit (status $status)"
+
+# Skips that hide the boundary leave candidates: a second history whose
+# class 1 BUG()s and whose class 2 removes the BUG() and breaks balancing.
+"$LSBISECT" "$TEST_V61" amb "$W" "${ARGS[@]}" --out "$tmp/amb" > "$tmp/amb.txt" 2>&1
+status=$?
+k=$(r "$tmp/amb" "[c['commit'] for c in r['candidates']] == ['$(aid bug)', '$(aid nobug+lb)']")
+ok "$([ $status = 3 ] && [ "$k" = True ] && grep -q "^skipped revisions leave 2 candidates" "$tmp/amb.txt"; echo $?)" "a skip next to the regression: status 3 ($status), the two candidates listed"
+"$LSBISECT" "$TEST_V61" "$broken" "$W" "${ARGS[@]}" --out "$tmp/badskip" > "$tmp/badskip.txt" 2>&1
+status=$?
+ok "$([ $status = 2 ] && grep -q "BAD '$broken' cannot be tested: build failed" "$tmp/badskip.txt"; echo $?)" "a BAD that does not build: status 2 ($status)"
+
+after=$(repo_state "$work")
+[ "$before" = "$after" ]
+ok $? "the repository is unchanged: refs, HEAD, packed refs, index, objects, work tree"
+diff <(echo "$before") <(echo "$after") | sed 's/^/# /'
+
+"$LSBISECT" --help | grep -q "Higher is worse for every"
+ok $? "--help says which way the metrics go"
+done_testing

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# history.sh - made-up kernel histories on top of $TEST_V61 for the
+# bisection tests. Source it after lib.sh.
+#
+# Commits are made with git's plumbing and fixed names and dates, so the
+# same history gets the same commit ids every time, and the shared build
+# cache keeps its builds from one test run to the next.
+
+# The injected regressions, as python code editing s (the file's text).
+# Load balancing gives up at once: tasks started on one CPU stay there.
+LB_FILE=kernel/sched/fair.c
+LB_EDIT='
+old = "redo:\n\tif (!should_we_balance(&env)) {"
+assert s.count(old) == 1
+s = s.replace(old, "redo:\n\tif (1 || !should_we_balance(&env)) {")'
+# schedutil always asks for the highest frequency.
+POWER_FILE=kernel/sched/cpufreq_schedutil.c
+POWER_EDIT='
+old = "\tfreq = map_util_freq(util, freq, max);\n"
+assert s.count(old) == 1
+s = s.replace(old, "\tfreq = policy->cpuinfo.max_freq;\n")'
+
+# make_history REPO PLAN [OUTSIDE [REF]]: commits on $TEST_V61 in REPO (a
+# repository that has it), one per word of PLAN, each followed by OUTSIDE
+# (default 3) commits that touch only files outside the build subset; a
+# word is a kind or kinds joined by '+' (one commit doing both):
+#   note     a comment line appended to kernel/sched/loadavg.c
+#   lb       the load-balancing regression ($LB_EDIT)
+#   power    the power regression ($POWER_EDIT)
+#   broken   kernel/sched/idle.c stops compiling
+#   fixed    and compiles again
+#   bug      BUG() at the top of task_tick_fair()
+#   nobug    and gone again
+# Prints one line per commit: "ID KIND" (KIND "outside" for the others);
+# refs/heads/REF (default bad) is the last one.
+make_history() {
+	local repo=$1 plan=$2 outside=${3:-3} ref=${4:-bad}
+	python3 - "$repo" "$TEST_V61" "$outside" "$plan" \
+		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" "$ref" <<'PY'
+import os, subprocess, sys
+repo, base, outside, plan = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()
+ref = sys.argv[9]
+lb_file, lb_edit, power_file, power_edit = sys.argv[5:9]
+index = os.path.join(os.environ.get("TMPDIR", "/tmp"), "lsb-history-index.%d" % os.getpid())
+env = dict(os.environ, GIT_INDEX_FILE=index,
+           GIT_AUTHOR_NAME="Test Author", GIT_AUTHOR_EMAIL="author@example.org",
+           GIT_COMMITTER_NAME="Test Committer", GIT_COMMITTER_EMAIL="committer@example.org")
+
+def git(*args, data=None):
+    return subprocess.run(["git", "-C", repo] + list(args), input=data, env=env,
+                          check=True, capture_output=True).stdout
+
+def read(rev, path):
+    return git("cat-file", "blob", "%s:%s" % (rev, path)).decode()
+
+def edit(code, s):
+    scope = {"s": s}
+    exec(code, scope)
+    return scope["s"]
+
+files = {}    # path -> text, as changed so far
+dirty = set()
+head = git("rev-parse", base + "^{commit}").decode().strip()
+git("read-tree", head)
+when = 1700000000
+n = 0
+
+def commit(kind, msg):
+    global head, when, n
+    for path in sorted(dirty):
+        text = files[path]
+        blob = git("hash-object", "-w", "--stdin", data=text.encode()).decode().strip()
+        git("update-index", "--add", "--cacheinfo", "100644,%s,%s" % (blob, path))
+    dirty.clear()
+    tree = git("write-tree").decode().strip()
+    n += 1
+    when += 3600
+    date = "%d +0000" % when
+    env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
+    head = git("commit-tree", tree, "-p", head, "-m", msg).decode().strip()
+    print(head, kind)
+
+def put(path, t):
+    files[path] = t
+    dirty.add(path)
+
+def text(path):
+    return files.get(path) if path in files else read(base, path)
+
+marker_idle = "this is not C;\n"
+
+def apply(part, i):
+    """Edit the files as PART says; return the commit message."""
+    if part == "note":
+        put("kernel/sched/loadavg.c", text("kernel/sched/loadavg.c") + "/* note %d */\n" % i)
+        return "sched/loadavg: note %d" % i
+    if part == "lb":
+        put(lb_file, edit(lb_edit, text(lb_file)))
+        return "sched/fair: stop balancing early"
+    if part == "power":
+        put(power_file, edit(power_edit, text(power_file)))
+        return "sched/cpufreq: always the highest frequency"
+    if part == "broken":
+        put("kernel/sched/idle.c", text("kernel/sched/idle.c") + marker_idle)
+        return "sched/idle: does not compile"
+    if part == "fixed":
+        put("kernel/sched/idle.c", text("kernel/sched/idle.c").replace(marker_idle, ""))
+        return "sched/idle: compiles again"
+    if part == "bug":
+        s = text("kernel/sched/fair.c")
+        i0 = s.index("static void task_tick_fair(")
+        i0 = s.index("{\n", i0) + 2
+        put("kernel/sched/fair.c", s[:i0] + "\tBUG();\n" + s[i0:])
+        return "sched/fair: BUG() in the tick"
+    if part == "nobug":
+        put("kernel/sched/fair.c", text("kernel/sched/fair.c").replace("\tBUG();\n", "", 1))
+        return "sched/fair: no BUG() in the tick"
+    sys.exit("unknown commit kind " + part)
+
+for i, kind in enumerate(plan):
+    commit(kind, "; ".join(apply(part, i) for part in kind.split("+")))
+    for k in range(outside):
+        path = "Documentation/lsbisect-test/notes-%d-%d.txt" % (i, k)
+        put(path, "note %d %d\n" % (i, k))
+        commit("outside", "docs: note %d.%d" % (i, k))
+git("update-ref", "refs/heads/" + ref, head)
+os.unlink(index)
+PY
+}
+
+# repo_state REPO: what must not change when REPO is only read: refs, HEAD,
+# packed refs, the index, the objects, the work tree's status.
+repo_state() {
+	local repo=$1 gitdir
+	gitdir=$(git -C "$repo" rev-parse --absolute-git-dir)
+	{
+		git -C "$repo" for-each-ref
+		git -C "$repo" rev-parse HEAD
+		cat "$gitdir/HEAD"
+		cat "$gitdir/packed-refs" 2>/dev/null
+		sha1sum < "$gitdir/index" 2>/dev/null
+		git -C "$repo" count-objects -v
+		find "$gitdir" -newer "$gitdir/HEAD" -type f | sort
+		git -C "$repo" --no-optional-locks status --porcelain=v2 --branch
+	}
+}
+
+# private_cache DIR: a cache whose builds and exports are the shared ones
+# (made once) and whose results are DIR's own, so runs happen again.
+private_cache() {
+	mkdir -p "$1" "$LSBISECT_CACHE/builds" "$LSBISECT_CACHE/trees"
+	ln -sfn "$LSBISECT_CACHE/builds" "$1/builds"
+	ln -sfn "$LSBISECT_CACHE/trees" "$1/trees"
+}
