@@ -44,7 +44,7 @@ diag "bisection: $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s"
 sed 's/^/# /' "$tmp/out.txt"
 ok "$([ $status = 0 ]; echo $?)" "a culprit is found (status $status)"
 ok "$([ "$(r "$tmp/out" "r['culprit']['commit']")" = "$lb" ]; echo $?)" "it is the commit that breaks load balancing ($lb)"
-k=$(r "$tmp/out" "r['culprit']['subject'] == 'sched/fair: stop balancing early' and r['culprit']['files'] == ['kernel/sched/fair.c'] and len(r['culprit']['same_class']) == 3")
+k=$(r "$tmp/out" "r['culprit']['subject'].startswith('sched/fair: count the puller') and r['culprit']['files'] == ['kernel/sched/fair.c'] and len(r['culprit']['same_class']) == 3")
 ok "$([ "$k" = True ]; echo $?)" "with its subject, the file it changed and the three commits of its class"
 k=$(r "$tmp/out" "r['culprit']['value_good'] == r['culprit']['value_parent'] and r['culprit']['value'] > 10 * r['culprit']['value_good']")
 ok "$([ "$k" = True ]; echo $?)" "balance score at GOOD = at the parent, far below the culprit's ($(r "$tmp/out" "r['culprit']['value_good'], r['culprit']['value_parent'], r['culprit']['value']"))"

@@ -7,12 +7,13 @@
 # cache keeps its builds from one test run to the next.
 
 # The injected regressions, as python code editing s (the file's text).
-# Load balancing gives up at once: tasks started on one CPU stay there.
+# Evening out nr_running counts the pulling CPU's next task once too
+# often: a CPU with two tasks next to an idle one is never relieved.
 LB_FILE=kernel/sched/fair.c
 LB_EDIT='
-old = "redo:\n\tif (!should_we_balance(&env)) {"
+old = "\t\t\tenv->migration_type = migrate_task;\n\t\t\tlsub_positive(&nr_diff, local->sum_nr_running);\n"
 assert s.count(old) == 1
-s = s.replace(old, "redo:\n\tif (1 || !should_we_balance(&env)) {")'
+s = s.replace(old, old.replace("local->sum_nr_running)", "local->sum_nr_running + 1)"))'
 # schedutil always asks for the highest frequency.
 POWER_FILE=kernel/sched/cpufreq_schedutil.c
 POWER_EDIT='
@@ -96,7 +97,7 @@ def apply(part, i):
         return "sched/loadavg: note %d" % i
     if part == "lb":
         put(lb_file, edit(lb_edit, text(lb_file)))
-        return "sched/fair: stop balancing early"
+        return "sched/fair: count the puller's next task when evening out nr_running"
     if part == "power":
         put(power_file, edit(power_edit, text(power_file)))
         return "sched/cpufreq: always the highest frequency"
