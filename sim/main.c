@@ -76,9 +76,12 @@ static FILE *open_out(const char *path, const char *what)
 }
 
 /* The scores (metrics/README.md has the definitions and units). */
-static void metrics_json(cJSON *root, const struct metrics_result *mr,
-			 const struct power_result *pr)
+static void metrics_json(cJSON *root, const struct sim_result *res,
+			 uint64_t duration_ns)
 {
+	const struct metrics_result *mr = &res->metrics;
+	const struct power_result *pr = &res->power;
+	double work = 0;
 	cJSON *o = cJSON_AddObjectToObject(root, "metrics"), *sub;
 	int l;
 
@@ -103,6 +106,11 @@ static void metrics_json(cJSON *root, const struct metrics_result *mr,
 	cJSON_AddNumberToObject(o, "fairness_tasks", mr->nr_fair);
 	cJSON_AddNumberToObject(o, "energy_j", pr->energy_j);
 	cJSON_AddNumberToObject(o, "mean_power_w", pr->mean_power_w);
+	/* run work done, in CPUs of capacity 1024 at their highest OPP */
+	for (l = 0; l < res->nr_tasks; l++)
+		work += (double)res->tasks[l].run_work_ns;
+	cJSON_AddNumberToObject(o, "throughput",
+				duration_ns ? work / (double)duration_ns : 0);
 }
 
 /* Idle, frequency and energy (power/README.md has the definitions). */
@@ -199,7 +207,7 @@ static cJSON *results_json(const struct sim_config *cfg,
 	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
 	if (cfg->metrics)
-		metrics_json(root, &res->metrics, &res->power);
+		metrics_json(root, res, cfg->duration_ns);
 	power_json(root, cfg->topo, &res->power);
 	arr = cJSON_AddArrayToObject(root, "cpus");
 	for (i = 0; i < res->nr_cpus; i++) {
@@ -226,6 +234,7 @@ static cJSON *results_json(const struct sim_config *cfg,
 					(double)t->nr_voluntary);
 		cJSON_AddNumberToObject(o, "nr_involuntary_switches",
 					(double)t->nr_involuntary);
+		cJSON_AddNumberToObject(o, "run_work_ns", (double)t->run_work_ns);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return root;

@@ -55,6 +55,7 @@ struct sim_task_result {
 	uint64_t nr_switches;
 	uint64_t nr_voluntary;
 	uint64_t nr_involuntary;
+	uint64_t run_work_ns;	/* run work done, ns at capacity 1024 */
 };
 
 struct sim_result {

@@ -94,6 +94,7 @@ struct sim_task {
 	int pid;
 	struct sim_event segment;
 	uint64_t work;		/* run work left, ns at capacity 1024 */
+	uint64_t work_done;	/* run work done in all */
 	uint64_t seg_t0;	/* the current segment started */
 	uint64_t seg_end;	/* and ends, at the CPU's speed */
 	int seg_cpu;

@@ -92,11 +92,15 @@ static void segment_account(struct sim_task *t)
 
 	sim_event_cancel(&t->segment);
 	if (sim.now >= t->seg_end) {
+		t->work_done += t->work;
 		t->work = 0;
 		return;
 	}
 	done = (uint64_t)((unsigned __int128)(sim.now - t->seg_t0) * speed / 1024);
-	t->work -= done < t->work ? done : t->work;
+	if (done > t->work)
+		done = t->work;
+	t->work -= done;
+	t->work_done += done;
 }
 
 /* The CPU that t runs work on changed frequency (its speed is about to). */
@@ -420,6 +424,18 @@ void sim_tasks_start(void)
 		sim_task_start(tasks[i]);
 }
 
+/* Work done so far by a segment still running at the end of the run. */
+static uint64_t work_in_flight(const struct sim_task *t)
+{
+	uint64_t done;
+
+	if (!t->work || sim.cpu[t->seg_cpu].runner != t)
+		return 0;
+	done = (uint64_t)((unsigned __int128)(sim.now - t->seg_t0) *
+			  sim.cpu[t->seg_cpu].speed / 1024);
+	return done < t->work ? done : t->work;
+}
+
 int sim_tasks_results(struct sim_result *out)
 {
 	int i;
@@ -441,6 +457,7 @@ int sim_tasks_results(struct sim_result *out)
 		r->nr_switches = st.nr_switches;
 		r->nr_voluntary = st.nr_voluntary;
 		r->nr_involuntary = st.nr_involuntary;
+		r->run_work_ns = tasks[i]->work_done + work_in_flight(tasks[i]);
 	}
 	return 0;
 }

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 15
+plan 16
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -85,4 +85,13 @@ m = d.pop('metrics', None)
 print(m is not None and 'metrics' not in n and d == n)")
 [ "$k" = True ]
 ok $? "metrics by default, none with --no-metrics, the rest identical"
+
+# Throughput: a hog pinned to a little CPU (capacity 398) of biglittle-4+4
+# and one on a big CPU, both at their highest OPP, get 398/1024 + 1 CPU of
+# work done per second.
+"$LINSCHED" run "$TEST_V61" --workload 'hog*1:cpus=0+hog*1:cpus=4' --topology biglittle-4+4 \
+	--governor performance --duration 1s --json "$tmp/w.json" --quiet
+t=$(m "$tmp/w.json" "['throughput']")
+near "$t" "1 + 398 / 1024" 1e-3
+ok $? "throughput of a little and a big hog: 1 + 398/1024 ($t)"
 done_testing

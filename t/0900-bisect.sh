@@ -65,7 +65,12 @@ print(len({x['subset'] for x in e if x['event'] == 'run'}))" "$tmp/out/log.jsonl
 classes=$(r "$tmp/out" "[s['class'] for s in r['steps']]")
 k=$(r "$tmp/out" "len({s['class'] for s in r['steps']}) == len(r['steps']) <= 2 + 4 + 2")
 ok "$([ "$k" = True ] && [ "$runs" = "$subsets" ]; echo $?)" "$steps steps, each class once ($classes), $runs runs of $runs distinct subsets (at most 2 + log2(11) + 2 steps)"
-k=$(r "$tmp/out" "r['counts']['built'] <= $runs and r['counts']['ran'] + r['counts']['cached'] == $runs")
+# a build that fails here is neither run nor taken from the cache
+failed=$(python3 -c "
+import json, sys
+e = [json.loads(l) for l in open(sys.argv[1])]
+print(sum(1 for x in e if x['event'] == 'run' and x['outcome'] == 'build_failed' and x['source'] == 'ran'))" "$tmp/out/log.jsonl")
+k=$(r "$tmp/out" "r['counts']['built'] <= $runs and r['counts']['ran'] + r['counts']['cached'] + $failed == $runs")
 ok "$([ "$k" = True ]; echo $?)" "builds and runs: $(r "$tmp/out" "r['counts']")"
 magic=$(head -c 4 "$tmp/out/plot.png" | od -An -c | tr -d ' ')
 ok "$([ "$magic" = '211PNG' ] && [ -s "$tmp/out/plot.gp" ] && [ -s "$tmp/out/plot.dat" ]; echo $?)" "gnuplot drew plot.png from plot.gp and plot.dat"

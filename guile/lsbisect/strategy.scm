@@ -32,7 +32,7 @@
   (throw 'lsbisect-usage (apply format #f fmt args)))
 
 ;;; Higher is worse for every metric but these.
-(define higher-is-better '("fairness"))
+(define higher-is-better '("fairness" "throughput"))
 
 (define (higher-is-better? name)
   (let ((n (if (symbol? name) (symbol->string name) name)))
