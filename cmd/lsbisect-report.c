@@ -275,7 +275,9 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		const char *dir)
 {
 	static const char *const kinds[] = { "good", "bad", "skip" };
-	char path[4300], title[600], wl[300], marker[300] = "", range[128] = "";
+	char path[4300], title[600], title2[600], wl[300], marker[300] = "";
+	char range[128] = "";
+	const char *topo;
 	double lo = INFINITY, hi = -INFINITY;
 	FILE *f;
 	size_t i, k, n = 0;
@@ -328,9 +330,14 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 			 a->classes->classes[a->culprit].first + 1,
 			 a->classes->classes[a->culprit].first + 1);
 	gp_text(wl, sizeof(wl), cfg->run.workload);
-	snprintf(title, sizeof(title), "%s over %s..%s: %s on %s", a->metric,
-		 cfg->good, cfg->bad, wl, cfg->run.topology);
+	topo = strrchr(cfg->run.topology, '/');
+	topo = topo ? topo + 1 : cfg->run.topology;
+	/* two lines: the range, then the workload (long specs get cut) */
+	snprintf(title, sizeof(title), "%s over %s..%s", a->metric, cfg->good,
+		 cfg->bad);
 	gp_text(title, sizeof(title), title);
+	snprintf(title2, sizeof(title2), "%.90s on %s", wl, topo);
+	gp_text(title2, sizeof(title2), title2);
 	snprintf(path, sizeof(path), "%s/plot.gp", dir);
 	f = fopen(path, "w");
 	if (!f)
@@ -339,7 +346,7 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		"# gnuplot plot.gp (in this directory) makes plot.png\n"
 		"set terminal pngcairo size 1000,560 noenhanced\n"
 		"set output 'plot.png'\n"
-		"set title \"%s\"\n"
+		"set title \"%s\\n%s\" font ',11'\n"
 		"set xlabel 'commits after GOOD (%zu in the range)'\n"
 		"set ylabel '%s (higher is %s)'\n"
 		"set xrange [-1:%zu]\n"
@@ -350,7 +357,7 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		"plot 'plot.dat' index 0 using 1:2:xtic(3) with points pt 7 ps 1.5 lc rgb '#1a9850' title 'good', \\\n"
 		"     '' index 1 using 1:2:xtic(3) with points pt 7 ps 1.5 lc rgb '#d73027' title 'bad', \\\n"
 		"     '' index 2 using 1:2:xtic(3) with points pt 2 ps 2 lc rgb '#404040' title 'skipped'\n",
-		title, a->classes->nr_commits, a->metric,
+		title, title2, a->classes->nr_commits, a->metric,
 		strstr(a->metric, "fairness") || strstr(a->metric, "throughput") ?
 		"better" : "worse",
 		a->classes->nr_commits + 1,
