@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# lsbisect on the real bundled history: every 6.1 release Debian serves,
+# bisected for the throughput of a misfit task on an asymmetric machine
+# whose big core has two SMT threads, the other one busy (make demo runs the
+# same). Linux 6.1.190 added "!env->dst_core_idle" to the misfit test of
+# update_sd_pick_busiest(): a misfit task is no longer pulled onto a core
+# whose sibling is busy. The simulator runs SMT siblings at full speed each,
+# so there the task stays on its little CPU (capacity 400) instead of
+# getting a big thread (1024): throughput 1.98 -> 1.39 CPUs.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+LSBISECT=$LSB_ROOT/build/bin/lsbisect
+
+# every 6.1 release the archive serves (cached .debs are not fetched again)
+if ! "$LINSCHED" kernels --series 6.1 >&2; then
+	echo "Bail out! cannot add the 6.1 releases to the bundled history"
+	exit 1
+fi
+first=$(git -C "$LSBISECT_REPO" tag -l 'v6.1.*' --sort=v:refname | head -n1)
+last=$(git -C "$LSBISECT_REPO" tag -l 'v6.1.*' --sort=v:refname | tail -n1)
+if ! git -C "$LSBISECT_REPO" rev-parse -q --verify "v6.1.190^{commit}" >/dev/null ||
+   [ "$first" = v6.1.190 ] || [ "$last" = v6.1.187 ]; then
+	skip_all "the archive no longer serves releases on both sides of 6.1.190 ($first..$last)"
+fi
+want=$(git -C "$LSBISECT_REPO" rev-parse "v6.1.190^{commit}")
+plan 4
+
+"$LSBISECT" "$first" "$last" 'hog*1:cpus=2+hog*1:name=misfit:cpus=0:unpin=10ms' \
+	--topology "$LSB_ROOT/topologies/examples/asym-smt.json" --metric throughput \
+	--duration 1s --out "$tmp/out" > "$tmp/out.txt" 2>&1
+status=$?
+r() { json "$tmp/out/report.json" "$1"; }
+ok "$([ $status = 0 ] && [ "$(r "r['culprit']['commit']")" = "$want" ]; echo $?)" \
+	"$first..$last: the first bad commit is Linux 6.1.190 (status $status): $(grep -A1 '^first bad commit' "$tmp/out.txt" | tail -n1)"
+k=$(r "(lambda c: abs(c['value_good'] - 1.98) < 0.01 and abs(c['value'] - 1.39) < 0.01 and c['value_parent'] == c['value_good'])(r['culprit'])")
+ok "$([ "$k" = True ]; echo $?)" "throughput at GOOD, the culprit's parent and the culprit: $(grep '^throughput:' "$tmp/out.txt")"
+files=$(r "' '.join(f for f in r['culprit']['files'] if f.startswith('kernel/sched/'))")
+ok "$([[ " $files " == *" kernel/sched/fair.c "* ]]; echo $?)" "its kernel/sched changes include fair.c ($files)"
+magic=$(head -c 4 "$tmp/out/plot.png" | od -An -c | tr -d ' ')
+ok "$([ "$magic" = '211PNG' ]; echo $?)" "and the plot of every tested release is drawn"
+done_testing
