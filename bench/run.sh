@@ -13,6 +13,7 @@
 #   BENCH_SIM_WALL      wall seconds each simulation run aims at (default 1.5)
 #   BENCH_SKIP_BUILD=1  skip the cold builds (quick iteration)
 #   BENCH_SKIP_SUITE=1  skip the whole workload suite run
+#   BENCH_SKIP_BISECT=1 skip the 44-commit test bisection (section 5)
 #   BENCH_SKIP_METRICS=1  skip the metrics overhead (section 3b)
 #   BENCH_SUITE_REV     revision the suite runs on (default v6.1.192)
 #   BENCH_OUT           results file (default build/bench/results.json)
@@ -284,6 +285,28 @@ if [[ ${BENCH_SKIP_SUITE:-0} != 1 ]]; then
 	row "suite, $snr patterns x 10 s (s)" "$srev" "$(fmt "$swall" 1)" "$(fmt "$swall" 1)" "<= $T_SUITE_S" "$st"
 	row "  patterns per wall second" "$srev" "" "$(fmt "$(calc "$snr / $swall")" 1)" "" ""
 	JSON+=("{\"name\":\"suite\",\"revision\":\"$srev\",\"topology\":\"quad-smt\",\"simulated_s\":10,\"jobs\":2,\"patterns\":$snr,\"finished\":$sfin,\"unit\":\"s\",\"runs\":[$swall],\"best\":$swall,\"median\":$swall,\"target\":$T_SUITE_S,\"target_op\":\"<=\",\"status\":\"$st\"}")
+fi
+
+# ---- 5. the 44-commit test bisection (t/bench-bisect.sh): lsbisect with
+# cold caches, the same again, and git bisect run building every step ----
+
+T_BISECT_COLD_S=180	# the test bisection with cold caches, at most
+T_BISECT_WARM_S=10	# the same again, at most
+T_BISECT_RATIO=5	# git bisect run / lsbisect cold, at least
+if [[ ${BENCH_SKIP_BISECT:-0} != 1 ]]; then
+	bash t/bench-bisect.sh >"$TMP/bisect.out" 2>"$TMP/bisect.err" ||
+		{ cat "$TMP/bisect.out" "$TMP/bisect.err" >&2; die "t/bench-bisect.sh failed"; }
+	bcold=$(awk '/^lsbisect cold:/ { print $3 }' "$TMP/bisect.out")
+	bwarm=$(awk '/^lsbisect warm:/ { print $3 }' "$TMP/bisect.out")
+	bgit=$(awk '/^git bisect run:/ { print $4 }' "$TMP/bisect.out")
+	[[ -n $bcold && -n $bwarm && -n $bgit ]] ||
+		{ cat "$TMP/bisect.out" >&2; die "t/bench-bisect.sh printed no times"; }
+	bratio=$(calc "$bgit / $bcold")
+	row "bisection, 44 commits, cold (s)" "v6.1.192+" "$(fmt "$bcold" 1)" "$(fmt "$bcold" 1)" "<= $T_BISECT_COLD_S" "$(verdict "$bcold" "<=" $T_BISECT_COLD_S)"
+	row "bisection again, warm (s)" "v6.1.192+" "$(fmt "$bwarm" 2)" "$(fmt "$bwarm" 2)" "<= $T_BISECT_WARM_S" "$(verdict "$bwarm" "<=" $T_BISECT_WARM_S)"
+	row "git bisect run, same history (s)" "v6.1.192+" "$(fmt "$bgit" 1)" "$(fmt "$bgit" 1)" "" ""
+	row "  git bisect run / lsbisect cold (x)" "v6.1.192+" "$(fmt "$bratio" 2)" "$(fmt "$bratio" 2)" ">= $T_BISECT_RATIO" "$(verdict "$bratio" ">=" $T_BISECT_RATIO)"
+	JSON+=("{\"name\":\"bisection\",\"commits\":44,\"cold_s\":$bcold,\"warm_s\":$bwarm,\"git_bisect_run_s\":$bgit,\"ratio_git_to_cold\":$bratio}")
 fi
 
 # ---- the table ----
