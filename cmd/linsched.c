@@ -14,8 +14,6 @@
 
 #include "bisect/bisect.h"
 #include "driver/driver.h"
-#include "topologies/topologies.h"
-#include "workloads/workloads.h"
 #include "version.h"
 
 static const char usage_main[] =
@@ -218,28 +216,10 @@ static void summary(const char *json_path)
 static int check_specs(const char *workload, const char *topology,
 		       const char *duration)
 {
-	static struct topology topo;
-	struct workload wl;
-	char err[512];
-	uint64_t ns;
-
-	if (topology_from_spec(&topo, topology, err, sizeof(err)) ||
-	    workload_parse(&wl, workload, err, sizeof(err))) {
-		fprintf(stderr, "error: %s\n", err);
-		return -1;
-	}
-	if (workload_check(&wl, topo.nr_cpus, err, sizeof(err))) {
-		fprintf(stderr, "error: %s\n", err);
-		workload_release(&wl);
-		return -1;
-	}
-	workload_release(&wl);
-	if (duration && workload_parse_duration(&ns, duration)) {
-		fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
-			duration);
-		return -1;
-	}
-	return 0;
+	if (!driver_check_specs(workload, topology, duration))
+		return 0;
+	fprintf(stderr, "error: %s\n", driver_last_error());
+	return -1;
 }
 
 static int cmd_run(int argc, char **argv)

@@ -19,6 +19,8 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "driver/driver_internal.h"
+#include "topologies/topologies.h"
+#include "workloads/workloads.h"
 
 static __thread char last_error[4096];
 
@@ -300,4 +302,31 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 			  ret, *msg ? ": " : "", msg);
 		return DRIVER_ERROR;
 	}
+}
+
+int driver_check_specs(const char *workload, const char *topology,
+		       const char *duration)
+{
+	static struct topology topo;
+	struct workload wl;
+	char err[512];
+	uint64_t ns;
+
+	if (topology_from_spec(&topo, topology, err, sizeof(err)) ||
+	    workload_parse(&wl, workload, err, sizeof(err))) {
+		driver_set_error("%s", err);
+		return -1;
+	}
+	if (workload_check(&wl, topo.nr_cpus, err, sizeof(err))) {
+		driver_set_error("%s", err);
+		workload_release(&wl);
+		return -1;
+	}
+	workload_release(&wl);
+	if (duration && workload_parse_duration(&ns, duration)) {
+		driver_set_error("--duration '%s': expected a positive duration such as 2s or 500ms",
+				 duration);
+		return -1;
+	}
+	return 0;
 }

@@ -214,6 +214,20 @@ const char *driver_status_name(int status);
 int driver_status_from_name(const char *name);
 
 /**
+ * driver_check_specs() - check a run's specs before anything is built
+ * @workload: a workload spec (a file or task groups)
+ * @topology: a topology spec (a preset, a shape or a file)
+ * @duration: a duration such as "2s", or NULL
+ *
+ * Bad specs are the user's error: commands say so before building a
+ * revision, with the parsers' messages (file:line:column or key).
+ *
+ * Return: 0, or -1 with driver_last_error() saying what is wrong.
+ */
+int driver_check_specs(const char *workload, const char *topology,
+		       const char *duration);
+
+/**
  * driver_last_error() - the message of the last failure in this thread
  *
  * Return: a borrowed string, "" if none.
