@@ -352,6 +352,46 @@ unsigned long long lh_random(void)
 	return sim_rng_next(sim.kernel_rng);
 }
 
+/*
+ * How fast run work goes on cpu: its OPP's capacity, times its type's
+ * smt_speed while another thread of its core is busy.
+ */
+unsigned int sim_cpu_speed(int cpu)
+{
+	const struct sim_cpu *c = &sim.cpu[cpu];
+	double f = sim.cfg->topo->types[sim.cfg->topo->cpu[cpu].type].smt_speed;
+	unsigned int s;
+	int i;
+
+	if (f <= 0 || f >= 1)
+		return c->speed;
+	for (i = 0; i < c->nr_siblings; i++)
+		if (!sim.cpu[c->siblings[i]].idle)
+			break;
+	if (i == c->nr_siblings)
+		return c->speed;
+	s = (unsigned int)(c->speed * f + 0.5);
+	return s ? s : 1;
+}
+
+/* cpu goes idle or busy: its siblings' run work changes speed. */
+static void siblings_speed(int cpu, int resume)
+{
+	const struct sim_cpu *c = &sim.cpu[cpu];
+	int i;
+
+	for (i = 0; i < c->nr_siblings; i++) {
+		struct sim_task *r = sim.cpu[c->siblings[i]].runner;
+
+		if (!r)
+			continue;
+		if (resume)
+			sim_task_speed_resume(r);
+		else
+			sim_task_speed_changed(r);
+	}
+}
+
 /* When cpu's next timer event (tick or hrtimer) comes, UINT64_MAX if none. */
 static uint64_t next_timer(int cpu)
 {
@@ -376,7 +416,9 @@ int lh_cpu_idle(int cpu, int state)
 	uint64_t next;
 
 	if (state >= 0 && !c->idle) {
+		siblings_speed(cpu, 0);
 		c->idle = 1;
+		siblings_speed(cpu, 1);
 		c->idle_since = sim.now;
 		if (sim.cfg->idle_poll || !type->nr_states) {
 			c->state = -1;
@@ -389,7 +431,9 @@ int lh_cpu_idle(int cpu, int state)
 		power_idle(&sim.power, sim.now, cpu,
 			   c->state >= 0 ? c->state : 0);
 	} else if (state < 0 && c->idle) {
+		siblings_speed(cpu, 0);
 		c->idle = 0;
+		siblings_speed(cpu, 1);
 		c->idle_ns += sim.now - c->idle_since;
 		c->state = -1;
 		power_idle(&sim.power, sim.now, cpu, POWER_BUSY);
@@ -638,6 +682,16 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	if (power_init(&sim.power, cfg->topo, 0))
 		sim_die("no CPUs to account power for");
 	for (i = 0; i < sim.nr_cpus; i++) {
+		const struct topology_cpu *t = &cfg->topo->cpu[i];
+		int j;
+
+		sim.cpu[i].siblings = calloc(sim.nr_cpus, sizeof(int));
+		if (!sim.cpu[i].siblings)
+			sim_die("out of memory");
+		for (j = 0; j < sim.nr_cpus; j++)
+			if (j != i && cfg->topo->cpu[j].package == t->package &&
+			    cfg->topo->cpu[j].core == t->core)
+				sim.cpu[i].siblings[sim.cpu[i].nr_siblings++] = j;
 		sim.cpu[i].state = -1;
 		sim.cpu[i].tick_on = 1;
 		sim_idle_gov_init(&sim.cpu[i].gov);

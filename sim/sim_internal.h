@@ -38,6 +38,8 @@ struct sim_task;
 struct sim_cpu {
 	struct sim_event tick;
 	unsigned int speed;		/* capacity at the current OPP */
+	int *siblings;			/* the other SMT threads of its core */
+	int nr_siblings;
 	uint64_t khz;			/* current frequency, 0: fixed */
 	struct sim_task *runner;	/* doing run work here, or NULL */
 	int tick_on;
@@ -72,6 +74,7 @@ struct sim {
 extern struct sim sim;
 
 void sim_event_push(struct sim_event *ev, uint64_t time, int cpu);
+unsigned int sim_cpu_speed(int cpu);
 void sim_event_cancel(struct sim_event *ev);
 void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 

@@ -75,7 +75,7 @@ int sim_tasks_init(const struct sim_config *cfg)
 /* Run work from now on at the speed of the task's CPU. */
 static void segment_start(struct sim_task *t)
 {
-	unsigned int speed = sim.cpu[t->seg_cpu].speed;
+	unsigned int speed = sim_cpu_speed(t->seg_cpu);
 	uint64_t dur = (uint64_t)(((unsigned __int128)t->work * 1024 + speed - 1) /
 				  speed);
 
@@ -87,7 +87,7 @@ static void segment_start(struct sim_task *t)
 /* Count the work done since the segment started. */
 static void segment_account(struct sim_task *t)
 {
-	unsigned int speed = sim.cpu[t->seg_cpu].speed;
+	unsigned int speed = sim_cpu_speed(t->seg_cpu);
 	uint64_t done;
 
 	sim_event_cancel(&t->segment);
@@ -432,7 +432,7 @@ static uint64_t work_in_flight(const struct sim_task *t)
 	if (!t->work || sim.cpu[t->seg_cpu].runner != t)
 		return 0;
 	done = (uint64_t)((unsigned __int128)(sim.now - t->seg_t0) *
-			  sim.cpu[t->seg_cpu].speed / 1024);
+			  sim_cpu_speed(t->seg_cpu) / 1024);
 	return done < t->work ? done : t->work;
 }
 

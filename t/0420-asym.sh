@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 12
+plan 13
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -63,4 +63,31 @@ PY
 	python3 -c "import sys; r = $small / $big; e = 1024 / $little; sys.exit(0 if abs(r - e) / e < 0.01 else 1)"
 	ok $? "$rev: on a little CPU (capacity $little) they take 1024/capacity times longer ($small ns)"
 done
+# SMT threads that share their core: with "smt_speed": 0.5, two hogs on
+# the two threads of one core each get half a CPU's work done, on two
+# cores a whole one each; a 1 ms run / 1 ms sleep task beside a hog runs
+# 2 ms of every 3 (its work at half speed), and the hog goes at full speed
+# the other third: 1/3 + 2/3 x 1/2 = 2/3 of a CPU.
+cat >"$tmp/smt.json" <<'EOF'
+{
+	"name": "smt-half",
+	"cpu_types": { "core": { "capacity": 1024, "idle_states": [], "smt_speed": 0.5 } },
+	"cpus": [
+		{ "id": 0, "core": 0 }, { "id": 1, "core": 0 },
+		{ "id": 2, "core": 1 }, { "id": 3, "core": 1 }
+	]
+}
+EOF
+work() { json "$tmp/s.json" "' '.join(str(t['run_work_ns']) for t in r['tasks'])"; }
+"$LINSCHED" run "$TEST_V61" --topology "$tmp/smt.json" --workload 'hog*1:cpus=0+hog*1:cpus=1' \
+	--duration 1s --json "$tmp/s.json" --quiet
+a=$(work)
+"$LINSCHED" run "$TEST_V61" --topology "$tmp/smt.json" --workload 'hog*1:cpus=0+hog*1:cpus=2' \
+	--duration 1s --json "$tmp/s.json" --quiet
+b=$(work)
+"$LINSCHED" run "$TEST_V61" --topology "$tmp/smt.json" \
+	--workload 'hog*1:cpus=0+periodic*1:run=1ms:sleep=1ms:cpus=1' --duration 1s --json "$tmp/s.json" --quiet
+c=$(work)
+ok "$([ "$a" = "500000000 500000000" ] && [ "$b" = "1000000000 1000000000" ] && [ "$c" = "666500000 333500000" ]; echo $?)" \
+	"smt_speed 0.5: siblings $a, two cores $b, a hog beside a half-busy sibling $c (ns of run work in 1 s)"
 done_testing

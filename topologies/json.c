@@ -406,7 +406,7 @@ static int parse_opps(struct jctx *c, const cJSON *arr, const char *tname,
 }
 
 static const char *const type_keys[] = {
-	"capacity", "idle_states", "opps", "dvfs", NULL,
+	"capacity", "idle_states", "opps", "dvfs", "smt_speed", NULL,
 };
 
 static int parse_types(struct jctx *c, const cJSON *types, struct topology *t)
@@ -472,6 +472,9 @@ static int parse_types(struct jctx *c, const cJSON *types, struct topology *t)
 				      "%s: 'dvfs': \"%s\": expected \"cluster\" (the cluster's CPUs share a frequency) or \"core\" (each core has its own)",
 				      what, buf);
 		ty->dvfs_per_core = !r && !strcmp(buf, "core");
+		r = get_num(c, m, what, "smt_speed", 0.01, 1, &ty->smt_speed);
+		if (r < 0)
+			return -1;
 	}
 	t->nr_types = i;
 	return 0;
@@ -964,6 +967,10 @@ char *topology_to_json(const struct topology *t)
 		put(&b, "%s]", ty->nr_opps ? "\n\t\t\t" : "");
 		if (ty->dvfs_per_core)
 			put(&b, ",\n\t\t\t\"dvfs\": \"core\"");
+		if (ty->smt_speed > 0 && ty->smt_speed < 1) {
+			put(&b, ",\n\t\t\t\"smt_speed\": ");
+			put_num(&b, ty->smt_speed);
+		}
 		put(&b, "\n\t\t}");
 	}
 	put(&b, "\n\t},\n\t\"cpus\": [");

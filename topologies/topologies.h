@@ -51,6 +51,8 @@ struct topology_type {
 	struct topology_opp opps[TOPOLOGY_MAX_OPPS];	/* ascending */
 	int dvfs_per_core;		/* 1: each core has its own frequency
 					   (x86); 0: a cluster shares one */
+	double smt_speed;		/* a thread's speed while an SMT
+					   sibling is busy, (0, 1]; 0: 1 */
 };
 
 struct topology_cpu {
