@@ -358,8 +358,7 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		"     '' index 1 using 1:2:xtic(3) with points pt 7 ps 1.5 lc rgb '#d73027' title 'bad', \\\n"
 		"     '' index 2 using 1:2:xtic(3) with points pt 2 ps 2 lc rgb '#404040' title 'skipped'\n",
 		title, title2, a->classes->nr_commits, a->metric,
-		strstr(a->metric, "fairness") || strstr(a->metric, "throughput") ?
-		"better" : "worse",
+		a->higher_is_better ? "better" : "worse",
 		a->classes->nr_commits + 1,
 		range, marker);
 	if (fclose(f))

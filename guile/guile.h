@@ -202,6 +202,7 @@ struct guile_answer {
 	size_t nr_steps;
 	struct bisect_classes *classes;
 	char metric[128];
+	int higher_is_better;		/* the metric's direction, from Scheme */
 	char log_path[4200];
 	int nr_built;
 	int nr_ran;

@@ -964,6 +964,10 @@ static void *bisect_in_guile(void *data)
 	}
 	if (take_answer(a, c.result, s.classes->nr_classes))
 		goto out;
+	/* which way the metric goes is the strategy's to say */
+	a->higher_is_better = scm_is_true(scm_call_1(
+		scm_c_public_ref("lsbisect strategy", "higher-is-better?"),
+		scm_from_utf8_string(a->metric)));
 	if (session_end(&s))
 		fail(a, GUILE_STOPPED, guile_last_error());
 out:
