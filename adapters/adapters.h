@@ -102,6 +102,18 @@ int adapter_probe(struct adapter_probe *out, const char *tree);
 char *adapter_header(const struct adapter_probe *p);
 
 /**
+ * adapter_toolchain() - what decides whether a subset builds, besides it
+ * @env: files and caches (only share_dir is read)
+ * @out: receives 40 hex digits: a hash of the adapter (its logic version
+ *	 and every file it overlays) and the compiler, as in the build key
+ *
+ * Computed once per process and share directory.
+ *
+ * Return: 0, or ADAPTER_EIO with adapter_last_error() set.
+ */
+int adapter_toolchain(const struct adapter_env *env, char out[41]);
+
+/**
  * adapter_build() - build (or find cached) the simulator of a tree
  * @env: files and caches
  * @tree: the exported tree (not modified)

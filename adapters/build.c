@@ -414,6 +414,27 @@ static int stamp_matches(const char *path, const char *id)
 	return same;
 }
 
+int adapter_toolchain(const struct adapter_env *env, char out[41])
+{
+	static char memo[41], memo_share[4096];
+	char version[41], cc[256];
+	struct hashbuf h;
+
+	if (*memo && !strcmp(memo_share, env->share_dir)) {
+		memcpy(out, memo, 41);
+		return 0;
+	}
+	if (adapter_version(env, version) || compiler_id(cc, sizeof(cc)) ||
+	    hash_open(&h))
+		return ADAPTER_EIO;
+	fprintf(h.f, "adapter %s\ncompiler %s\n", version, cc);
+	if (hash_close(&h, out))
+		return ADAPTER_EIO;
+	memcpy(memo, out, 41);
+	lsb_pathf(memo_share, sizeof(memo_share), "%s", env->share_dir);
+	return 0;
+}
+
 int adapter_build(const struct adapter_env *env, const char *tree,
 		  const char *subset_hash, char **out_exe)
 {

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,102 +127,16 @@ out:
 	return ret;
 }
 
-static int hash_into(FILE *f, const char *path, const char *name)
-{
-	size_t len;
-	char *text = lsb_read_file(path, &len), hex[41];
-	int ret;
-
-	if (!text)
-		return -1;
-	ret = blob_id(text, len, hex);
-	free(text);
-	if (!ret)
-		fprintf(f, "%s %s\n", name, hex);
-	return ret;
-}
-
-static char **walk_files;
-static size_t walk_n, walk_cap;
-
-static int walk_one(const char *path, const struct stat *st, int type,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type != FTW_F)
-		return 0;
-	if (walk_n == walk_cap) {
-		size_t cap = walk_cap ? 2 * walk_cap : 128;
-		void *p = realloc(walk_files, cap * sizeof(char *));
-
-		if (!p)
-			return -1;
-		walk_files = p;
-		walk_cap = cap;
-	}
-	walk_files[walk_n] = strdup(path);
-	return walk_files[walk_n++] ? 0 : -1;
-}
-
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * What decides whether a subset builds, besides the subset: the adapter
- * (its logic version and every file it overlays) and the compiler. It
- * hashes at least what the build key does, so a build failure cached under
- * it is found before anything is exported or built. Once per process.
- */
+/* The adapter and compiler, as the build key has them. */
 static int toolchain_id(const struct driver_paths *p, char out[41])
 {
-	static char memo[41], memo_share[4096];
-	char path[4200], cc[256] = "", *text = NULL;
-	size_t len = 0, i, root = strlen(p->share_dir);
-	FILE *f, *pipe;
-	int ret = 0;
+	struct adapter_env env = { .share_dir = p->share_dir,
+				   .cache_dir = p->cache_dir };
 
-	if (*memo && !strcmp(memo_share, p->share_dir)) {
-		memcpy(out, memo, 41);
+	if (!adapter_toolchain(&env, out))
 		return 0;
-	}
-	f = open_memstream(&text, &len);
-	if (!f)
-		return -1;
-	fprintf(f, "adapter logic %d\n", ADAPTER_LOGIC_VERSION);
-	lsb_pathf(path, sizeof(path), "%s/arch/linsched", p->share_dir);
-	walk_n = 0;
-	if (nftw(path, walk_one, 16, FTW_PHYS))
-		ret = -1;
-	qsort(walk_files, walk_n, sizeof(char *), str_cmp);
-	for (i = 0; i < walk_n; i++) {
-		if (!ret && hash_into(f, walk_files[i], walk_files[i] + root))
-			ret = -1;
-		free(walk_files[i]);
-	}
-	walk_n = 0;
-	lsb_pathf(path, sizeof(path), "%s/linsched.config", p->share_dir);
-	ret |= hash_into(f, path, "linsched.config");
-	lsb_pathf(path, sizeof(path), "%s/linsched.lds", p->share_dir);
-	ret |= hash_into(f, path, "linsched.lds");
-	pipe = popen("cc --version 2>/dev/null", "r");
-	if (!pipe || !fgets(cc, sizeof(cc), pipe))
-		ret = -1;
-	if (pipe)
-		pclose(pipe);
-	fprintf(f, "compiler %s", cc);
-	if (fclose(f) || ret || blob_id(text, len, out)) {
-		free(text);
-		driver_set_error("cannot read the adapter's files in '%s'",
-				 p->share_dir);
-		return -1;
-	}
-	free(text);
-	memcpy(memo, out, 41);
-	lsb_pathf(memo_share, sizeof(memo_share), "%s", p->share_dir);
-	return 0;
+	driver_set_error("%s", adapter_last_error());
+	return -1;
 }
 
 /* The key text of a run: everything that decides its result. */
