@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 18
+plan 20
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -77,6 +77,18 @@ cat >"$tmp/bl.json" <<'EOF'
 		{"id": 6, "type": "big", "cluster": 1, "core": 6},
 		{"id": 7, "type": "big", "cluster": 1, "core": 7}
 	]
+}
+EOF
+# OPPs on the little type only
+cat >"$tmp/mixed.json" <<'EOF'
+{
+	"name": "mixed",
+	"cpu_types": {
+		"little": { "capacity": 512, "opps": [ {"khz": 500000, "power_mw": 40}, {"khz": 1000000, "power_mw": 100} ] },
+		"big": { "capacity": 1024 }
+	},
+	"cpus": [ { "id": 0, "type": "little", "cluster": 0 }, { "id": 1, "type": "little", "cluster": 0 },
+		  { "id": 2, "type": "big", "cluster": 1 }, { "id": 3, "type": "big", "cluster": 1 } ]
 }
 EOF
 # a task that sleeps for ever: the machine is idle
@@ -162,5 +174,16 @@ for rev in $TEST_V61 $TEST_V612; do
 	e2=$(json "$tmp/noeas.json" "r['power']['energy_j']")
 	python3 -c "import sys; sys.exit(0 if all(int(c) < 4 for c in '$on'.split()) and any(int(c) >= 4 for c in '$off'.split()) and $e1 < 0.7 * $e2 else 1)"
 	ok $? "$rev: with the energy model small tasks end on CPUs $on and cost $e1 J; without it on $off, $e2 J"
+	# A machine whose big type has no OPPs (a fixed frequency, no power
+	# figure): only the little CPUs get a cpufreq policy and an energy
+	# model, and 6.12's energy model re-checks the CPUs without a policy
+	# every second (delayed work); the run finishes, and its energy is
+	# flagged incomplete.
+	"$LINSCHED" run "$rev" --topology "$tmp/mixed.json" \
+		--workload 'hog*2+periodic*2:run=1ms:sleep=4ms' --duration 3s \
+		--json "$tmp/m.json" --quiet --timeout 60
+	s=$?
+	c=$(json "$tmp/m.json" "r['power']['energy_complete']")
+	ok "$([ $s = 0 ] && [ "$c" = False ]; echo $?)" "$rev: OPPs on one type only: runs (status $s), energy_complete $c"
 done
 done_testing

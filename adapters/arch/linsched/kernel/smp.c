@@ -332,17 +332,57 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq,
 }
 
 /*
- * Delayed work is not modelled (no timer_list): the only user, the 6.12
- * energy model's capacity re-check, asks for it only when a CPU has no
- * cpufreq policy. It runs at once, with a warning in the kernel log.
+ * Delayed work (there is no timer_list here): an hrtimer queues the work
+ * when its delay is over. Few delayed works exist (the 6.12 energy
+ * model's capacity re-check is the one the scheduler's objects use), each
+ * keeps its slot.
  */
+struct linsched_dwork {
+	struct hrtimer timer;
+	struct delayed_work *dwork;
+};
+
+static struct linsched_dwork linsched_dworks[16];
+
+static enum hrtimer_restart linsched_dwork_fire(struct hrtimer *timer)
+{
+	struct linsched_dwork *d =
+		container_of(timer, struct linsched_dwork, timer);
+	struct delayed_work *dwork = d->dwork;
+
+	clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&dwork->work));
+	queue_work_on(dwork->cpu, dwork->wq, &dwork->work);
+	return HRTIMER_NORESTART;
+}
+
 bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 			   struct delayed_work *dwork, unsigned long delay)
 {
-	if (delay)
-		pr_warn("linsched: delayed work %p runs %lu jiffies early\n",
-			dwork->work.func, delay);
-	return queue_work_on(cpu, wq, &dwork->work);
+	struct linsched_dwork *d = NULL;
+	size_t i;
+
+	if (!delay)
+		return queue_work_on(cpu, wq, &dwork->work);
+	if (test_and_set_bit(WORK_STRUCT_PENDING_BIT,
+			     work_data_bits(&dwork->work)))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(linsched_dworks) && !d; i++)
+		if (linsched_dworks[i].dwork == dwork ||
+		    !linsched_dworks[i].dwork)
+			d = &linsched_dworks[i];
+	if (!d)
+		panic("linsched: more than %zu delayed works",
+		      ARRAY_SIZE(linsched_dworks));
+	if (!d->dwork) {
+		d->dwork = dwork;
+		hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		d->timer.function = linsched_dwork_fire;
+	}
+	dwork->wq = wq;
+	dwork->cpu = cpu;
+	hrtimer_start(&d->timer, ns_to_ktime((u64)delay * TICK_NSEC),
+		      HRTIMER_MODE_REL);
+	return true;
 }
 
 void delayed_work_timer_fn(struct timer_list *t)
