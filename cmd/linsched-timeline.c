@@ -111,6 +111,7 @@ static size_t nr_tasks, cap_tasks;
 static struct freq *freqs;
 static size_t nr_freqs, cap_freqs;
 static uint64_t win_from, win_to;
+static int freq_lines;		/* CPUs with a line in freq.dat */
 
 static void *grow(void *p, size_t *cap, size_t n, size_t size)
 {
@@ -345,6 +346,7 @@ static int write_dat(const char *dir)
 			any = 1;
 		}
 		if (cur) {
+			freq_lines++;
 			fprintf(f, "%d ", cpu);
 			ms(f, win_to);
 			fprintf(f, " %lu %.4f\n\n", cur, (double)cur / top);
@@ -462,13 +464,18 @@ static int write_gp(const char *dir, const char *title, int *width,
 			memcpy(name, "idle: ", 6);
 			state_name(name + 6, sizeof(name) - 6, i);
 		}
-		fprintf(f, "%s  'timeline.dat' using (box(%d)):(Y($1) + 0.18):(($3 - $2) / 2):(0.24) with boxxyerror lc rgb '%s' title ",
-			first ? "" : ", \\\n", k, rgb);
+		/* without a frequency strip, the boxes fill the lane */
+		fprintf(f, "%s  'timeline.dat' using (box(%d)):(Y($1) + %s) with boxxyerror lc rgb '%s' title ",
+			first ? "" : ", \\\n", k,
+			freq_lines ? "0.18):(($3 - $2) / 2):(0.24" :
+			"0):(($3 - $2) / 2):(0.38", rgb);
 		gp_quote(f, name);
 		first = 0;
 	}
-	fprintf(f, "%s  'freq.dat' using 2:(Y($1) - 0.44 + 0.32 * $4) with steps lw 1.5 lc rgb '#000060' title 'frequency (0 to the max)'\n",
-		first ? "" : ", \\\n");
+	if (freq_lines)
+		fprintf(f, "%s  'freq.dat' using 2:(Y($1) - 0.44 + 0.32 * $4) with steps lw 1.5 lc rgb '#000060' title 'frequency (0 to the max)'",
+			first ? "" : ", \\\n");
+	fputc('\n', f);
 	fprintf(f, "\nset terminal svg size %d,%d font 'sans,10' background rgb 'white'\n"
 		"set termoption noenhanced\n"
 		"set output 'timeline.svg'\nreplot\nunset output\n",
