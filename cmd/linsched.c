@@ -29,6 +29,8 @@ static const char usage_main[] =
 "  kernels       make the bundled kernel history from Debian's packages\n"
 "  topology      list, show or capture (--from-sysfs) machines\n"
 "  suite         list, write or run the workload suite\n"
+"  timeline REV  draw which task ran when on each CPU, with idle states\n"
+"                and frequency (gnuplot)\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
@@ -498,9 +500,10 @@ static int cmd_kernels(int argc, char **argv)
 	return 1;
 }
 
-/* cmd/linsched-topology.c and cmd/linsched-suite.c */
+/* cmd/linsched-topology.c, cmd/linsched-suite.c, cmd/linsched-timeline.c */
 int cmd_topology(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -531,6 +534,8 @@ int main(int argc, char **argv)
 		return cmd_domains(argc - 1, argv + 1);
 	if (!strcmp(cmd, "topology"))
 		return cmd_topology(argc - 1, argv + 1);
+	if (!strcmp(cmd, "timeline"))
+		return cmd_timeline(argc - 1, argv + 1);
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
 	return 2;
 }
