@@ -102,10 +102,12 @@ cat > "$tmp/kill.scm" <<'EOF'
       (j goods these))))
 EOF
 private_cache "$tmp/cache2"
-# (in a subshell whose stderr takes the shell's "Killed" notice)
-(LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/killed" \
-	--script "$tmp/kill.scm" > /dev/null 2>&1) 2> /dev/null
-status=$?
+# (in a group whose stderr takes the shell's "Killed" notice)
+{
+	LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" \
+		--out "$tmp/killed" --script "$tmp/kill.scm" > /dev/null 2>&1
+	status=$?
+} 2> /dev/null
 n=$(grep -c '"event":"step"' "$tmp/killed/log.jsonl")
 ok "$([ $status = 137 ] && [ "$n" = 3 ]; echo $?)" "killed by SIGKILL with three steps logged (status $status, $n steps)"
 cp "$tmp/killed/log.jsonl" "$tmp/killed.jsonl"
