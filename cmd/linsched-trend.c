@@ -229,7 +229,7 @@ static void num(FILE *f, double v)
 	if (isnan(v))
 		fputs(" NaN", f);
 	else
-		fprintf(f, " %.10g", v);
+		fprintf(f, " %.15g", v);
 }
 
 /* A revision's place in the plane; -1 when it has none. */
@@ -293,7 +293,7 @@ static int write_plane(const char *dir, const struct point *pts, size_t n,
 		if (k > 4)
 			snprintf(label + strlen(label),
 				 sizeof(label) - strlen(label), " (%zu)", k);
-		fprintf(f, "%.10g %.10g \"%s\"\n", x, y, label);
+		fprintf(f, "%.15g %.15g \"%s\"\n", x, y, label);
 	}
 	if (fclose(f))
 		return -1;
@@ -307,7 +307,7 @@ static int write_plane(const char *dir, const struct point *pts, size_t n,
 		if (plane_xy(&pts[i], seeds, &x, &y))
 			continue;
 		if (!isnan(px) && (x != px || y != py)) {
-			fprintf(f, "%.10g %.10g %.10g %.10g\n", px, py,
+			fprintf(f, "%.15g %.15g %.15g %.15g\n", px, py,
 				x - px, y - py);
 			arrows++;
 		}
@@ -432,11 +432,11 @@ static void gp_range(FILE *f, const char *axis, const struct point *pts,
 	} else if (lo == hi) {
 		d = lo ? (lo < 0 ? -lo : lo) * 0.05 : 1;
 		/* two constant lines on two axes should not hide each other */
-		fprintf(f, "set %srange [%.10g:%.10g]\n", axis,
+		fprintf(f, "set %srange [%.15g:%.15g]\n", axis,
 			lo - d * (below < 0 ? 2 : 1), hi + d * (below > 0 ? 2 : 1));
 	} else {
 		d = (hi - lo) * 0.08;
-		fprintf(f, "set %srange [%.10g:%.10g]\n", axis, lo - d,
+		fprintf(f, "set %srange [%.15g:%.15g]\n", axis, lo - d,
 			hi + (*axis == 'x' ? 5 * d : d));
 	}
 }
@@ -827,7 +827,7 @@ int cmd_trend(int argc, char **argv)
 		}
 		printf("  %s/balance-energy.png\n  %s/plane.png\n  %s/metrics.png\n  %s/trend.dat\n",
 		       sub, sub, sub, sub);
-		if (show_progress)
+		if (done < total)
 			progress(done, total);
 	}
 	if (show_progress)
