@@ -31,6 +31,8 @@ static const char usage_main[] =
 "  suite         list, write or run the workload suite\n"
 "  timeline REV  draw which task ran when on each CPU, with idle states\n"
 "                and frequency (gnuplot)\n"
+"  trend A..B    run every revision of a range and draw how balance,\n"
+"                energy and other metrics move along it (gnuplot)\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
@@ -500,10 +502,14 @@ static int cmd_kernels(int argc, char **argv)
 	return 1;
 }
 
-/* cmd/linsched-topology.c, cmd/linsched-suite.c, cmd/linsched-timeline.c */
+/*
+ * cmd/linsched-topology.c, cmd/linsched-suite.c, cmd/linsched-timeline.c,
+ * cmd/linsched-trend.c
+ */
 int cmd_topology(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -536,6 +542,8 @@ int main(int argc, char **argv)
 		return cmd_topology(argc - 1, argv + 1);
 	if (!strcmp(cmd, "timeline"))
 		return cmd_timeline(argc - 1, argv + 1);
+	if (!strcmp(cmd, "trend"))
+		return cmd_trend(argc - 1, argv + 1);
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
 	return 2;
 }

@@ -1,0 +1,854 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * linsched trend - run every revision class of a range for some workloads
+ * on some machines and draw, with gnuplot, how the metrics move along it.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "bisect/bisect.h"
+#include "common/common.h"
+#include "driver/driver.h"
+
+int cmd_trend(int argc, char **argv);
+
+static const char usage_trend[] =
+"usage: linsched trend GOOD..BAD --workload W --topology T [options]\n"
+"\n"
+"Run every revision class of a range (GOOD itself, then the commits\n"
+"reachable from BAD and not from GOOD, consecutive commits with the same\n"
+"build subset run once, as lsbisect does) for each workload on each\n"
+"topology, and draw with gnuplot, per workload and topology:\n"
+"  balance-energy  balance score and energy across the revisions (two\n"
+"                  y axes), x labelled with a revision's tag or short hash\n"
+"  plane           energy against balance score, one labelled point per\n"
+"                  revision, arrows in revision order\n"
+"  metrics         small multiples of balance_score, work_conservation,\n"
+"                  wakeup_latency_ns.p99, throughput, energy_j and\n"
+"                  mean_power_w across the revisions\n"
+"each as .png and .svg, beside trend.dat (one revision a line) and the\n"
+"gnuplot scripts (.gp: edit one and run 'gnuplot NAME.gp' there). With\n"
+"--seeds N > 1 a value is the median over seeds 1..N, min and max drawn\n"
+"as error bars. A revision that does not build, crashes or hangs is a gap\n"
+"in the plots and listed with its reason. Results are cached and shared\n"
+"with lsbisect and 'linsched suite'.\n"
+"\n"
+"  -w, --workload W    as for 'linsched run'; repeat for several\n"
+"  -t, --topology T    as for 'linsched run'; repeat for several\n"
+"  -n, --seeds N       seeds per revision (default 1)\n"
+"  -d, --duration D    simulated time per run (default 2s)\n"
+"      --first-parent  follow only BAD's first parents\n"
+"  -r, --repo R        kernel repository (default: the bundled history)\n"
+"  -o, --out DIR       output directory (default: DATA/trend-GOOD-BAD,\n"
+"                      DATA being build/ in a build tree); one\n"
+"                      subdirectory per workload and topology\n"
+"      --timeout S     wall-clock limit of a simulation (default 600)\n"
+"  -j, --jobs N        parallel build jobs (default 2)\n"
+"  -q, --quiet         no progress line (shown on a terminal only)\n"
+"  -v, --verbose       show kbuild's output\n"
+"  -h, --help          this text\n"
+"\n"
+"Exit status: 0 drawn, 1 error, 2 usage.\n";
+
+#define NR_METRICS 6
+#define MAX_SPECS 16
+
+static const char *const metric_name[NR_METRICS] = {
+	"balance_score", "work_conservation", "wakeup_latency_ns.p99",
+	"throughput", "energy_j", "mean_power_w",
+};
+
+/* A point of the plots: GOOD, or a class of the range. */
+struct point {
+	char first[41];		/* its oldest commit */
+	char last[41];		/* its newest */
+	size_t n;		/* commits */
+	char label[64];		/* a tag of it, else the short hash */
+	/* filled per workload and topology */
+	int ok;			/* seeds that ran */
+	int status;		/* the last skip's status */
+	char reason[512];	/* and its reason */
+	double *v[NR_METRICS];	/* per seed, NAN when absent */
+};
+
+struct tag {
+	char commit[41];
+	char name[64];
+};
+
+static struct tag *tags;
+static size_t nr_tags;
+
+/* The tags of @repo and the commits they point at (peeled). */
+static void read_tags(const char *repo)
+{
+	char cmd[4400], line[512], a[64], b[64], name[256];
+	size_t cap = 0;
+	FILE *p;
+
+	lsb_pathf(cmd, sizeof(cmd),
+		  "git -C '%s' for-each-ref refs/tags --format='%%(objectname) %%(*objectname) %%(refname:short)' 2>/dev/null",
+		  repo);
+	if (strchr(repo, '\''))
+		return;
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	while (fgets(line, sizeof(line), p)) {
+		int k = sscanf(line, "%63s %63s %255s", a, b, name);
+		const char *c = k == 3 ? b : a;
+
+		if (k == 2)	/* a lightweight tag: no peeled id */
+			snprintf(name, sizeof(name), "%s", b);
+		if (k < 2 || strlen(c) != 40)
+			continue;
+		if (nr_tags == cap) {
+			struct tag *t;
+
+			cap = cap ? 2 * cap : 64;
+			t = realloc(tags, cap * sizeof(*tags));
+			if (!t)
+				break;
+			tags = t;
+		}
+		snprintf(tags[nr_tags].commit, 41, "%s", c);
+		snprintf(tags[nr_tags].name, 64, "%.63s", name);
+		nr_tags++;
+	}
+	pclose(p);
+}
+
+static const char *tag_of(const char *commit)
+{
+	size_t i;
+
+	for (i = 0; i < nr_tags; i++)
+		if (!strcmp(tags[i].commit, commit))
+			return tags[i].name;
+	return NULL;
+}
+
+/* The newest commit of a class with a tag names it, else its first's hash. */
+static void label_point(struct point *p, struct bisect_classes *c,
+			size_t first)
+{
+	const char *t = NULL;
+	size_t i;
+
+	for (i = p->n; i-- > 0 && !t;)
+		t = tag_of(first == (size_t)-1 ? p->first :
+			   c->commits[first + i]);
+	if (t)
+		snprintf(p->label, sizeof(p->label), "%s", t);
+	else if (p->n > 1)
+		snprintf(p->label, sizeof(p->label), "%.12s+%zu", p->first,
+			 p->n - 1);
+	else
+		snprintf(p->label, sizeof(p->label), "%.12s", p->first);
+}
+
+/* A metric as lsbisect --metric finds it: in "metrics", then "power". */
+static double metric_of(cJSON *root, const char *name)
+{
+	static const char *const roots[] = { "metrics", "power" };
+	char path[128], *part, *save;
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		cJSON *node = cJSON_GetObjectItem(root, roots[i]);
+
+		snprintf(path, sizeof(path), "%s", name);
+		for (part = strtok_r(path, ".", &save); part && node;
+		     part = strtok_r(NULL, ".", &save))
+			node = cJSON_GetObjectItem(node, part);
+		if (cJSON_IsNumber(node))
+			return node->valuedouble;
+	}
+	return NAN;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median, min and max of the values that are there; NAN when none. */
+static void stats(const double *v, int n, double out[3])
+{
+	double s[64];
+	int k = 0, i;
+
+	for (i = 0; i < n && k < 64; i++)
+		if (!isnan(v[i]))
+			s[k++] = v[i];
+	if (!k) {
+		out[0] = out[1] = out[2] = NAN;
+		return;
+	}
+	qsort(s, k, sizeof(*s), by_double);
+	out[0] = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+	out[1] = s[0];
+	out[2] = s[k - 1];
+}
+
+static void sanitise(char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
+			*s = '_';
+}
+
+/* A double-quoted gnuplot string: a newline in @s breaks the line. */
+static void gp_quote(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+static void num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs(" NaN", f);
+	else
+		fprintf(f, " %.15g", v);
+}
+
+/* A revision's place in the plane; -1 when it has none. */
+static int plane_xy(const struct point *p, int seeds, double *x, double *y)
+{
+	double s[3];
+
+	if (!p->ok)
+		return -1;
+	stats(p->v[0], seeds, s);
+	*x = s[0];
+	stats(p->v[4], seeds, s);
+	*y = s[0];
+	return isnan(*x) || isnan(*y) ? -1 : 0;
+}
+
+/*
+ * plane.dat: one line per place in the plane, with the labels of every
+ * revision there (revisions often share one); arrows.dat: a vector from
+ * each revision to the next one that moved, gaps skipped.
+ *
+ * Return: the number of arrows, or -1 with errno set.
+ */
+static int write_plane(const char *dir, const struct point *pts, size_t n,
+		       int seeds)
+{
+	char path[4200], label[200];
+	double x, y, px = NAN, py = NAN, qx, qy;
+	size_t i, j, k, len;
+	int arrows = 0;
+	FILE *f;
+
+	lsb_pathf(path, sizeof(path), "%s/plane.dat", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# balance_score energy_j revisions (the revisions at that place)\n");
+	for (i = 0; i < n; i++) {
+		if (plane_xy(&pts[i], seeds, &x, &y))
+			continue;
+		for (j = 0; j < i; j++)	/* drawn already */
+			if (!plane_xy(&pts[j], seeds, &qx, &qy) &&
+			    qx == x && qy == y)
+				break;
+		if (j < i)
+			continue;
+		label[0] = '\0';
+		for (j = i, k = 0; j < n; j++) {
+			if (plane_xy(&pts[j], seeds, &qx, &qy) || qx != x ||
+			    qy != y)
+				continue;
+			len = strlen(label);
+			if (k++ < 3)
+				snprintf(label + len, sizeof(label) - len,
+					 "%s%s", k > 1 ? ", " : "",
+					 pts[j].label);
+			else if (k == 4)
+				snprintf(label + len, sizeof(label) - len,
+					 ", ...");
+		}
+		if (k > 4)
+			snprintf(label + strlen(label),
+				 sizeof(label) - strlen(label), " (%zu)", k);
+		fprintf(f, "%.15g %.15g \"%s\"\n", x, y, label);
+	}
+	if (fclose(f))
+		return -1;
+
+	lsb_pathf(path, sizeof(path), "%s/arrows.dat", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# balance_score energy_j d_balance d_energy (revision order, gaps skipped)\n");
+	for (i = 0; i < n; i++) {
+		if (plane_xy(&pts[i], seeds, &x, &y))
+			continue;
+		if (!isnan(px) && (x != px || y != py)) {
+			fprintf(f, "%.15g %.15g %.15g %.15g\n", px, py,
+				x - px, y - py);
+			arrows++;
+		}
+		px = x;
+		py = y;
+	}
+	return fclose(f) ? -1 : arrows;
+}
+
+static int write_dat(const char *dir, struct point *pts, size_t n, int seeds)
+{
+	char path[4200];
+	double s[3];
+	size_t i;
+	int m;
+	FILE *f;
+
+	lsb_pathf(path, sizeof(path), "%s/trend.dat", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# index label first_commit last_commit commits status");
+	for (m = 0; m < NR_METRICS; m++)
+		fprintf(f, " %s %s.min %s.max", metric_name[m], metric_name[m],
+			metric_name[m]);
+	fprintf(f, "\n# a value is the median over %d seed%s; NaN: no value (a gap)\n",
+		seeds, seeds > 1 ? "s" : "");
+	for (i = 0; i < n; i++) {
+		const struct point *p = &pts[i];
+
+		fprintf(f, "%zu \"%s\" %s %s %zu %s", i, p->label, p->first,
+			p->last, p->n,
+			driver_status_name(p->ok ? DRIVER_OK : p->status));
+		for (m = 0; m < NR_METRICS; m++) {
+			if (p->ok) {
+				stats(p->v[m], seeds, s);
+			} else {
+				s[0] = NAN;
+				s[1] = NAN;
+				s[2] = NAN;
+			}
+			num(f, s[0]);
+			num(f, s[1]);
+			num(f, s[2]);
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f))
+		return -1;
+
+	return write_plane(dir, pts, n, seeds);
+}
+
+/* Column of metric @m's median in trend.dat (1-based). */
+static int col(int m)
+{
+	return 7 + 3 * m;
+}
+
+static void gp_head(FILE *f, const char *name, const char *title, int w,
+		    int h)
+{
+	fprintf(f, "# linsched trend: gnuplot %s.gp (in this directory)\n"
+		"# trend.dat: index label first_commit last_commit commits status,\n"
+		"# then per metric its median, min and max (NaN: a gap)\n"
+		"set terminal pngcairo size %d,%d font 'sans,10'\n"
+		"set output '%s.png'\nset termoption noenhanced\n"
+		"set title ", name, w, h, name);
+	gp_quote(f, title);
+	fputc('\n', f);
+}
+
+static void gp_tail(FILE *f, const char *name, int w, int h)
+{
+	fprintf(f, "\nset terminal svg size %d,%d font 'sans,10' background rgb 'white'\n"
+		"set termoption noenhanced\n"
+		"set output '%s.svg'\nreplot\nunset output\n", w, h, name);
+}
+
+/* A shaded band with the reason's status at each gap. */
+static void gp_xtics(FILE *f, const struct point *pts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!pts[i].ok)
+			fprintf(f, "set object rectangle from first %zu - 0.4, graph 0 to first %zu + 0.4, graph 1 fc rgb '#f6dada' fs solid 1.0 noborder behind\n"
+				"set label '%s' at first %zu, graph 0.5 center rotate by 90 tc rgb '#a03030'\n",
+				i, i, driver_status_name(pts[i].status), i);
+	fprintf(f, "set xrange [-0.5:%zu.5]\n", n - 1);
+	if (n > 8)
+		fprintf(f, "set xtics rotate by 35 right nomirror\n");
+	else
+		fprintf(f, "set xtics nomirror\n");
+	fprintf(f, "set grid xtics ytics lc rgb '#e0e0e0'\n");
+}
+
+/*
+ * The range of axis @axis for metric @m: its values and a margin (wider on
+ * the right of x, for the labels of the plane); 0 to 1 when it has no value and around its one value
+ * when it has only one (in the lower third for @below > 0, the upper for
+ * @below < 0), where gnuplot's autoscale would fail or warn. Over the
+ * medians only with @medians, else their min and max too.
+ */
+static void gp_range(FILE *f, const char *axis, const struct point *pts,
+		     size_t n, int seeds, int m, int below, int medians)
+{
+	double lo = INFINITY, hi = -INFINITY, s[3], d;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!pts[i].ok)
+			continue;
+		stats(pts[i].v[m], seeds, s);
+		if (isnan(s[0]))
+			continue;
+		lo = s[medians ? 0 : 1] < lo ? s[medians ? 0 : 1] : lo;
+		hi = s[medians ? 0 : 2] > hi ? s[medians ? 0 : 2] : hi;
+	}
+	if (lo > hi) {
+		fprintf(f, "set %srange [0:1]\n", axis);
+	} else if (lo == hi) {
+		d = lo ? (lo < 0 ? -lo : lo) * 0.05 : 1;
+		/* two constant lines on two axes should not hide each other */
+		fprintf(f, "set %srange [%.15g:%.15g]\n", axis,
+			lo - d * (below < 0 ? 2 : 1), hi + d * (below > 0 ? 2 : 1));
+	} else {
+		d = (hi - lo) * 0.08;
+		fprintf(f, "set %srange [%.15g:%.15g]\n", axis, lo - d,
+			hi + (*axis == 'x' ? 5 * d : d));
+	}
+}
+
+static int write_gp(const char *dir, const char *title,
+		    const struct point *pts, size_t n, int seeds, int arrows)
+{
+	char path[4200];
+	int m, w = n > 12 ? 1000 + 30 * (int)n : 1000;
+	FILE *f;
+
+	/* (a) balance and energy on two y axes */
+	lsb_pathf(path, sizeof(path), "%s/balance-energy.gp", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	gp_head(f, "balance-energy", title, w, 560);
+	gp_xtics(f, pts, n);
+	gp_range(f, "y", pts, n, seeds, 0, 1, 0);
+	gp_range(f, "y2", pts, n, seeds, 4, -1, 0);
+	fprintf(f, "set xlabel 'revision'\nset ylabel 'balance score (lower is better)' tc rgb '#1f77b4'\n"
+		"set y2label 'energy (J)' tc rgb '#d62728'\n"
+		"set ytics nomirror tc rgb '#1f77b4'\nset y2tics tc rgb '#d62728'\n"
+		"set key below horizontal\n"
+		"plot 'trend.dat' using 1:%d:xtic(2) with linespoints pt 7 lw 2 lc rgb '#1f77b4' title 'balance score', \\\n"
+		"     '' using 1:%d axes x1y2 with linespoints pt 5 lw 2 lc rgb '#d62728' title 'energy (J)'",
+		col(0), col(4));
+	if (seeds > 1)
+		fprintf(f, ", \\\n     '' using 1:%d:%d:%d with yerrorbars pt 7 lc rgb '#1f77b4' notitle, \\\n"
+			"     '' using 1:%d:%d:%d axes x1y2 with yerrorbars pt 5 lc rgb '#d62728' notitle",
+			col(0), col(0) + 1, col(0) + 2, col(4), col(4) + 1,
+			col(4) + 2);
+	fputc('\n', f);
+	gp_tail(f, "balance-energy", w, 560);
+	if (fclose(f))
+		return -1;
+
+	/* (b) the power-vs-balance plane */
+	lsb_pathf(path, sizeof(path), "%s/plane.gp", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	gp_head(f, "plane", title, 900, 700);
+	gp_range(f, "x", pts, n, seeds, 0, 0, 1);
+	gp_range(f, "y", pts, n, seeds, 4, 0, 1);
+	fprintf(f, "set xlabel 'balance score (lower is better)'\nset ylabel 'energy (J)'\n"
+		"set grid lc rgb '#e0e0e0'\n"
+		"set key below horizontal\n"
+		"plot %s'plane.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#1f77b4' title 'revision', \\\n"
+		"     '' using 1:2:3 with labels left offset char 1,0.6 font 'sans,9' notitle\n",
+		arrows ? "'arrows.dat' using 1:2:3:4 with vectors head filled size screen 0.015,20 lw 1.5 lc rgb '#909090' title 'revision order', \\\n     " : "");
+	gp_tail(f, "plane", 900, 700);
+	if (fclose(f))
+		return -1;
+
+	/* (c) small multiples */
+	lsb_pathf(path, sizeof(path), "%s/metrics.gp", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "# linsched trend: gnuplot metrics.gp (in this directory)\n"
+		"# trend.dat: index label first_commit last_commit commits status,\n"
+		"# then per metric its median, min and max (NaN: a gap)\n"
+		"do for [t in 'png svg'] {\n"
+		"if (t eq 'png') {\n"
+		"\tset terminal pngcairo size %d,900 font 'sans,10'\n"
+		"} else {\n"
+		"\tset terminal svg size %d,900 font 'sans,10' background rgb 'white'\n"
+		"}\n"
+		"set termoption noenhanced\n"
+		"set output 'metrics.'.t\n"
+		"set multiplot layout 3,2 title ", w, w);
+	gp_quote(f, title);
+	fputc('\n', f);
+	gp_xtics(f, pts, n);
+	fprintf(f, "set key off\n");
+	for (m = 0; m < NR_METRICS; m++) {
+		fprintf(f, "set title '%s'\n", metric_name[m]);
+		gp_range(f, "y", pts, n, seeds, m, 0, 0);
+		fprintf(f, "plot 'trend.dat' using 1:%d:xtic(2) with linespoints pt 7 lw 2 lc rgb '#1f77b4'",
+			col(m));
+		if (seeds > 1)
+			fprintf(f, ", '' using 1:%d:%d:%d with yerrorbars pt 7 lc rgb '#1f77b4'",
+				col(m), col(m) + 1, col(m) + 2);
+		fputc('\n', f);
+	}
+	fprintf(f, "unset multiplot\nunset output\n}\n");
+	return fclose(f) ? -1 : 0;
+}
+
+static int gnuplot(const char *dir, const char *script)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		fprintf(stderr, "error: cannot run gnuplot (is it installed?)\n");
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "error: gnuplot failed on %s/%s\n", dir, script);
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int show_progress;
+static double t_start;
+
+static void progress(size_t done, size_t total)
+{
+	double el = now_s() - t_start, rate = el > 0 ? done / el : 0;
+
+	if (!show_progress)
+		return;
+	if (done && rate > 0)
+		fprintf(stderr, "\rtrend: %zu/%zu runs, %.2f/s, ~%.0fs left\033[K",
+			done, total, rate, (total - done) / rate);
+	else
+		fprintf(stderr, "\rtrend: %zu/%zu runs\033[K", done, total);
+}
+
+/* Run every point of one workload on one topology. */
+static int run_pair(const struct driver_paths *paths, const char *repo,
+		    struct point *pts, size_t n,
+		    const struct driver_run_spec *base, int seeds, int jobs,
+		    int verbose, size_t *done, size_t total)
+{
+	struct driver_run_spec spec = *base;
+	struct driver_result res;
+	size_t i;
+	int s, m;
+
+	for (i = 0; i < n; i++) {
+		struct point *p = &pts[i];
+
+		p->ok = 0;
+		p->status = DRIVER_OK;
+		p->reason[0] = '\0';
+		for (s = 0; s < seeds; s++) {
+			cJSON *root;
+
+			for (m = 0; m < NR_METRICS; m++)
+				p->v[m][s] = NAN;
+			spec.seed = s + 1;
+			if (driver_result(&res, paths, repo, p->first, &spec,
+					  jobs, verbose)) {
+				if (show_progress)
+					fputc('\n', stderr);
+				fprintf(stderr, "error: %s\n",
+					driver_last_error());
+				return -1;
+			}
+			if (res.status != DRIVER_OK) {
+				p->status = res.status;
+				snprintf(p->reason, sizeof(p->reason), "%.511s",
+					 res.reason);
+			} else if ((root = cJSON_Parse(res.json))) {
+				for (m = 0; m < NR_METRICS; m++)
+					p->v[m][s] = metric_of(root,
+							       metric_name[m]);
+				cJSON_Delete(root);
+				p->ok++;
+			}
+			driver_result_release(&res);
+			progress(++*done, total);
+		}
+	}
+	return 0;
+}
+
+/* "GOOD..BAD" into its two revisions. */
+static int split_range(const char *range, char *good, char *bad, size_t len)
+{
+	const char *dots = strstr(range, "..");
+
+	if (!dots || dots == range || !dots[2] || strstr(dots + 2, "..") ||
+	    (size_t)(dots - range) >= len || strlen(dots + 2) >= len)
+		return -1;
+	snprintf(good, len, "%.*s", (int)(dots - range), range);
+	snprintf(bad, len, "%s", dots + 2);
+	return 0;
+}
+
+static const char *base_name(const char *s)
+{
+	const char *b = strrchr(s, '/');
+
+	return b && b[1] ? b + 1 : s;
+}
+
+int cmd_trend(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "seeds", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "first-parent", no_argument, NULL, 'F' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "timeout", required_argument, NULL, 'O' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct driver_paths paths;
+	const char *workloads[MAX_SPECS], *topologies[MAX_SPECS];
+	const char *repo = NULL, *duration = "2s", *out = NULL;
+	int nw = 0, nt = 0, seeds = 1, first_parent = 0, timeout = 600;
+	int jobs = 2, quiet = 0, verbose = 0, c, ret = 1, m, arrows;
+	char good[256], bad[256], dir[4200], sub[4400], title[1024];
+	struct bisect_classes *cls = NULL;
+	struct point *pts = NULL;
+	bisect_repo *r = NULL;
+	size_t n = 0, i, done = 0, total, gaps = 0;
+	struct driver_run_spec spec = { 0 };
+
+	while ((c = getopt_long(argc, argv, "r:w:t:n:d:o:j:qvh", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'r': repo = optarg; break;
+		case 'w':
+			if (nw == MAX_SPECS)
+				goto usage;
+			workloads[nw++] = optarg;
+			break;
+		case 't':
+			if (nt == MAX_SPECS)
+				goto usage;
+			topologies[nt++] = optarg;
+			break;
+		case 'n': seeds = atoi(optarg); break;
+		case 'd': duration = optarg; break;
+		case 'F': first_parent = 1; break;
+		case 'o': out = optarg; break;
+		case 'O': timeout = atoi(optarg); break;
+		case 'j': jobs = atoi(optarg); break;
+		case 'q': quiet = 1; break;
+		case 'v': verbose = 1; break;
+		case 'h':
+			fputs(usage_trend, stdout);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	if (optind + 1 != argc || !nw || !nt) {
+		fprintf(stderr, "error: %s\n", optind + 1 != argc ?
+			"linsched trend takes one range GOOD..BAD" :
+			"--workload and --topology are required");
+		goto usage;
+	}
+	if (split_range(argv[optind], good, bad, sizeof(good))) {
+		fprintf(stderr, "error: '%s' is not a range GOOD..BAD\n",
+			argv[optind]);
+		goto usage;
+	}
+	if (seeds < 1 || seeds > 64) {
+		fprintf(stderr, "error: --seeds: '%d' is not from 1 to 64\n",
+			seeds);
+		goto usage;
+	}
+	for (c = 0; c < nw || c < nt; c++)
+		if (driver_check_specs(workloads[c < nw ? c : 0],
+				       topologies[c < nt ? c : 0], duration)) {
+			fprintf(stderr, "error: %s\n", driver_last_error());
+			return 2;
+		}
+	if (driver_paths_init(&paths)) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		return 1;
+	}
+	if (!repo)
+		repo = paths.repo;
+
+	if (bisect_repo_open(&r, repo) ||
+	    bisect_classes_new(&cls, r, good, bad, first_parent)) {
+		fprintf(stderr, "error: %s\n", bisect_last_error());
+		goto out;
+	}
+	read_tags(repo);
+	n = cls->nr_classes + 1;
+	pts = calloc(n, sizeof(*pts));
+	if (!pts)
+		goto nomem;
+	memcpy(pts[0].first, cls->good, 41);
+	memcpy(pts[0].last, cls->good, 41);
+	pts[0].n = 1;
+	label_point(&pts[0], cls, (size_t)-1);
+	for (i = 1; i < n; i++) {
+		const struct bisect_class *k = &cls->classes[i - 1];
+
+		memcpy(pts[i].first, cls->commits[k->first], 41);
+		memcpy(pts[i].last, cls->commits[k->first + k->n - 1], 41);
+		pts[i].n = k->n;
+		label_point(&pts[i], cls, k->first);
+	}
+	for (i = 0; i < n; i++)
+		for (m = 0; m < NR_METRICS; m++) {
+			pts[i].v[m] = calloc(seeds, sizeof(double));
+			if (!pts[i].v[m])
+				goto nomem;
+		}
+
+	if (out) {
+		snprintf(dir, sizeof(dir), "%s", out);
+	} else {
+		char name[600];
+
+		snprintf(name, sizeof(name), "trend-%s-%s", good, bad);
+		sanitise(name);
+		lsb_pathf(dir, sizeof(dir), "%s/%s", paths.data_dir, name);
+	}
+
+	spec.duration = duration;
+	spec.metrics = 1;
+	spec.timeout_s = timeout;
+	total = (size_t)nw * nt * n * seeds;
+	show_progress = !quiet && isatty(2);
+	t_start = now_s();
+	progress(0, total);
+	for (c = 0; c < nw * nt; c++) {
+		const char *w = workloads[c / nt], *t = topologies[c % nt];
+		char name[300];
+
+		spec.workload = w;
+		spec.topology = t;
+		if (run_pair(&paths, repo, pts, n, &spec, seeds, jobs, verbose,
+			     &done, total))
+			goto out;
+		snprintf(name, sizeof(name), "%.120s-%.60s",
+			 base_name(w), base_name(t));
+		sanitise(name);
+		lsb_pathf(sub, sizeof(sub), "%s/%s", dir, name);
+		if (lsb_mkdir_p(sub)) {
+			fprintf(stderr, "\nerror: cannot make '%s': %s\n", sub,
+				strerror(errno));
+			goto out;
+		}
+		snprintf(title, sizeof(title), "%.110s%s on %s\n%.60s..%.60s (%zu revisions%s%s)",
+			 w, strlen(w) > 110 ? "..." : "", base_name(t), good, bad, n, seeds > 1 ?
+			 ", median of seeds, min to max" : "",
+			 first_parent ? ", first parents" : "");
+		if ((arrows = write_dat(sub, pts, n, seeds)) < 0 ||
+		    write_gp(sub, title, pts, n, seeds, arrows)) {
+			fprintf(stderr, "\nerror: cannot write in '%s': %s\n",
+				sub, strerror(errno));
+			goto out;
+		}
+		if (gnuplot(sub, "balance-energy.gp") ||
+		    gnuplot(sub, "plane.gp") || gnuplot(sub, "metrics.gp"))
+			goto out;
+		if (show_progress)
+			fprintf(stderr, "\r\033[K");
+		printf("%s on %s:\n", w, t);
+		for (i = 0; i < n; i++) {
+			if (pts[i].ok == seeds)
+				continue;
+			if (pts[i].ok)
+				printf("  %d of %d seeds skipped: %s (%.12s): %s: %s\n",
+				       seeds - pts[i].ok, seeds, pts[i].label,
+				       pts[i].first,
+				       driver_status_name(pts[i].status),
+				       pts[i].reason);
+			else
+				printf("  gap: %s (%.12s): %s\n",
+				       pts[i].label, pts[i].first,
+				       *pts[i].reason ? pts[i].reason :
+				       driver_status_name(pts[i].status));
+			gaps += !pts[i].ok;
+		}
+		printf("  %s/balance-energy.png\n  %s/plane.png\n  %s/metrics.png\n  %s/trend.dat\n",
+		       sub, sub, sub, sub);
+		if (done < total)
+			progress(done, total);
+	}
+	if (show_progress)
+		fprintf(stderr, "\r\033[K");
+	printf("%zu revision%s, %d workload%s x %d topolog%s, %zu gap%s; SVGs and gnuplot scripts beside the PNGs\n",
+	       n, n == 1 ? "" : "s", nw, nw == 1 ? "" : "s", nt,
+	       nt == 1 ? "y" : "ies", gaps, gaps == 1 ? "" : "s");
+	ret = 0;
+	goto out;
+nomem:
+	fprintf(stderr, "error: out of memory\n");
+out:
+	for (i = 0; pts && i < n; i++)
+		for (m = 0; m < NR_METRICS; m++)
+			free(pts[i].v[m]);
+	free(pts);
+	free(tags);
+	bisect_classes_free(cls);
+	bisect_repo_free(r);
+	return ret;
+usage:
+	fputs(usage_trend, stderr);
+	return 2;
+}
