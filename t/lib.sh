@@ -52,3 +52,45 @@ ensure_kernels() {
 json() {
 	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
 }
+
+# png_check FILE WxH: the number of distinct colours of a valid PNG of that
+# size (signature, IHDR, pixels decoded with zlib and the PNG filters);
+# fails on anything else.
+png_check() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+w, h = map(int, sys.argv[2].split('x'))
+assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat, hdr = 8, b'', None
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        hdr = struct.unpack('>IIBBBBB', body)
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+assert hdr[:2] == (w, h), 'size %dx%d' % hdr[:2]
+assert hdr[2] == 8 and hdr[3] in (2, 6) and hdr[6] == 0, 'format %r' % (hdr,)
+bpp = 3 if hdr[3] == 2 else 4
+raw, stride, prev, colours, i = zlib.decompress(idat), w * bpp, None, set(), 0
+for y in range(h):
+    ft, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    prev = prev or bytearray(stride)
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if ft == 1: line[x] = (line[x] + a) & 255
+        elif ft == 2: line[x] = (line[x] + b) & 255
+        elif ft == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif ft == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    colours.update(bytes(line[x:x + 3]) for x in range(0, stride, bpp))
+    prev = line
+print(len(colours))
+PY
+}
