@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -22,6 +21,7 @@
 #include "workloads/workloads.h"
 
 int cmd_timeline(int argc, char **argv);
+int run_gnuplot(const char *dir, const char *script);
 
 static const char usage_timeline[] =
 "usage: linsched timeline REV --workload W --topology T [options]\n"
@@ -483,29 +483,6 @@ static int write_gp(const char *dir, const char *title, int *width,
 	return fclose(f) ? -1 : 0;
 }
 
-static int gnuplot(const char *dir)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp("gnuplot", "gnuplot", "timeline.gp", (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		fprintf(stderr, "error: cannot run gnuplot (is it installed?)\n");
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fprintf(stderr, "error: gnuplot failed on %s/timeline.gp\n",
-			dir);
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
-}
-
 /* "0", or a duration, in microseconds. */
 static int parse_time(uint64_t *us, const char *s, const char *opt)
 {
@@ -743,7 +720,7 @@ int cmd_timeline(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	if (gnuplot(dir))
+	if (run_gnuplot(dir, "timeline.gp"))
 		return 1;
 	if (win_from || win_to < dur)
 		printf("timeline: %" PRIu64 ".%03" PRIu64 " to %" PRIu64

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +20,7 @@
 #include "driver/driver.h"
 
 int cmd_trend(int argc, char **argv);
+int run_gnuplot(const char *dir, const char *script);
 
 static const char usage_trend[] =
 "usage: linsched trend GOOD..BAD --workload W --topology T [options]\n"
@@ -527,28 +527,6 @@ static int write_gp(const char *dir, const char *title,
 	return fclose(f) ? -1 : 0;
 }
 
-static int gnuplot(const char *dir, const char *script)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		fprintf(stderr, "error: cannot run gnuplot (is it installed?)\n");
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fprintf(stderr, "error: gnuplot failed on %s/%s\n", dir, script);
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -803,8 +781,8 @@ int cmd_trend(int argc, char **argv)
 				sub, strerror(errno));
 			goto out;
 		}
-		if (gnuplot(sub, "balance-energy.gp") ||
-		    gnuplot(sub, "plane.gp") || gnuplot(sub, "metrics.gp"))
+		if (run_gnuplot(sub, "balance-energy.gp") ||
+		    run_gnuplot(sub, "plane.gp") || run_gnuplot(sub, "metrics.gp"))
 			goto out;
 		if (show_progress)
 			fprintf(stderr, "\r\033[K");

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -506,6 +507,29 @@ static int cmd_kernels(int argc, char **argv)
  * cmd/linsched-topology.c, cmd/linsched-suite.c, cmd/linsched-timeline.c,
  * cmd/linsched-trend.c
  */
+/* Run gnuplot on SCRIPT in DIR (the timeline and trend plots). */
+int run_gnuplot(const char *dir, const char *script)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		fprintf(stderr, "error: cannot run gnuplot (is it installed?)\n");
+	else if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "error: gnuplot failed on %s/%s\n", dir, script);
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
 int cmd_topology(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
