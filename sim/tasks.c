@@ -84,21 +84,24 @@ static void segment_start(struct sim_task *t)
 	sim_event_push(&t->segment, t->seg_end, t->seg_cpu);
 }
 
+/* The work done since the segment started, at most what was left. */
+static uint64_t segment_done(const struct sim_task *t)
+{
+	uint64_t done;
+
+	if (sim.now >= t->seg_end)
+		return t->work;
+	done = (uint64_t)((unsigned __int128)(sim.now - t->seg_t0) *
+			  sim_cpu_speed(t->seg_cpu) / 1024);
+	return done < t->work ? done : t->work;
+}
+
 /* Count the work done since the segment started. */
 static void segment_account(struct sim_task *t)
 {
-	unsigned int speed = sim_cpu_speed(t->seg_cpu);
-	uint64_t done;
+	uint64_t done = segment_done(t);
 
 	sim_event_cancel(&t->segment);
-	if (sim.now >= t->seg_end) {
-		t->work_done += t->work;
-		t->work = 0;
-		return;
-	}
-	done = (uint64_t)((unsigned __int128)(sim.now - t->seg_t0) * speed / 1024);
-	if (done > t->work)
-		done = t->work;
 	t->work -= done;
 	t->work_done += done;
 }
@@ -427,13 +430,9 @@ void sim_tasks_start(void)
 /* Work done so far by a segment still running at the end of the run. */
 static uint64_t work_in_flight(const struct sim_task *t)
 {
-	uint64_t done;
-
 	if (!t->work || sim.cpu[t->seg_cpu].runner != t)
 		return 0;
-	done = (uint64_t)((unsigned __int128)(sim.now - t->seg_t0) *
-			  sim_cpu_speed(t->seg_cpu) / 1024);
-	return done < t->work ? done : t->work;
+	return segment_done(t);
 }
 
 int sim_tasks_results(struct sim_result *out)
