@@ -191,6 +191,82 @@ int driver_result(struct driver_result *out,
 		  int jobs, int verbose);
 
 /**
+ * struct driver_target - a revision made ready for many results
+ * @name: as the user wrote it
+ * @commit: full hash
+ * @subset: subset hash
+ * @status: DRIVER_OK when it built, DRIVER_BUILD_FAILED when it does not
+ * @reason: for a build failure, the compiler's first words
+ * @build: the build key (the build directory's name)
+ * @runtime: the simulator runtime's stamp
+ * @exe: the simulator executable (malloc()ed; NULL for a build failure)
+ * @failure_key: the cache key a build failure is kept under
+ * @built: preparing it built the revision
+ * @from_cache: a build failure known from a cache
+ * @removed_corrupt: a corrupt cached build failure was removed
+ *
+ * driver_result() resolves, hashes and checks the build of a revision on
+ * every call; a command that asks for thousands of results of one revision
+ * prepares it once and asks driver_target_result().
+ */
+struct driver_target {
+	char name[256];
+	char commit[41];
+	char subset[41];
+	int status;
+	char reason[2048];
+	char build[41];
+	char runtime[41];
+	char *exe;
+	char failure_key[41];
+	int built;
+	int from_cache;
+	int removed_corrupt;
+};
+
+/**
+ * driver_target_prepare() - resolve a revision and build it, or learn
+ *	from the cache that it does not build
+ * @t: filled in; release with driver_target_release(), also on failure
+ * @paths: from driver_paths_init()
+ * @repo: the repository path
+ * @rev: the revision name
+ * @jobs: parallel build jobs
+ * @verbose: show kbuild's output
+ *
+ * A build failure is cached as driver_result() does and is not an error:
+ * see @t->status.
+ *
+ * Return: DRIVER_OK, or DRIVER_ERROR or DRIVER_UNSUPPORTED with
+ * driver_last_error() set.
+ */
+int driver_target_prepare(struct driver_target *t,
+			  const struct driver_paths *paths, const char *repo,
+			  const char *rev, int jobs, int verbose);
+
+void driver_target_release(struct driver_target *t);
+
+/**
+ * driver_target_result() - a prepared revision's result for a run spec
+ * @out: filled in as by driver_result(); release with
+ *	driver_result_release()
+ * @paths: from driver_paths_init()
+ * @t: from driver_target_prepare()
+ * @spec: the run
+ * @lookup_only: only look in the cache
+ *
+ * Safe to call from several processes at once: each run writes its own
+ * temporary files and the entry is renamed into place.
+ *
+ * Return: as driver_result(); 1 when @lookup_only and the cache has no
+ * entry.
+ */
+int driver_target_result(struct driver_result *out,
+			 const struct driver_paths *paths,
+			 const struct driver_target *t,
+			 const struct driver_run_spec *spec, int lookup_only);
+
+/**
  * driver_result_release() - free what driver_result() allocated
  * @r: the result
  */

@@ -363,7 +363,7 @@ out:
 
 /* The body of an entry. */
 static char *entry_body(const char *key, const struct driver_result *r,
-			const struct driver_run_spec *spec, cJSON *result)
+			int timeout_s, cJSON *result)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *text;
@@ -373,7 +373,7 @@ static char *entry_body(const char *key, const struct driver_result *r,
 	cJSON_AddStringToObject(o, "reason", r->reason);
 	cJSON_AddStringToObject(o, "commit", r->commit);
 	cJSON_AddStringToObject(o, "subset", r->subset);
-	cJSON_AddNumberToObject(o, "timeout_s", spec->timeout_s);
+	cJSON_AddNumberToObject(o, "timeout_s", timeout_s);
 	cJSON_AddNumberToObject(o, "time", (double)time(NULL));
 	if (result)
 		cJSON_AddItemToObject(o, "result", result);
@@ -513,83 +513,149 @@ static int commit_and_subset(const char *repo, const char *rev,
 	return err ? DRIVER_ERROR : 0;
 }
 
-static int result_of(struct driver_result *out,
-		     const struct driver_paths *paths, const char *repo,
-		     const char *rev_name, const struct driver_run_spec *spec,
-		     int jobs, int verbose)
+int driver_target_prepare(struct driver_target *t,
+			  const struct driver_paths *paths, const char *repo,
+			  const char *rev_name, int jobs, int verbose)
 {
 	struct driver_revision rev = { 0 };
-	char build[41], runtime[41], tool[41], path[4200], fpath[4200];
-	char fkey[41], *key = NULL, *body = NULL, *failure = NULL;
-	cJSON *result = NULL;
+	struct driver_result failed = { 0 };
+	char tool[41], fpath[4200], *failure = NULL;
 	struct timespec start;
 	int ret;
 
+	memset(t, 0, sizeof(*t));
+	lsb_pathf(t->name, sizeof(t->name), "%s", rev_name);
+	if (git_libgit2_init() < 0) {
+		driver_set_error("cannot initialise libgit2");
+		return DRIVER_ERROR;
+	}
 	/* a build failure is known without exporting or building */
-	ret = commit_and_subset(repo, rev_name, out->commit, out->subset);
+	ret = commit_and_subset(repo, rev_name, t->commit, t->subset);
 	if (!ret)
-		ret = toolchain_id(paths, tool);
+		ret = toolchain_id(paths, tool) ? DRIVER_ERROR : 0;
 	if (ret)
-		return DRIVER_ERROR;
+		goto out;
 	if (asprintf(&failure, "lsbisect build failure\nsubset %s\ntoolchain %s\n",
-		     out->subset, tool) < 0) {
+		     t->subset, tool) < 0) {
+		failure = NULL;
 		driver_set_error("out of memory");
-		return DRIVER_ERROR;
+		ret = DRIVER_ERROR;
+		goto out;
 	}
-	if (entry_path(fpath, sizeof(fpath), paths, failure, fkey))
-		goto error;
-	if (entry_read(fpath, failure, spec->timeout_s, out) == 1 &&
-	    out->status == DRIVER_BUILD_FAILED) {
-		lsb_pathf(out->key, sizeof(out->key), "%s", fkey);
-		out->from_cache = 1;
-		goto done;
+	ret = DRIVER_ERROR;
+	if (entry_path(fpath, sizeof(fpath), paths, failure, t->failure_key))
+		goto out;
+	ret = entry_read(fpath, failure, 0, &failed);
+	t->removed_corrupt = failed.removed_corrupt;
+	if (ret == 1 && failed.status == DRIVER_BUILD_FAILED) {
+		t->status = DRIVER_BUILD_FAILED;
+		lsb_pathf(t->reason, sizeof(t->reason), "%s", failed.reason);
+		t->from_cache = 1;
+		ret = DRIVER_OK;
+		goto out;
 	}
-	driver_result_release(out);
+	driver_result_release(&failed);
+	memset(&failed, 0, sizeof(failed));
 
 	clock_gettime(CLOCK_REALTIME, &start);
-	ret = driver_prepare(&rev, paths, repo, out->commit, jobs, verbose);
+	ret = driver_prepare(&rev, paths, repo, t->commit, jobs, verbose);
 	if (ret == DRIVER_BUILD_FAILED) {
-		out->status = ret;
-		set_build_reason(out, driver_last_error());
-		out->built = !strstr(driver_last_error(), "cached failure");
-		out->from_cache = !out->built;	/* the build cache knew it */
-		lsb_pathf(out->key, sizeof(out->key), "%s", fkey);
-		body = entry_body(failure, out, spec, NULL);
+		char *body;
+
+		t->status = DRIVER_BUILD_FAILED;
+		set_build_reason(&failed, driver_last_error());
+		lsb_pathf(t->reason, sizeof(t->reason), "%s", failed.reason);
+		t->built = !strstr(driver_last_error(), "cached failure");
+		t->from_cache = !t->built;	/* the build cache knew it */
+		failed.status = DRIVER_BUILD_FAILED;
+		lsb_pathf(failed.commit, sizeof(failed.commit), "%s", t->commit);
+		lsb_pathf(failed.subset, sizeof(failed.subset), "%s", t->subset);
+		body = entry_body(failure, &failed, 0, NULL);
 		ret = body && !entry_write(fpath, body) ? DRIVER_OK :
 			DRIVER_ERROR;
-		goto done;
+		free(body);
+		goto out;
 	}
 	if (ret)
-		goto done;
-	out->built = changed_since(rev.exe, &start);
-	if (build_of_exe(rev.exe, build, runtime))
-		goto error;
-	key = run_key(&rev, build, runtime, spec);
+		goto out;
+	t->status = DRIVER_OK;
+	t->built = changed_since(rev.exe, &start);
+	if (build_of_exe(rev.exe, t->build, t->runtime)) {
+		ret = DRIVER_ERROR;
+		goto out;
+	}
+	t->exe = rev.exe;
+	rev.exe = NULL;
+out:
+	driver_result_release(&failed);
+	driver_revision_release(&rev);
+	free(failure);
+	git_libgit2_shutdown();
+	return ret;
+}
+
+void driver_target_release(struct driver_target *t)
+{
+	free(t->exe);
+	t->exe = NULL;
+}
+
+int driver_target_result(struct driver_result *out,
+			 const struct driver_paths *paths,
+			 const struct driver_target *t,
+			 const struct driver_run_spec *spec, int lookup_only)
+{
+	struct driver_revision rev = { 0 };
+	char path[4200], *key = NULL, *body = NULL;
+	cJSON *result = NULL;
+	int ret = DRIVER_ERROR;
+
+	memset(out, 0, sizeof(*out));
+	lsb_pathf(out->commit, sizeof(out->commit), "%s", t->commit);
+	lsb_pathf(out->subset, sizeof(out->subset), "%s", t->subset);
+	out->built = t->built;
+	if (t->status == DRIVER_BUILD_FAILED) {
+		out->status = DRIVER_BUILD_FAILED;
+		set_reason(out, t->reason);
+		lsb_pathf(out->key, sizeof(out->key), "%s", t->failure_key);
+		out->from_cache = t->from_cache;
+		return DRIVER_OK;
+	}
+	if (git_libgit2_init() < 0) {
+		driver_set_error("cannot initialise libgit2");
+		return DRIVER_ERROR;
+	}
+	lsb_pathf(rev.name, sizeof(rev.name), "%s", t->name);
+	memcpy(rev.commit, t->commit, sizeof(rev.commit));
+	memcpy(rev.subset, t->subset, sizeof(rev.subset));
+	rev.exe = t->exe;
+	key = run_key(&rev, t->build, t->runtime, spec);
 	if (!key || entry_path(path, sizeof(path), paths, key, out->key))
-		goto error;
+		goto done;
 	if (entry_read(path, key, spec->timeout_s, out) == 1) {
 		out->from_cache = 1;
+		ret = DRIVER_OK;
 		goto done;
 	}
 	driver_result_release(out);
+	if (lookup_only) {
+		ret = 1;
+		goto done;
+	}
 	ret = run_sim(out, paths, &rev, spec, &result);
 	if (ret)
 		goto done;
-	body = entry_body(key, out, spec, result);
+	body = entry_body(key, out, spec->timeout_s, result);
 	result = NULL;	/* the body's now; freed below with it */
-	if (!body || entry_write(path, body)) {
+	if (!body || entry_write(path, body))
 		ret = DRIVER_ERROR;
-		goto done;
-	}
-	goto done;
-error:
-	ret = DRIVER_ERROR;
 done:
 	cJSON_Delete(result);
 	free(body);
 	free(key);
-	free(failure);
-	driver_revision_release(&rev);
+	git_libgit2_shutdown();
+	if (ret)
+		driver_result_release(out);
 	return ret;
 }
 
@@ -598,16 +664,15 @@ int driver_result(struct driver_result *out,
 		  const char *rev, const struct driver_run_spec *spec,
 		  int jobs, int verbose)
 {
+	struct driver_target t;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (git_libgit2_init() < 0) {
-		driver_set_error("cannot initialise libgit2");
-		return DRIVER_ERROR;
-	}
-	ret = result_of(out, paths, repo, rev, spec, jobs, verbose);
-	git_libgit2_shutdown();
-	if (ret)
-		driver_result_release(out);
+	ret = driver_target_prepare(&t, paths, repo, rev, jobs, verbose);
+	if (!ret)
+		ret = driver_target_result(out, paths, &t, spec, 0);
+	if (!ret)
+		out->removed_corrupt |= t.removed_corrupt;
+	driver_target_release(&t);
 	return ret;
 }
