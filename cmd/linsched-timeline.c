@@ -17,6 +17,7 @@
 
 #include "common/common.h"
 #include "driver/driver.h"
+#include "plots/plots.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
@@ -375,17 +376,6 @@ static void state_name(char *buf, size_t len, int s)
 	}
 }
 
-static void gp_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
-
 static int write_gp(const char *dir, const char *title, int *width,
 		    int *height)
 {
@@ -416,7 +406,7 @@ static int write_gp(const char *dir, const char *title, int *width,
 		"set terminal pngcairo size %d,%d font 'sans,10'\n"
 		"set output 'timeline.png'\n"
 		"set termoption noenhanced\nset title ", n, *width, *height);
-	gp_quote(f, title);
+	plot_quote(f, title);
 	fprintf(f, "\nset xlabel 'time (ms)'\nset xrange [");
 	ms(f, win_from);
 	fputc(':', f);
@@ -469,7 +459,7 @@ static int write_gp(const char *dir, const char *title, int *width,
 			first ? "" : ", \\\n", k,
 			freq_lines ? "0.18):(($3 - $2) / 2):(0.24" :
 			"0):(($3 - $2) / 2):(0.38", rgb);
-		gp_quote(f, name);
+		plot_quote(f, name);
 		first = 0;
 	}
 	if (freq_lines)

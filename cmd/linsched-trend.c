@@ -18,6 +18,7 @@
 #include "bisect/bisect.h"
 #include "common/common.h"
 #include "driver/driver.h"
+#include "plots/plots.h"
 
 int cmd_trend(int argc, char **argv);
 int run_gnuplot(const char *dir, const char *script);
@@ -210,20 +211,6 @@ static void sanitise(char *s)
 			*s = '_';
 }
 
-/* A double-quoted gnuplot string: a newline in @s breaks the line. */
-static void gp_quote(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '\n')
-			fputs("\\n", f);
-		else if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else
-			fputc(*s, f);
-	fputc('"', f);
-}
-
 static void num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -376,7 +363,7 @@ static void gp_head(FILE *f, const char *name, const char *title, int w,
 		"set terminal pngcairo size %d,%d font 'sans,10'\n"
 		"set output '%s.png'\nset termoption noenhanced\n"
 		"set title ", name, w, h, name);
-	gp_quote(f, title);
+	plot_quote(f, title);
 	fputc('\n', f);
 }
 
@@ -509,7 +496,7 @@ static int write_gp(const char *dir, const char *title,
 		"set termoption noenhanced\n"
 		"set output 'metrics.'.t\n"
 		"set multiplot layout 3,2 title ", w, w);
-	gp_quote(f, title);
+	plot_quote(f, title);
 	fputc('\n', f);
 	gp_xtics(f, pts, n);
 	fprintf(f, "set key off\n");

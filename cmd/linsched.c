@@ -15,6 +15,7 @@
 
 #include "bisect/bisect.h"
 #include "driver/driver.h"
+#include "plots/plots.h"
 #include "version.h"
 
 static const char usage_main[] =
@@ -510,24 +511,12 @@ static int cmd_kernels(int argc, char **argv)
 /* Run gnuplot on SCRIPT in DIR (the timeline and trend plots). */
 int run_gnuplot(const char *dir, const char *script)
 {
-	int status;
-	pid_t pid = fork();
+	int status = plot_run(dir, script);
 
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		fprintf(stderr, "error: cannot run gnuplot (is it installed?)\n");
-	else if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fprintf(stderr, "error: gnuplot failed on %s/%s\n", dir, script);
-	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+	if (status)
+		fprintf(stderr, "error: %s/%s: %s\n", dir, script,
+			plot_strerror(status));
+	return status ? -1 : 0;
 }
 
 int cmd_topology(int argc, char **argv);

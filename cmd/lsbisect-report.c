@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "bisect/bisect.h"
 #include "common/common.h"
 #include "guile/guile.h"
+#include "plots/plots.h"
 
 static const char *const prefixes[] = { "kernel/sched/", "include/" };
 
@@ -257,16 +257,6 @@ static int write_text(const char *path, const char *text)
 	return 0;
 }
 
-/* A title for gnuplot: no double quotes or backslashes. */
-static void gp_text(char *out, size_t len, const char *s)
-{
-	size_t i;
-
-	for (i = 0; s[i] && i + 1 < len; i++)
-		out[i] = s[i] == '"' || s[i] == '\\' ? '\'' : s[i];
-	out[i] = '\0';
-}
-
 /*
  * The plot: x is the position in the range (GOOD at 0, a class at its
  * first commit), y the metric; good, bad and skipped revisions apart.
@@ -275,14 +265,13 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		const char *dir)
 {
 	static const char *const kinds[] = { "good", "bad", "skip" };
-	char path[4300], title[600], title2[600], wl[300], marker[300] = "";
+	char path[4300], title[700], wl[300], marker[300] = "";
 	char range[128] = "";
 	const char *topo;
 	double lo = INFINITY, hi = -INFINITY;
 	FILE *f;
 	size_t i, k, n = 0;
 	int status;
-	pid_t pid;
 
 	for (i = 0; i < a->nr_steps; i++)
 		if (a->steps[i].has_value) {
@@ -329,15 +318,12 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 			 a->classes->classes[a->culprit].first + 1,
 			 a->classes->classes[a->culprit].first + 1,
 			 a->classes->classes[a->culprit].first + 1);
-	gp_text(wl, sizeof(wl), cfg->run.workload);
+	snprintf(wl, sizeof(wl), "%s", cfg->run.workload);
 	topo = strrchr(cfg->run.topology, '/');
 	topo = topo ? topo + 1 : cfg->run.topology;
 	/* two lines: the range, then the workload (long specs get cut) */
-	snprintf(title, sizeof(title), "%s over %s..%s", a->metric, cfg->good,
-		 cfg->bad);
-	gp_text(title, sizeof(title), title);
-	snprintf(title2, sizeof(title2), "%.90s on %s", wl, topo);
-	gp_text(title2, sizeof(title2), title2);
+	snprintf(title, sizeof(title), "%s over %s..%s\n%.90s on %s", a->metric,
+		 cfg->good, cfg->bad, wl, topo);
 	snprintf(path, sizeof(path), "%s/plot.gp", dir);
 	f = fopen(path, "w");
 	if (!f)
@@ -346,7 +332,9 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		"# gnuplot plot.gp (in this directory) makes plot.png\n"
 		"set terminal pngcairo size 1000,560 noenhanced\n"
 		"set output 'plot.png'\n"
-		"set title \"%s\\n%s\" font ',11'\n"
+		"set title ");
+	plot_quote(f, title);
+	fprintf(f, " font ',11'\n"
 		"set xlabel 'commits after GOOD (%zu in the range)'\n"
 		"set ylabel '%s (higher is %s)'\n"
 		"set xrange [-1:%zu]\n"
@@ -357,28 +345,16 @@ static int plot(const struct guile_config *cfg, const struct guile_answer *a,
 		"plot 'plot.dat' index 0 using 1:2:xtic(3) with points pt 7 ps 1.5 lc rgb '#1a9850' title 'good', \\\n"
 		"     '' index 1 using 1:2:xtic(3) with points pt 7 ps 1.5 lc rgb '#d73027' title 'bad', \\\n"
 		"     '' index 2 using 1:2:xtic(3) with points pt 2 ps 2 lc rgb '#404040' title 'skipped'\n",
-		title, title2, a->classes->nr_commits, a->metric,
+		a->classes->nr_commits, a->metric,
 		a->higher_is_better ? "better" : "worse",
 		a->classes->nr_commits + 1,
 		range, marker);
 	if (fclose(f))
 		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (chdir(dir))
-			_exit(127);
-		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		fprintf(stderr, "warning: gnuplot did not make '%s/plot.png' (plot.gp and plot.dat are there)\n",
-			dir);
-		return 0;
-	}
+	status = plot_run(dir, "plot.gp");
+	if (status)
+		fprintf(stderr, "warning: %s: no '%s/plot.png' (plot.gp and plot.dat are there)\n",
+			plot_strerror(status), dir);
 	return 0;
 }
 

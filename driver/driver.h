@@ -267,6 +267,63 @@ int driver_target_result(struct driver_result *out,
 			 const struct driver_run_spec *spec, int lookup_only);
 
 /**
+ * enum driver_unit_state - where a unit stands
+ * @DRIVER_UNIT_TODO: not in the cache yet
+ * @DRIVER_UNIT_CACHED: its result was in the cache already
+ * @DRIVER_UNIT_RAN: computed now (a skip is a result too)
+ * @DRIVER_UNIT_FAILED: an error stopped it (not the revision's fault)
+ */
+enum driver_unit_state {
+	DRIVER_UNIT_TODO,
+	DRIVER_UNIT_CACHED,
+	DRIVER_UNIT_RAN,
+	DRIVER_UNIT_FAILED,
+};
+
+/**
+ * struct driver_unit - one result to make: a prepared revision and a run
+ * @target: from driver_target_prepare()
+ * @spec: the run; its strings must outlive driver_units_run()
+ * @state: set by driver_units_run()
+ */
+struct driver_unit {
+	const struct driver_target *target;
+	struct driver_run_spec spec;
+	int state;
+};
+
+/**
+ * typedef driver_progress_fn - told after each unit
+ * @done: units with a result (cached ones included)
+ * @total: all units
+ * @ran: units computed by this call so far
+ * @arg: as given to driver_units_run()
+ */
+typedef void (*driver_progress_fn)(size_t done, size_t total, size_t ran,
+				   void *arg);
+
+/**
+ * driver_units_run() - put every unit's result into the result cache
+ * @paths: from driver_paths_init()
+ * @units: the units
+ * @n: their number
+ * @jobs: at most this many computed at once, each in a child process
+ * @progress: called once after the cache was consulted and after each
+ *	computed unit; NULL for none
+ * @arg: passed to @progress
+ *
+ * Units already in the cache are not run again. Afterwards
+ * driver_target_result() finds every unit that did not fail.
+ *
+ * Return: 0 when every unit has its result, the number of failed units
+ * (driver_last_error() says how many and the first one's error), or -1
+ * when the pool itself failed.
+ */
+int driver_units_run(const struct driver_paths *paths,
+		     struct driver_unit *units, size_t n, int jobs,
+		     driver_progress_fn progress, void *arg);
+
+/**
  * driver_result_release() - free what driver_result() allocated
  * @r: the result
  */
