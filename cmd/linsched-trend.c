@@ -158,26 +158,6 @@ static void label_point(struct point *p, struct bisect_classes *c,
 		snprintf(p->label, sizeof(p->label), "%.12s", p->first);
 }
 
-/* A metric as lsbisect --metric finds it: in "metrics", then "power". */
-static double metric_of(cJSON *root, const char *name)
-{
-	static const char *const roots[] = { "metrics", "power" };
-	char path[128], *part, *save;
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		cJSON *node = cJSON_GetObjectItem(root, roots[i]);
-
-		snprintf(path, sizeof(path), "%s", name);
-		for (part = strtok_r(path, ".", &save); part && node;
-		     part = strtok_r(NULL, ".", &save))
-			node = cJSON_GetObjectItem(node, part);
-		if (cJSON_IsNumber(node))
-			return node->valuedouble;
-	}
-	return NAN;
-}
-
 static int by_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -556,7 +536,7 @@ static int run_pair(const struct driver_paths *paths, const char *repo,
 		p->status = DRIVER_OK;
 		p->reason[0] = '\0';
 		for (s = 0; s < seeds; s++) {
-			cJSON *root;
+			double vals[NR_METRICS];
 
 			for (m = 0; m < NR_METRICS; m++)
 				p->v[m][s] = NAN;
@@ -573,11 +553,11 @@ static int run_pair(const struct driver_paths *paths, const char *repo,
 				p->status = res.status;
 				snprintf(p->reason, sizeof(p->reason), "%.511s",
 					 res.reason);
-			} else if ((root = cJSON_Parse(res.json))) {
+			} else if (!driver_result_metrics(res.json,
+							  metric_name,
+							  NR_METRICS, vals)) {
 				for (m = 0; m < NR_METRICS; m++)
-					p->v[m][s] = metric_of(root,
-							       metric_name[m]);
-				cJSON_Delete(root);
+					p->v[m][s] = vals[m];
 				p->ok++;
 			}
 			driver_result_release(&res);

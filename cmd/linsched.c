@@ -35,6 +35,8 @@ static const char usage_main[] =
 "                and frequency (gnuplot)\n"
 "  trend A..B    run every revision of a range and draw how balance,\n"
 "                energy and other metrics move along it (gnuplot)\n"
+"  report A B    a release regression report: the suite on two revisions\n"
+"                over several machines, ranked changes, plots (HTML, text)\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
@@ -523,6 +525,7 @@ int cmd_topology(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -557,6 +560,8 @@ int main(int argc, char **argv)
 		return cmd_timeline(argc - 1, argv + 1);
 	if (!strcmp(cmd, "trend"))
 		return cmd_trend(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
 	return 2;
 }

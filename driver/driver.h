@@ -324,6 +324,21 @@ int driver_units_run(const struct driver_paths *paths,
 		     driver_progress_fn progress, void *arg);
 
 /**
+ * driver_result_metrics() - metrics of a result, by name
+ * @json: a result's JSON (struct driver_result's @json)
+ * @names: dotted names, looked up under "metrics", then under "power"
+ *	(as lsbisect --metric does): "balance_score",
+ *	"wakeup_latency_ns.p99", "idle_entries_per_s"; a name of an object
+ *	of numbers ("migrations_per_s") gives their sum
+ * @n: their number
+ * @out: receives each value, NAN when the result has none
+ *
+ * Return: 0, or -1 when @json does not parse (every @out NAN).
+ */
+int driver_result_metrics(const char *json, const char *const *names,
+			  size_t n, double *out);
+
+/**
  * driver_result_release() - free what driver_result() allocated
  * @r: the result
  */

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -675,4 +676,44 @@ int driver_result(struct driver_result *out,
 		out->removed_corrupt |= t.removed_corrupt;
 	driver_target_release(&t);
 	return ret;
+}
+
+/* A dotted name under @node; an object of numbers gives their sum. */
+static double metric_at(cJSON *node, const char *name)
+{
+	char path[256], *part, *save;
+	double sum = 0;
+	cJSON *m;
+
+	snprintf(path, sizeof(path), "%s", name);
+	for (part = strtok_r(path, ".", &save); part && node;
+	     part = strtok_r(NULL, ".", &save))
+		node = cJSON_GetObjectItemCaseSensitive(node, part);
+	if (cJSON_IsNumber(node))
+		return node->valuedouble;
+	if (!cJSON_IsObject(node) || !node->child)
+		return NAN;
+	cJSON_ArrayForEach(m, node) {
+		if (!cJSON_IsNumber(m))
+			return NAN;
+		sum += m->valuedouble;
+	}
+	return sum;
+}
+
+int driver_result_metrics(const char *json, const char *const *names,
+			  size_t n, double *out)
+{
+	cJSON *root = json ? cJSON_Parse(json) : NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[i] = metric_at(cJSON_GetObjectItemCaseSensitive(root, "metrics"),
+				   names[i]);
+		if (isnan(out[i]))
+			out[i] = metric_at(cJSON_GetObjectItemCaseSensitive(root, "power"),
+					   names[i]);
+	}
+	cJSON_Delete(root);
+	return root ? 0 : -1;
 }
