@@ -204,6 +204,7 @@ int driver_result(struct driver_result *out,
  * @built: preparing it built the revision
  * @from_cache: a build failure known from a cache
  * @removed_corrupt: a corrupt cached build failure was removed
+ * @libgit2: holds a libgit2 initialisation (internal)
  *
  * driver_result() resolves, hashes and checks the build of a revision on
  * every call; a command that asks for thousands of results of one revision
@@ -222,6 +223,7 @@ struct driver_target {
 	int built;
 	int from_cache;
 	int removed_corrupt;
+	int libgit2;
 };
 
 /**

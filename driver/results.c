@@ -526,10 +526,15 @@ int driver_target_prepare(struct driver_target *t,
 
 	memset(t, 0, sizeof(*t));
 	lsb_pathf(t->name, sizeof(t->name), "%s", rev_name);
+	/*
+	 * Held until driver_target_release(): initialising libgit2 again
+	 * for every result reloads its TLS certificates (milliseconds).
+	 */
 	if (git_libgit2_init() < 0) {
 		driver_set_error("cannot initialise libgit2");
 		return DRIVER_ERROR;
 	}
+	t->libgit2 = 1;
 	/* a build failure is known without exporting or building */
 	ret = commit_and_subset(repo, rev_name, t->commit, t->subset);
 	if (!ret)
@@ -591,7 +596,6 @@ out:
 	driver_result_release(&failed);
 	driver_revision_release(&rev);
 	free(failure);
-	git_libgit2_shutdown();
 	return ret;
 }
 
@@ -599,6 +603,9 @@ void driver_target_release(struct driver_target *t)
 {
 	free(t->exe);
 	t->exe = NULL;
+	if (t->libgit2)
+		git_libgit2_shutdown();
+	t->libgit2 = 0;
 }
 
 int driver_target_result(struct driver_result *out,
