@@ -394,10 +394,14 @@ static void gp_xtics(FILE *f, const struct point *pts, size_t n)
 
 /*
  * The range of axis @axis for metric @m: its values and a margin (wider on
- * the right of x, for the labels of the plane); 0 to 1 when it has no value and around its one value
- * when it has only one (in the lower third for @below > 0, the upper for
- * @below < 0), where gnuplot's autoscale would fail or warn. Over the
- * medians only with @medians, else their min and max too.
+ * the right of x, for the labels of the plane), at least a hundredth of
+ * their size wide; 0 to 1 when it has no value and around
+ * its one value when it has only one (in the lower third for @below > 0, the
+ * upper for @below < 0), where gnuplot's autoscale would fail or warn. Over
+ * the medians only with @medians, else their min and max too. Tic labels are
+ * printed with %g: gnuplot's default, %h, rounds small numbers to a fixed
+ * number of decimals, so that neighbouring tics of, say, a work conservation
+ * around 4e-7 read the same.
  */
 static void gp_range(FILE *f, const char *axis, const struct point *pts,
 		     size_t n, int seeds, int m, int below, int medians)
@@ -414,6 +418,7 @@ static void gp_range(FILE *f, const char *axis, const struct point *pts,
 		lo = s[medians ? 0 : 1] < lo ? s[medians ? 0 : 1] : lo;
 		hi = s[medians ? 0 : 2] > hi ? s[medians ? 0 : 2] : hi;
 	}
+	fprintf(f, "set format %s '%%g'\n", axis);
 	if (lo > hi) {
 		fprintf(f, "set %srange [0:1]\n", axis);
 	} else if (lo == hi) {
@@ -422,6 +427,17 @@ static void gp_range(FILE *f, const char *axis, const struct point *pts,
 		fprintf(f, "set %srange [%.15g:%.15g]\n", axis,
 			lo - d * (below < 0 ? 2 : 1), hi + d * (below > 0 ? 2 : 1));
 	} else {
+		/*
+		 * At least a hundredth of the values' size wide: a change of a
+		 * few parts per million is drawn as the flat line it is, not
+		 * as a cliff like a real step beside it (and %g's six digits
+		 * tell the tics apart).
+		 */
+		d = (-lo > hi ? -lo : hi) / 100;
+		if (hi - lo < d) {
+			lo = (lo + hi - d) / 2;
+			hi = lo + d;
+		}
 		d = (hi - lo) * 0.08;
 		fprintf(f, "set %srange [%.15g:%.15g]\n", axis, lo - d,
 			hi + (*axis == 'x' ? 5 * d : d));
