@@ -373,11 +373,14 @@ static void gp_xtics(FILE *f, const struct point *pts, size_t n)
 }
 
 /*
- * The range of axis @axis for metric @m: its values and a margin (wider on
- * the right of x, for the labels of the plane); 0 to 1 when it has no value and around its one value
- * when it has only one (in the lower third for @below > 0, the upper for
- * @below < 0), where gnuplot's autoscale would fail or warn. Over the
- * medians only with @medians, else their min and max too.
+ * The range of axis @axis for metric @m: its values and a margin, at least
+ * a hundredth of their size wide; 0 to 1 when it has no value and around
+ * its one value when it has only one (in the lower third for @below > 0, the
+ * upper for @below < 0), where gnuplot's autoscale would fail or warn. Over
+ * the medians only with @medians, else their min and max too. Tic labels are
+ * printed with %g: gnuplot's default, %h, rounds small numbers to a fixed
+ * number of decimals, so that neighbouring tics of, say, a work conservation
+ * around 4e-7 read the same.
  */
 static void gp_range(FILE *f, const char *axis, const struct point *pts,
 		     size_t n, int seeds, int m, int below, int medians)
@@ -394,6 +397,7 @@ static void gp_range(FILE *f, const char *axis, const struct point *pts,
 		lo = s[medians ? 0 : 1] < lo ? s[medians ? 0 : 1] : lo;
 		hi = s[medians ? 0 : 2] > hi ? s[medians ? 0 : 2] : hi;
 	}
+	fprintf(f, "set format %s '%%g'\n", axis);
 	if (lo > hi) {
 		fprintf(f, "set %srange [0:1]\n", axis);
 	} else if (lo == hi) {
@@ -402,17 +406,29 @@ static void gp_range(FILE *f, const char *axis, const struct point *pts,
 		fprintf(f, "set %srange [%.15g:%.15g]\n", axis,
 			lo - d * (below < 0 ? 2 : 1), hi + d * (below > 0 ? 2 : 1));
 	} else {
+		/*
+		 * At least a hundredth of the values' size wide: a change of a
+		 * few parts per million is drawn as the flat line it is, not
+		 * as a cliff like a real step beside it (and %g's six digits
+		 * tell the tics apart).
+		 */
+		d = (-lo > hi ? -lo : hi) / 100;
+		if (hi - lo < d) {
+			lo = (lo + hi - d) / 2;
+			hi = lo + d;
+		}
 		d = (hi - lo) * 0.08;
-		fprintf(f, "set %srange [%.15g:%.15g]\n", axis, lo - d,
-			hi + (*axis == 'x' ? 5 * d : d));
+		fprintf(f, "set %srange [%.15g:%.15g]\n", axis, lo - d, hi + d);
 	}
 }
 
 static int write_gp(const char *dir, const char *title,
 		    const struct point *pts, size_t n, int seeds, int arrows)
 {
-	char path[4200];
+	char path[4200], mid[32], right[32];
 	int m, w = n > 12 ? 1000 + 30 * (int)n : 1000;
+	double lo = INFINITY, hi = -INFINITY, x, y;
+	size_t i;
 	FILE *f;
 
 	/* (a) balance and energy on two y axes */
@@ -452,9 +468,28 @@ static int write_gp(const char *dir, const char *title,
 	fprintf(f, "set xlabel 'balance score (lower is better)'\nset ylabel 'energy (J)'\n"
 		"set grid lc rgb '#e0e0e0'\n"
 		"set key below horizontal\n"
-		"plot %s'plane.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#1f77b4' title 'revision', \\\n"
-		"     '' using 1:2:3 with labels left offset char 1,0.6 font 'sans,9' notitle\n",
+		"plot %s'plane.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#1f77b4' title 'revision', \\\n",
 		arrows ? "'arrows.dat' using 1:2:3:4 with vectors head filled size screen 0.015,20 lw 1.5 lc rgb '#909090' title 'revision order', \\\n     " : "");
+	/*
+	 * The labels of places right of the middle go left of them, not off
+	 * the plot. Only when there are such places, as plane.dat writes them
+	 * (15 digits): gnuplot 5.4 crashes on a labels plot whose every point
+	 * is filtered out.
+	 */
+	for (i = 0; i < n; i++) {
+		if (plane_xy(&pts[i], seeds, &x, &y))
+			continue;
+		lo = x < lo ? x : lo;
+		hi = x > hi ? x : hi;
+	}
+	snprintf(mid, sizeof(mid), "%.15g", (lo + hi) / 2);
+	snprintf(right, sizeof(right), "%.15g", hi);
+	if (lo < hi && strcmp(mid, right))
+		fprintf(f, "     '' using ($1 <= %s ? $1 : NaN):2:3 with labels left offset char 1,0.6 font 'sans,9' notitle, \\\n"
+			"     '' using ($1 > %s ? $1 : NaN):2:3 with labels right offset char -1,0.6 font 'sans,9' notitle\n",
+			mid, mid);
+	else
+		fprintf(f, "     '' using 1:2:3 with labels left offset char 1,0.6 font 'sans,9' notitle\n");
 	gp_tail(f, "plane", 900, 700);
 	if (fclose(f))
 		return -1;

@@ -62,29 +62,9 @@ done
 [ -z "$bad" ]
 ok $? "each PNG has its size and more than 20 colours, each SVG parses${bad:+ (bad:$bad)}"
 
-# dat DIR CODE: python that sets ok, given trend.dat's rows d (dicts by
-# the header's names, values as floats)
-dat() {
-	python3 - "$1" "$2" <<'PY'
-import math, shlex, sys
-lines = open(sys.argv[1] + '/trend.dat').read().splitlines()
-names = lines[0][2:].split()
-d = []
-for l in lines:
-    if l.startswith('#'):
-        continue
-    row = dict(zip(names, shlex.split(l)))
-    for k in names[6:]:
-        row[k] = float(row[k])
-    d.append(row)
-ok = False
-exec(sys.argv[2])
-sys.exit(0 if ok else 1)
-PY
-}
 tags=$(git -C "$LSBISECT_REPO" tag -l 'v6.1.*' --sort=v:refname |
 	awk '$0 == "v6.1.170" { on = 1 } on { print } $0 == "v6.1.192" { exit }' | tr '\n' ' ')
-dat "$A" "ok = ' '.join(r['label'] for r in d) + ' ' == '$tags' and all(r['status'] == 'ok' for r in d)"
+trend_dat "$A" "ok = ' '.join(r['label'] for r in d) + ' ' == '$tags' and all(r['status'] == 'ok' for r in d)"
 ok $? "one row per release from v6.1.170 to v6.1.192, labelled with its tag ($tags)"
 
 # The same specs with 'linsched run --json': every metric the same.
@@ -95,26 +75,18 @@ for v in v6.1.187 v6.1.190; do
 		--json "$tmp/$v-Q.json" > /dev/null || echo "run $v failed"
 done
 same="
-import json
-def metric(r, name):
-    for root in ('metrics', 'power'):
-        n = r[root]
-        for p in name.split('.'):
-            n = n.get(p) if isinstance(n, dict) else None
-        if isinstance(n, (int, float)):
-            return n
 ok = True
 for v in ('v6.1.187', 'v6.1.190'):
     j = json.load(open('$tmp/%s-%s.json' % (v, X)))
     row = [r for r in d if r['label'] == v][0]
-    for m in ('balance_score', 'work_conservation', 'wakeup_latency_ns.p99', 'throughput', 'energy_j', 'mean_power_w'):
+    for m in METRICS:
         a, b = row[m], metric(j, m)
         print('# %s %s: trend.dat %r, run --json %r' % (v, m, a, b))
         ok = ok and row['first_commit'] == j['commit'] and abs(a - b) <= 1e-9 * max(1, abs(b)) and row[m + '.min'] == row[m + '.max'] == a
 "
-dat "$A" "X = 'A'$same" && dat "$Q" "X = 'Q'$same"
+trend_dat "$A" "X = 'A'$same" && trend_dat "$Q" "X = 'Q'$same"
 ok $? "for 6.1.187 and 6.1.190, on both pairs, the 6 metrics of trend.dat are those of 'linsched run --json'"
-dat "$A" "a, b = [[r for r in d if r['label'] == v][0]['throughput'] for v in ('v6.1.187', 'v6.1.190')]; print('# throughput %g -> %g' % (a, b)); ok = a > 1.9 and b < 1.45"
+trend_dat "$A" "a, b = [[r for r in d if r['label'] == v][0]['throughput'] for v in ('v6.1.187', 'v6.1.190')]; print('# throughput %g -> %g' % (a, b)); ok = a > 1.9 and b < 1.45"
 ok $? "the misfit workload's throughput on asym-smt drops from 6.1.187 to 6.1.190"
 P=$tmp/a/hog_4_cpus_0_unpin_10ms-asym-smt.json
 [ "$(grep -vc '^#' "$P/plane.dat")" = 2 ] && [ "$(grep -vc '^#' "$P/arrows.dat")" = 1 ] &&
@@ -140,7 +112,7 @@ rc=$?
 X=$tmp/x/hog_4_cpus_0_unpin_10ms-quad
 [ $rc = 0 ] && grep -q "^  gap: ${c1:0:12} (${c1:0:12}): crashed: .*BUG" "$tmp/x.out" &&
 	grep -q "1 gap" "$tmp/x.out" &&
-	dat "$X" "import math; ok = [r['status'] for r in d] == ['ok', 'crashed', 'ok'] and all(math.isnan(v) for k, v in d[1].items() if k not in ('index', 'label', 'first_commit', 'last_commit', 'commits', 'status')) and not math.isnan(d[2]['throughput'])" &&
+	trend_dat "$X" "import math; ok = [r['status'] for r in d] == ['ok', 'crashed', 'ok'] and all(math.isnan(v) for k, v in d[1].items() if k not in ('index', 'label', 'first_commit', 'last_commit', 'commits', 'status')) and not math.isnan(d[2]['throughput'])" &&
 	grep -q "crashed" "$X/balance-energy.gp" && [ "$(png_check "$X/metrics.png" 1000x900)" -gt 20 ]
 ok $? "a crashing revision: exit 0 ($rc), listed with its reason, a gap (NaN) in trend.dat, marked in the plots"
 grep -q "yerrorbars" "$X/balance-energy.gp" && grep -q "yerrorbars" "$X/metrics.gp" &&

@@ -94,3 +94,36 @@ for y in range(h):
 print(len(colours))
 PY
 }
+
+# trend_dat DIR CODE: run python CODE, which sets ok, on DIR/trend.dat of
+# 'linsched trend'; it is given d, the rows (dicts by the header's names,
+# metric values as floats), METRICS, the six metrics trend draws, and
+# metric(r, name), that metric of a 'linsched run --json' result r, found
+# as trend finds it (in "metrics", then "power")
+trend_dat() {
+	python3 - "$1" "$2" <<'PY'
+import json, math, shlex, sys
+lines = open(sys.argv[1] + '/trend.dat').read().splitlines()
+names = lines[0][2:].split()
+d = []
+for l in lines:
+    if l.startswith('#'):
+        continue
+    row = dict(zip(names, shlex.split(l)))
+    for k in names[6:]:
+        row[k] = float(row[k])
+    d.append(row)
+METRICS = ('balance_score', 'work_conservation', 'wakeup_latency_ns.p99',
+           'throughput', 'energy_j', 'mean_power_w')
+def metric(r, name):
+    for root in ('metrics', 'power'):
+        n = r[root]
+        for p in name.split('.'):
+            n = n.get(p) if isinstance(n, dict) else None
+        if isinstance(n, (int, float)):
+            return n
+ok = False
+exec(sys.argv[2])
+sys.exit(0 if ok else 1)
+PY
+}
