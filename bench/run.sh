@@ -15,6 +15,8 @@
 #   BENCH_SKIP_SUITE=1  skip the whole workload suite run
 #   BENCH_SKIP_BISECT=1 skip the 44-commit test bisection (section 5)
 #   BENCH_SKIP_METRICS=1  skip the metrics overhead (section 3b)
+#   BENCH_SKIP_REPORT=1 skip the release report (section 6; ~4 min)
+#   BENCH_REPORT        the report's OLD and NEW (default "v6.1.170 v6.1.192")
 #   BENCH_SUITE_REV     revision the suite runs on (default v6.1.192)
 #   BENCH_OUT           results file (default build/bench/results.json)
 #   LINSCHED            the driver (default build/bin/linsched)
@@ -41,6 +43,8 @@ T_SPEED64=20		# simulated/wall, at least (64 CPUs, 256 tasks)
 T_RSS_MB=200		# peak RSS of the simulator, MB, at most
 T_METRICS=1.15		# wall with --metrics / wall without, at most
 T_SUITE_S=600		# the whole suite, 10 s simulated each on quad-smt, at most
+T_REPORT_COLD_S=2700	# release report: full suite x 3 topologies x 3 seeds, cold results
+T_REPORT_WARM_S=60	# the same report again
 
 # The workloads: a mix of always-running, periodic and random tasks.
 W16='hog*8+periodic*24:run=1ms:sleep=4ms+random*24:run=2ms:sleep=6ms+periodic*8:run=100us:sleep=900us'
@@ -307,6 +311,37 @@ if [[ ${BENCH_SKIP_BISECT:-0} != 1 ]]; then
 	row "git bisect run, same history (s)" "v6.1.192+" "$(fmt "$bgit" 1)" "$(fmt "$bgit" 1)" "" ""
 	row "  git bisect run / lsbisect cold (x)" "v6.1.192+" "$(fmt "$bratio" 2)" "$(fmt "$bratio" 2)" ">= $T_BISECT_RATIO" "$(verdict "$bratio" ">=" $T_BISECT_RATIO)"
 	JSON+=("{\"name\":\"bisection\",\"commits\":44,\"cold_s\":$bcold,\"warm_s\":$bwarm,\"git_bisect_run_s\":$bgit,\"ratio_git_to_cold\":$bratio}")
+fi
+
+# ---- 6. a release report: the whole suite on two revisions over three
+# machines, 3 seeds, 10 s each; cold = an empty result cache beside the
+# shared builds, then the same report again ----
+
+if [[ ${BENCH_SKIP_REPORT:-0} != 1 ]]; then
+	read -r rold rnew <<<"${BENCH_REPORT:-v6.1.170 v6.1.192}"
+	for rev in "$rold" "$rnew"; do
+		"$LINSCHED" build "$rev" >/dev/null || die "linsched build $rev failed"
+	done
+	rcache=$TMP/report-cache
+	mkdir -p "$rcache"
+	base=${LSBISECT_CACHE:-$(dirname "$LINSCHED")/../cache}
+	ln -s "$(cd "$base" && pwd)/builds" "$rcache/builds"
+	ln -s "$(cd "$base" && pwd)/trees" "$rcache/trees"
+	echo "  report: $rold -> $rnew, full suite x quad-smt, dynamiq-1+3+4, numa-2 x 3 seeds x 10 s, cold results"
+	for pass in cold warm; do
+		t0=$(now)
+		rs=0
+		LSBISECT_CACHE=$rcache "$LINSCHED" report "$rold" "$rnew" --out "$TMP/report" --quiet \
+			>"$TMP/report.out" 2>"$TMP/report.err" || rs=$?
+		t1=$(now)
+		[[ $rs == 0 || $rs == 1 ]] || { cat "$TMP/report.err" >&2; die "linsched report $rold $rnew: status $rs"; }
+		w=$(elapsed "$t0" "$t1")
+		runs=$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(len(r["results"]) * 2 * r["seeds"])' "$TMP/report/report.json")
+		if [[ $pass == cold ]]; then target=$T_REPORT_COLD_S; else target=$T_REPORT_WARM_S; fi
+		st=$(verdict "$w" "<=" "$target")
+		row "report $pass, $runs runs (s)" "$rold..$rnew" "$(fmt "$w" 1)" "$(fmt "$w" 1)" "<= $target" "$st"
+		JSON+=("{\"name\":\"report_$pass\",\"revision\":\"$rold..$rnew\",\"runs\":$runs,\"unit\":\"s\",\"best\":$w,\"median\":$w,\"target\":$target,\"target_op\":\"<=\",\"status\":\"$st\"}")
+	done
 fi
 
 # ---- the table ----
