@@ -663,7 +663,7 @@ static void find_changes(const char *repo)
 		const struct bisect_class *k = &cls->classes[i];
 		struct bisect_commit_info info;
 		struct change *c = &changes[nr_changes];
-		size_t f, used = 0, headers = 0;
+		size_t f, used = 0, headers = 0, more = 0;
 
 		if (!strcmp(k->subset, prev))
 			continue;
@@ -683,11 +683,16 @@ static void find_changes(const char *repo)
 				headers++;
 				continue;
 			}
-			if (used + strlen(info.files[f]) + 40 < sizeof(c->files))
+			if (used + strlen(info.files[f]) + 80 < sizeof(c->files))
 				used += snprintf(c->files + used,
 						 sizeof(c->files) - used, "%s%s",
 						 used ? " " : "", info.files[f]);
+			else
+				more++;
 		}
+		if (more)
+			used += snprintf(c->files + used, sizeof(c->files) - used,
+					 " and %zu more", more);
 		if (headers)
 			snprintf(c->files + used, sizeof(c->files) - used,
 				 "%s%zu file%s under include/", used ? "; " : "",

@@ -21,6 +21,7 @@
 #include "suite/suite.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
+#include "version.h"
 
 int cmd_suite(int argc, char **argv);
 
@@ -436,6 +437,8 @@ static void run_one(const struct run_ctx *ctx, int i)
 	args[n++] = (char *)ctx->rev.commit;
 	args[n++] = "--subset";
 	args[n++] = (char *)ctx->rev.subset;
+	args[n++] = "--tool-version";
+	args[n++] = LSB_VERSION;
 	args[n++] = "--topology";
 	args[n++] = (char *)ctx->topology;
 	args[n++] = "--workload";

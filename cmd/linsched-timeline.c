@@ -20,6 +20,7 @@
 #include "plots/plots.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
+#include "version.h"
 
 int cmd_timeline(int argc, char **argv);
 int run_gnuplot(const char *dir, const char *script);
@@ -530,6 +531,8 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 	args[n++] = rev->commit;
 	args[n++] = "--subset";
 	args[n++] = rev->subset;
+	args[n++] = "--tool-version";
+	args[n++] = LSB_VERSION;
 	for (i = 0; i < nr_extra; i++)
 		args[n++] = extra[i];
 	args[n++] = "--trace";

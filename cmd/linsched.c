@@ -315,6 +315,8 @@ static int cmd_run(int argc, char **argv)
 	args[n++] = rev.commit;
 	args[n++] = "--subset";
 	args[n++] = rev.subset;
+	args[n++] = "--tool-version";
+	args[n++] = LSB_VERSION;
 	args[n++] = "--topology";
 	args[n++] = (char *)topology;
 	args[n++] = "--workload";

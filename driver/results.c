@@ -26,6 +26,7 @@
 #include "driver/driver_internal.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
+#include "version.h"
 
 #define ENTRY_MAGIC "lsbisect-result 1"
 
@@ -413,6 +414,8 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 	args[n++] = (char *)rev->commit;
 	args[n++] = "--subset";
 	args[n++] = (char *)rev->subset;
+	args[n++] = "--tool-version";
+	args[n++] = LSB_VERSION;
 	args[n++] = "--topology";
 	args[n++] = (char *)spec->topology;
 	args[n++] = "--workload";

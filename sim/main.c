@@ -15,7 +15,6 @@
 #include <asm/door.h>
 
 #include "sim/sim.h"
-#include "version.h"
 
 static void usage(FILE *f, const char *argv0)
 {
@@ -38,6 +37,9 @@ static void usage(FILE *f, const char *argv0)
 "      --revision NAME  revision name recorded in the results\n"
 "      --commit HASH    its commit, recorded in the results\n"
 "      --subset HASH    its build subset hash, recorded in the results\n"
+"      --tool-version V the driver's version, recorded in the results (the\n"
+"                       runtime itself carries none, so that a new version\n"
+"                       of the tools keeps the results of an unchanged one)\n"
 "      --fatal-warnings make a kernel WARN end the run (exit %d)\n"
 "      --domains        boot, print the sched domains the kernel built, exit\n"
 "      --no-metrics     leave the load-balance scores (\"metrics\") out of the\n"
@@ -183,6 +185,7 @@ struct run_meta {
 	const char *revision;
 	const char *commit;
 	const char *subset;
+	const char *tool_version;
 };
 
 static cJSON *results_json(const struct sim_config *cfg,
@@ -197,7 +200,8 @@ static cJSON *results_json(const struct sim_config *cfg,
 	cJSON_AddStringToObject(root, "commit", meta->commit ? meta->commit : "");
 	cJSON_AddStringToObject(root, "subset_hash",
 				meta->subset ? meta->subset : "");
-	cJSON_AddStringToObject(root, "tool_version", LSB_VERSION);
+	cJSON_AddStringToObject(root, "tool_version",
+				meta->tool_version ? meta->tool_version : "");
 	cJSON_AddNumberToObject(root, "door_version", LINSCHED_DOOR_VERSION);
 	cJSON_AddStringToObject(root, "kernel_version", res->kernel_version);
 	cJSON_AddStringToObject(root, "topology", cfg->topo->name);
@@ -253,6 +257,7 @@ int main(int argc, char **argv)
 		{ "revision", required_argument, NULL, 'R' },
 		{ "commit", required_argument, NULL, 'C' },
 		{ "subset", required_argument, NULL, 'S' },
+		{ "tool-version", required_argument, NULL, 'V' },
 		{ "fatal-warnings", no_argument, NULL, 'F' },
 		{ "domains", no_argument, NULL, 'D' },
 		{ "metrics", no_argument, NULL, 'M' },
@@ -314,6 +319,9 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			meta.commit = optarg;
+			break;
+		case 'V':
+			meta.tool_version = optarg;
 			break;
 		case 'S':
 			meta.subset = optarg;
