@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "bisect/bisect.h"
+#include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
@@ -28,7 +29,6 @@
 #include "workloads/workloads.h"
 
 int cmd_report(int argc, char **argv);
-int run_gnuplot(const char *dir, const char *script);
 
 static const char usage_report[] =
 "usage: linsched report OLD NEW [options]\n"
@@ -65,6 +65,7 @@ static const char usage_report[] =
 "                      DATA being build/ in a build tree)\n"
 "  -j, --jobs N        simulations at a time, and build jobs (default: the\n"
 "                      number of CPUs)\n"
+ENGINE_USAGE
 "      --timeout S     wall-clock limit of a simulation (default 600)\n"
 "  -q, --quiet         no progress line (shown on a terminal only)\n"
 "  -v, --verbose       show kbuild's output\n"
@@ -300,77 +301,30 @@ static int doc_close(struct doc *d)
 
 static void progress(size_t done, size_t total, size_t ran, void *arg)
 {
-	double el = now_s() - R.start, rate = el > 0 ? ran / el : 0;
-	size_t cached = *(size_t *)arg;
+	size_t *cached = arg;
 
 	if (!ran)
-		*(size_t *)arg = cached = done;
-	if (!R.tty)
-		return;
-	fprintf(stderr, "\rreport: %zu/%zu runs (%zu cached)", done, total,
-		cached);
-	if (ran && rate > 0)
-		fprintf(stderr, ", %.1f/s, ~%.0fs left", rate,
-			(total - done) / rate);
-	fputs("\033[K", stderr);
+		*cached = done;
+	if (R.tty)
+		progress_line("report", done, total, *cached, ran,
+			      now_s() - R.start);
 }
 
 static int write_workloads(char wl[][4200])
 {
-	char path[4300], err[1024];
-	int t, p, i;
+	int t;
 
 	for (t = 0; t < R.nt; t++) {
 		lsb_pathf(wl[t], 4200, "%s/workloads/%dcpus", R.out,
 			  R.topo_cpus[t]);
-		if (lsb_mkdir_p(wl[t])) {
-			fprintf(stderr, "error: cannot make '%s': %s\n", wl[t],
-				strerror(errno));
+		if (suite_files(wl[t], R.patterns, R.np, R.topo_cpus[t]))
 			return -1;
-		}
-		for (i = 0; i < t; i++)
-			if (R.topo_cpus[i] == R.topo_cpus[t])
-				break;
-		if (i < t)
-			continue;
-		for (p = 0; p < R.np; p++) {
-			char *json = suite_pattern_json(R.patterns[p],
-							R.topo_cpus[t]);
-			struct workload w;
-			size_t len;
-			char *old;
-
-			if (!json) {
-				fprintf(stderr, "error: out of memory\n");
-				return -1;
-			}
-			lsb_pathf(path, sizeof(path), "%s/%s.json", wl[t],
-				  suite_pattern_name(R.patterns[p]));
-			len = strlen(json);
-			old = lsb_read_file(path, NULL);
-			/* same bytes: keep the file (and its cache keys) */
-			if ((!old || strcmp(old, json)) &&
-			    write_atomic(path, json, len)) {
-				fprintf(stderr, "error: cannot write '%s': %s\n",
-					path, strerror(errno));
-				free(old);
-				free(json);
-				return -1;
-			}
-			free(old);
-			free(json);
-			if (workload_parse(&w, path, err, sizeof(err))) {
-				fprintf(stderr, "error: suite pattern '%s': %s\n",
-					suite_pattern_name(R.patterns[p]), err);
-				return -1;
-			}
-			workload_release(&w);
-		}
 	}
 	return 0;
 }
 
-static int run_all(const struct driver_paths *paths, int jobs, int timeout)
+static int run_all(const struct driver_paths *paths,
+		   const struct driver_engine *engine, int timeout)
 {
 	static char wl[MAX_TOPOS][4200];
 	char (*files)[4300];
@@ -411,7 +365,7 @@ static int run_all(const struct driver_paths *paths, int jobs, int timeout)
 				}
 		}
 	R.start = now_s();
-	ret = driver_units_run(paths, units, n, jobs, progress, &cached);
+	ret = driver_units_run(paths, units, n, engine, progress, &cached);
 	if (R.tty)
 		fputs("\r\033[K", stderr);
 	if (ret) {
@@ -1407,6 +1361,7 @@ int cmd_report(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const default_topos[] = {
@@ -1414,13 +1369,13 @@ int cmd_report(int argc, char **argv)
 	};
 	static struct driver_paths paths;
 	const char *globs[MAX_MATCH], *repo = NULL, *out = NULL;
-	int c, i, t, nglobs = 0, jobs, timeout = 600, quiet = 0, verbose = 0;
+	int c, i, t, nglobs = 0, timeout = 600, quiet = 0, verbose = 0;
 	int ret = 4, r;
 	struct rank *worse = NULL, *better = NULL;
 	size_t nw = 0, nb = 0;
 	char *json = NULL, *end;
 	double t0 = now_s();
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct driver_engine engine;
 
 	memset(&R, 0, sizeof(R));
 	R.seeds = 3;
@@ -1428,7 +1383,7 @@ int cmd_report(int argc, char **argv)
 	R.suite = "full";
 	R.duration = "10s";
 	R.top = 20;
-	jobs = cpus > 0 && cpus < 256 ? (int)cpus : 2;
+	engine_defaults(&engine);
 	while ((c = getopt_long(argc, argv, "s:m:t:T:n:d:r:o:j:qvh", opts,
 				NULL)) != -1) {
 		switch (c) {
@@ -1469,10 +1424,6 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'r': repo = optarg; break;
 		case 'o': out = optarg; break;
-		case 'j':
-			if (parse_int("--jobs", optarg, 1, 256, &jobs))
-				return 2;
-			break;
 		case 'O':
 			if (parse_int("--timeout", optarg, 0, 1000000, &timeout))
 				return 2;
@@ -1483,6 +1434,8 @@ int cmd_report(int argc, char **argv)
 			fputs(usage_report, stdout);
 			return 0;
 		default:
+			if (!engine_option(&engine, c, optarg))
+				break;
 			fputs(usage_report, stderr);
 			return 2;
 		}
@@ -1550,8 +1503,8 @@ int cmd_report(int argc, char **argv)
 
 		if (R.tty)
 			fprintf(stderr, "report: preparing %s...\033[K\r", name);
-		if (driver_target_prepare(&R.rev[r], &paths, repo, name, jobs,
-					  verbose)) {
+		if (driver_target_prepare(&R.rev[r], &paths, repo, name,
+					  engine.jobs, verbose)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());
 			goto out;
 		}
@@ -1578,7 +1531,7 @@ int cmd_report(int argc, char **argv)
 			strerror(errno));
 		goto out;
 	}
-	if (run_all(&paths, jobs, timeout))
+	if (run_all(&paths, &engine, timeout))
 		goto out;
 	for (i = 0; (size_t)i < R.nr_rows; i++)
 		judge(&R.rows[i]);

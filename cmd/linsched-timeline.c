@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
@@ -23,7 +24,6 @@
 #include "version.h"
 
 int cmd_timeline(int argc, char **argv);
-int run_gnuplot(const char *dir, const char *script);
 
 static const char usage_timeline[] =
 "usage: linsched timeline REV --workload W --topology T [options]\n"

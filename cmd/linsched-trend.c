@@ -16,12 +16,12 @@
 #include <cjson/cJSON.h>
 
 #include "bisect/bisect.h"
+#include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
 
 int cmd_trend(int argc, char **argv);
-int run_gnuplot(const char *dir, const char *script);
 
 static const char usage_trend[] =
 "usage: linsched trend GOOD..BAD --workload W --topology T [options]\n"

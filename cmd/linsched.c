@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "bisect/bisect.h"
+#include "cmd/cmd.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
 #include "version.h"

@@ -305,25 +305,80 @@ typedef void (*driver_progress_fn)(size_t done, size_t total, size_t ran,
 				   void *arg);
 
 /**
+ * struct driver_engine - where units run
+ * @slurm: 0: a pool of child processes on this machine; 1: Slurm job
+ *	arrays (the cache directory and the workload files must be on a
+ *	file system every node sees)
+ * @jobs: local: children at a time (< 1: one)
+ * @partition: Slurm partition (NULL: the cluster's default)
+ * @slurm_opt: more sbatch options, split at blanks (NULL: none)
+ * @tasks: Slurm array tasks per submission (0: four per CPU the cluster
+ *	has); each task runs its share of the units one after another
+ * @retries: how often an array task that failed or vanished (node
+ *	failure, scancel) is submitted again (< 0: 2)
+ * @tool: the linsched executable the array tasks run ('linsched
+ *	sweep-worker'); NULL: the running one (/proc/self/exe)
+ */
+struct driver_engine {
+	int slurm;
+	int jobs;
+	const char *partition;
+	const char *slurm_opt;
+	int tasks;
+	int retries;
+	const char *tool;
+};
+
+/**
  * driver_units_run() - put every unit's result into the result cache
  * @paths: from driver_paths_init()
  * @units: the units
  * @n: their number
- * @jobs: at most this many computed at once, each in a child process
- * @progress: called once after the cache was consulted and after each
- *	computed unit; NULL for none
+ * @engine: where they run
+ * @progress: called once after the cache was consulted and whenever
+ *	units were computed; NULL for none
  * @arg: passed to @progress
  *
- * Units already in the cache are not run again. Afterwards
- * driver_target_result() finds every unit that did not fail.
+ * Units already in the cache are not run again; a unit is never counted
+ * twice (the cache is keyed by content: a unit computed twice, e.g. by a
+ * resubmitted array task, is one entry). Afterwards driver_target_result()
+ * finds every unit that did not fail. A kernel crash or hang in a unit is
+ * that unit's result, not a failure.
  *
  * Return: 0 when every unit has its result, the number of failed units
  * (driver_last_error() says how many and the first one's error), or -1
- * when the pool itself failed.
+ * when the engine itself failed (no Slurm controller, nodes that cannot
+ * write the cache, ...; driver_last_error() says which).
  */
 int driver_units_run(const struct driver_paths *paths,
-		     struct driver_unit *units, size_t n, int jobs,
+		     struct driver_unit *units, size_t n,
+		     const struct driver_engine *engine,
 		     driver_progress_fn progress, void *arg);
+
+/**
+ * driver_engine_set() - set an engine option from the command line
+ * @e: the engine (zeroed, @jobs and @retries set, before the first call)
+ * @key: "engine" (local or slurm), "jobs", "partition", "slurm-opt",
+ *	"slurm-tasks" or "slurm-retries"
+ * @value: the option's value; kept, not copied
+ *
+ * Return: 0, or -1 with driver_last_error() saying what was expected.
+ */
+int driver_engine_set(struct driver_engine *e, const char *key,
+		      const char *value);
+
+/**
+ * driver_sweep_worker() - run one Slurm array task's share of a sweep
+ * @paths: from driver_paths_init() (the cache directory is the sweep's)
+ * @dir: the sweep's directory, as driver_units_run() made it
+ * @task: the array task's index
+ * @probe: only check that this node can read @dir and write the cache
+ *
+ * Return: 0 when every unit of the share has its result, else -1 with
+ * driver_last_error() set.
+ */
+int driver_sweep_worker(const struct driver_paths *paths, const char *dir,
+			int task, int probe);
 
 /**
  * driver_result_metrics() - metrics of a result, by name

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * units.c - many results at once: a pool of child processes that fill the
- * result cache, one unit (a prepared revision and a run spec) each.
+ * units.c - many results at once: what the cache has already, then a pool
+ * of child processes that fill the result cache, one unit (a prepared
+ * revision and a run spec) each, or Slurm job arrays (slurm.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -63,14 +64,15 @@ static void reap(struct slot *s, int wstatus, struct driver_unit *units,
 }
 
 int driver_units_run(const struct driver_paths *paths,
-		     struct driver_unit *units, size_t n, int jobs,
+		     struct driver_unit *units, size_t n,
+		     const struct driver_engine *engine,
 		     driver_progress_fn progress, void *arg)
 {
 	struct driver_result r;
 	struct slot *slots;
 	size_t i, next = 0, done = 0, failed = 0, ran = 0;
 	char first_error[4096] = "";
-	int running = 0, k, ret;
+	int running = 0, k, ret, jobs = engine->jobs;
 
 	if (jobs < 1)
 		jobs = 1;
@@ -87,6 +89,8 @@ int driver_units_run(const struct driver_paths *paths,
 		progress(done, n, 0, arg);
 	if (done == n)
 		return 0;
+	if (engine->slurm)
+		return driver_slurm_run(paths, units, n, engine, progress, arg);
 	slots = calloc(jobs, sizeof(*slots));
 	if (!slots) {
 		driver_set_error("out of memory");
@@ -164,4 +168,47 @@ fail:
 		}
 	free(slots);
 	return -1;
+}
+
+int driver_engine_set(struct driver_engine *e, const char *key,
+		      const char *value)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(key, "engine")) {
+		if (strcmp(value, "local") && strcmp(value, "slurm")) {
+			driver_set_error("--engine '%s': expected local or slurm",
+					 value);
+			return -1;
+		}
+		e->slurm = !strcmp(value, "slurm");
+		return 0;
+	}
+	if (!strcmp(key, "partition")) {
+		e->partition = value;
+		return 0;
+	}
+	if (!strcmp(key, "slurm-opt")) {
+		e->slurm_opt = value;
+		return 0;
+	}
+	v = strtol(value, &end, 10);
+	if (*end || end == value || v < 0 || v > 100000) {
+		driver_set_error("--%s '%s': expected a number from 0 to 100000",
+				 key, value);
+		return -1;
+	}
+	if (!strcmp(key, "jobs") && v >= 1 && v <= 256)
+		e->jobs = (int)v;
+	else if (!strcmp(key, "slurm-tasks"))
+		e->tasks = (int)v;
+	else if (!strcmp(key, "slurm-retries"))
+		e->retries = (int)v;
+	else {
+		driver_set_error("--%s '%s': not an engine option, or out of range",
+				 key, value);
+		return -1;
+	}
+	return 0;
 }

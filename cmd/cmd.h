@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd.h - what the linsched subcommands share (cmd/linsched.c and
+ * cmd/linsched-units.c): gnuplot, the engine options, the suite's files
+ * and the progress line. Not a module's public header: the CLI layer's.
+ */
+#ifndef LSB_CMD_H
+#define LSB_CMD_H
+
+#include <getopt.h>
+#include <stddef.h>
+
+#include "driver/driver.h"
+
+/* Run gnuplot on SCRIPT in DIR; an error is printed. Return 0 or -1. */
+int run_gnuplot(const char *dir, const char *script);
+
+/* The engine options, for usage texts and getopt_long tables. */
+#define ENGINE_USAGE \
+"      --engine E      where runs go: local (default: --jobs children) or\n" \
+"                      slurm (job arrays; the cache and the workload files\n" \
+"                      must be on a file system every node sees)\n" \
+"      --partition P   Slurm partition (default: the cluster's default)\n" \
+"      --slurm-opt O   more sbatch options, e.g. \"--qos=low --time=30\"\n" \
+"      --slurm-tasks N array tasks per submission (default: 4 per CPU)\n" \
+"      --slurm-retries N  submit a failed or vanished task again up to N\n" \
+"                      times (default 2)\n"
+
+enum {
+	OPT_ENGINE = 0x1000,
+	OPT_PARTITION,
+	OPT_SLURM_OPT,
+	OPT_SLURM_TASKS,
+	OPT_SLURM_RETRIES,
+};
+
+#define ENGINE_OPTIONS \
+	{ "engine", required_argument, NULL, OPT_ENGINE }, \
+	{ "partition", required_argument, NULL, OPT_PARTITION }, \
+	{ "slurm-opt", required_argument, NULL, OPT_SLURM_OPT }, \
+	{ "slurm-tasks", required_argument, NULL, OPT_SLURM_TASKS }, \
+	{ "slurm-retries", required_argument, NULL, OPT_SLURM_RETRIES }
+
+/* Local engine, as many jobs as CPUs, 2 retries. */
+void engine_defaults(struct driver_engine *e);
+
+/*
+ * Handle getopt's @opt if it is an engine option (or 'j', --jobs): 0 when
+ * it was, -1 after printing the error, 1 when it is not one.
+ */
+int engine_option(struct driver_engine *e, int opt, const char *arg);
+
+/*
+ * Write suite patterns as DIR/NAME.json for a machine of @nr_cpus CPUs
+ * (a file with the same bytes is left alone: its cache keys stay) and
+ * check that each parses. Errors are printed. Return 0 or -1.
+ */
+int suite_files(const char *dir, const int *patterns, int np, int nr_cpus);
+
+/* The progress line of long runs (a terminal only): done/total, rate, left. */
+void progress_line(const char *what, size_t done, size_t total,
+		   size_t cached, size_t ran, double elapsed_s);
+
+#endif

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * linsched-units.c - what report, sweep and trend share: the engine
+ * options, the suite's pattern files and the progress line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "common/common.h"
+#include "suite/suite.h"
+#include "workloads/workloads.h"
+
+void engine_defaults(struct driver_engine *e)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(e, 0, sizeof(*e));
+	e->jobs = cpus > 0 && cpus <= 256 ? (int)cpus : 2;
+	e->retries = 2;
+}
+
+int engine_option(struct driver_engine *e, int opt, const char *arg)
+{
+	static const char *const keys[] = {
+		[OPT_ENGINE - OPT_ENGINE] = "engine",
+		[OPT_PARTITION - OPT_ENGINE] = "partition",
+		[OPT_SLURM_OPT - OPT_ENGINE] = "slurm-opt",
+		[OPT_SLURM_TASKS - OPT_ENGINE] = "slurm-tasks",
+		[OPT_SLURM_RETRIES - OPT_ENGINE] = "slurm-retries",
+	};
+	const char *key;
+
+	if (opt == 'j')
+		key = "jobs";
+	else if (opt >= OPT_ENGINE && opt <= OPT_SLURM_RETRIES)
+		key = keys[opt - OPT_ENGINE];
+	else
+		return 1;
+	if (!driver_engine_set(e, key, arg))
+		return 0;
+	fprintf(stderr, "error: %s\n", !strcmp(key, "jobs") ?
+		"--jobs: expected 1 to 256" : driver_last_error());
+	return -1;
+}
+
+static int write_atomic(const char *path, const char *text)
+{
+	char tmp[4300];
+	size_t len = strlen(text);
+	FILE *f;
+
+	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	if (fwrite(text, 1, len, f) != len) {
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+int suite_files(const char *dir, const int *patterns, int np, int nr_cpus)
+{
+	char path[4300], err[1024];
+	int p;
+
+	if (lsb_mkdir_p(dir)) {
+		fprintf(stderr, "error: cannot make '%s': %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	for (p = 0; p < np; p++) {
+		char *json = suite_pattern_json(patterns[p], nr_cpus), *old;
+		struct workload w;
+
+		if (!json) {
+			fprintf(stderr, "error: out of memory\n");
+			return -1;
+		}
+		lsb_pathf(path, sizeof(path), "%s/%s.json", dir,
+			  suite_pattern_name(patterns[p]));
+		old = lsb_read_file(path, NULL);
+		/* the same bytes: keep the file (and its cache keys) */
+		if ((!old || strcmp(old, json)) && write_atomic(path, json)) {
+			fprintf(stderr, "error: cannot write '%s': %s\n", path,
+				strerror(errno));
+			free(old);
+			free(json);
+			return -1;
+		}
+		free(old);
+		free(json);
+		if (workload_parse(&w, path, err, sizeof(err))) {
+			fprintf(stderr, "error: suite pattern '%s': %s\n",
+				suite_pattern_name(patterns[p]), err);
+			return -1;
+		}
+		workload_release(&w);
+	}
+	return 0;
+}
+
+void progress_line(const char *what, size_t done, size_t total,
+		   size_t cached, size_t ran, double elapsed_s)
+{
+	double rate = elapsed_s > 0 ? ran / elapsed_s : 0;
+
+	fprintf(stderr, "\r%s: %zu/%zu runs (%zu cached)", what, done, total,
+		cached);
+	if (ran && rate > 0)
+		fprintf(stderr, ", %.1f/s, ~%.0fs left", rate,
+			(total - done) / rate);
+	fputs("\033[K", stderr);
+}
