@@ -57,6 +57,14 @@ int engine_option(struct driver_engine *e, int opt, const char *arg);
  */
 int suite_files(const char *dir, const int *patterns, int np, int nr_cpus);
 
+/*
+ * The suite patterns a command runs: @suite "full", "quick" (two of each
+ * family) or a family, narrowed by @globs when there are any. *@patterns
+ * is malloc()ed. Errors are printed. Return 0, or 2 (usage) or 1.
+ */
+int suite_select(const char *suite, const char *const *globs, int nglobs,
+		 int **patterns, int *np);
+
 /* The progress line of long runs (a terminal only): done/total, rate, left. */
 void progress_line(const char *what, size_t done, size_t total,
 		   size_t cached, size_t ran, double elapsed_s);

@@ -8,7 +8,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -143,45 +142,6 @@ static struct {
 	int tty;
 	double start;
 } R;
-
-/* ---- the suite's selection ---- */
-
-static int in_suite(const char *suite, const char *const *globs, int nglobs,
-		    int i)
-{
-	const char *name = suite_pattern_name(i), *fam = suite_pattern_family(i);
-	int k, first;
-
-	if (!strcmp(suite, "quick")) {
-		for (first = i; first > 0 &&
-		     !strcmp(suite_pattern_family(first - 1), fam); first--)
-			;
-		if (i - first >= 2)
-			return 0;
-	} else if (strcmp(suite, "full") && strcmp(suite, fam)) {
-		return 0;
-	}
-	if (!nglobs)
-		return 1;
-	for (k = 0; k < nglobs; k++)
-		if (!fnmatch(globs[k], name, 0))
-			return 1;
-	return 0;
-}
-
-static int known_suite(const char *suite)
-{
-	const char *const *fams;
-	size_t n, i;
-
-	if (!strcmp(suite, "full") || !strcmp(suite, "quick"))
-		return 1;
-	fams = suite_families(&n);
-	for (i = 0; i < n; i++)
-		if (!strcmp(fams[i], suite))
-			return 1;
-	return 0;
-}
 
 /* ---- small helpers ---- */
 
@@ -1445,11 +1405,6 @@ int cmd_report(int argc, char **argv)
 		fputs(usage_report, stderr);
 		return 2;
 	}
-	if (!known_suite(R.suite)) {
-		fprintf(stderr, "error: --suite '%s': expected full, quick or a family ('linsched suite list --families')\n",
-			R.suite);
-		return 2;
-	}
 	if (!R.nt)
 		for (t = 0; t < 3; t++)
 			R.topo[R.nt++] = default_topos[t];
@@ -1476,20 +1431,12 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			}
 	}
-	R.patterns = calloc(suite_count(), sizeof(*R.patterns));
-	if (!R.patterns) {
-		fprintf(stderr, "error: out of memory\n");
-		return 4;
-	}
-	for (i = 0; i < suite_count(); i++)
-		if (in_suite(R.suite, globs, nglobs, i))
-			R.patterns[R.np++] = i;
-	if (!R.np) {
-		fprintf(stderr, "error: no pattern of suite '%s' matches\n",
-			R.suite);
-		ret = 2;
+	ret = suite_select(R.suite, globs, nglobs, &R.patterns, &R.np);
+	if (ret) {
+		ret = ret == 2 ? 2 : 4;
 		goto out;
 	}
+	ret = 4;
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		goto out;

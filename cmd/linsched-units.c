@@ -4,6 +4,7 @@
  * options, the suite's pattern files and the progress line.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,4 +122,62 @@ void progress_line(const char *what, size_t done, size_t total,
 		fprintf(stderr, ", %.1f/s, ~%.0fs left", rate,
 			(total - done) / rate);
 	fputs("\033[K", stderr);
+}
+
+static int in_suite(const char *suite, const char *const *globs, int nglobs,
+		    int i)
+{
+	const char *fam = suite_pattern_family(i);
+	int k, first;
+
+	if (!strcmp(suite, "quick")) {
+		for (first = i; first > 0 &&
+		     !strcmp(suite_pattern_family(first - 1), fam); first--)
+			;
+		if (i - first >= 2)
+			return 0;
+	} else if (strcmp(suite, "full") && strcmp(suite, fam)) {
+		return 0;
+	}
+	for (k = 0; k < nglobs; k++)
+		if (!fnmatch(globs[k], suite_pattern_name(i), 0))
+			return 1;
+	return !nglobs;
+}
+
+int suite_select(const char *suite, const char *const *globs, int nglobs,
+		 int **patterns, int *np)
+{
+	const char *const *fams = NULL;
+	size_t nf = 0, j;
+	int i;
+
+	*np = 0;
+	*patterns = NULL;
+	if (strcmp(suite, "full") && strcmp(suite, "quick")) {
+		fams = suite_families(&nf);
+		for (j = 0; j < nf && strcmp(fams[j], suite); j++)
+			;
+		if (j == nf) {
+			fprintf(stderr, "error: --suite '%s': expected full, quick or a family ('linsched suite list --families')\n",
+				suite);
+			return 2;
+		}
+	}
+	*patterns = calloc(suite_count(), sizeof(**patterns));
+	if (!*patterns) {
+		fprintf(stderr, "error: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < suite_count(); i++)
+		if (in_suite(suite, globs, nglobs, i))
+			(*patterns)[(*np)++] = i;
+	if (!*np) {
+		fprintf(stderr, "error: no pattern of suite '%s' matches\n",
+			suite);
+		free(*patterns);
+		*patterns = NULL;
+		return 2;
+	}
+	return 0;
 }

@@ -38,6 +38,9 @@ static const char usage_main[] =
 "                energy and other metrics move along it (gnuplot)\n"
 "  report A B    a release regression report: the suite on two revisions\n"
 "                over several machines, ranked changes, plots (HTML, text)\n"
+"  sweep REV...  run revisions x workloads x topologies x seeds into the\n"
+"                result cache, here or on a Slurm cluster\n"
+"  sweep-worker  internal: one Slurm array task of a sweep\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
@@ -529,6 +532,8 @@ int cmd_suite(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_sweep_worker(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
@@ -565,6 +570,10 @@ int main(int argc, char **argv)
 		return cmd_trend(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sweep-worker"))
+		return cmd_sweep_worker(argc - 1, argv + 1);
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
 	return 2;
 }
