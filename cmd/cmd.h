@@ -22,7 +22,7 @@ int run_gnuplot(const char *dir, const char *script);
 "                      must be on a file system every node sees)\n" \
 "      --partition P   Slurm partition (default: the cluster's default)\n" \
 "      --slurm-opt O   more sbatch options, e.g. \"--qos=low --time=30\"\n" \
-"      --slurm-tasks N array tasks per submission (default: 4 per CPU)\n" \
+"      --slurm-tasks N array tasks per submission (default: one per CPU)\n" \
 "      --slurm-retries N  submit a failed or vanished task again up to N\n" \
 "                      times (default 2)\n"
 

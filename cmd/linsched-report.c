@@ -284,7 +284,7 @@ static int write_workloads(char wl[][4200])
 }
 
 static int run_all(const struct driver_paths *paths,
-		   const struct driver_engine *engine, int timeout)
+		   struct driver_engine *engine, int timeout)
 {
 	static char wl[MAX_TOPOS][4200];
 	char (*files)[4300];

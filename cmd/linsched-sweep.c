@@ -434,6 +434,7 @@ int cmd_sweep(int argc, char **argv)
 		cJSON_AddNumberToObject(o, "crashed", (double)counts[DRIVER_CRASHED]);
 		cJSON_AddNumberToObject(o, "hung", (double)counts[DRIVER_HUNG]);
 		cJSON_AddStringToObject(o, "engine", engine.slurm ? "slurm" : "local");
+		cJSON_AddNumberToObject(o, "resubmitted", engine.resubmitted);
 		cJSON_AddNumberToObject(o, "wall_s", wall);
 		text = cJSON_Print(o);
 		cJSON_Delete(o);
@@ -456,6 +457,9 @@ int cmd_sweep(int argc, char **argv)
 	printf("results: ok %zu, build failed %zu, crashed %zu, hung %zu\n",
 	       counts[DRIVER_OK], counts[DRIVER_BUILD_FAILED],
 	       counts[DRIVER_CRASHED], counts[DRIVER_HUNG]);
+	if (engine.resubmitted)
+		printf("slurm: %d array task%s submitted again (failed or vanished)\n",
+		       engine.resubmitted, engine.resubmitted == 1 ? "" : "s");
 	printf("%s/results.jsonl\n%s/sweep.json\n", dir, dir);
 	goto out;
 nomem:

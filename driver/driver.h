@@ -312,12 +312,14 @@ typedef void (*driver_progress_fn)(size_t done, size_t total, size_t ran,
  * @jobs: local: children at a time (< 1: one)
  * @partition: Slurm partition (NULL: the cluster's default)
  * @slurm_opt: more sbatch options, split at blanks (NULL: none)
- * @tasks: Slurm array tasks per submission (0: four per CPU the cluster
+ * @tasks: Slurm array tasks per submission (0: one per CPU the cluster
  *	has); each task runs its share of the units one after another
  * @retries: how often an array task that failed or vanished (node
  *	failure, scancel) is submitted again (< 0: 2)
  * @tool: the linsched executable the array tasks run ('linsched
  *	sweep-worker'); NULL: the running one (/proc/self/exe)
+ * @resubmitted: set by driver_units_run(): Slurm array tasks submitted
+ *	again after they failed or vanished
  */
 struct driver_engine {
 	int slurm;
@@ -327,6 +329,7 @@ struct driver_engine {
 	int tasks;
 	int retries;
 	const char *tool;
+	int resubmitted;
 };
 
 /**
@@ -352,7 +355,7 @@ struct driver_engine {
  */
 int driver_units_run(const struct driver_paths *paths,
 		     struct driver_unit *units, size_t n,
-		     const struct driver_engine *engine,
+		     struct driver_engine *engine,
 		     driver_progress_fn progress, void *arg);
 
 /**

@@ -20,7 +20,7 @@ struct driver_unit;
 struct driver_engine;
 int driver_slurm_run(const struct driver_paths *paths,
 		     struct driver_unit *units, size_t n,
-		     const struct driver_engine *engine,
+		     struct driver_engine *engine,
 		     void (*progress)(size_t, size_t, size_t, void *),
 		     void *arg);
 

@@ -379,7 +379,8 @@ out:
 
 struct sweep {
 	char dir[4200];
-	const struct driver_engine *e;
+	const char *cache_dir;
+	struct driver_engine *e;
 	char tool[PATH_MAX];
 	int ntasks;
 	long *job;		/* per task: the job id running it, 0 when done */
@@ -395,7 +396,7 @@ static int exists(const char *path)
 }
 
 /* Append the --partition and --slurm-opt words to @argv at @n. */
-static int slurm_args(const struct driver_engine *e, char **argv, int n,
+static int slurm_args(struct driver_engine *e, char **argv, int n,
 		      int max, char *buf, size_t len)
 {
 	char *save, *w;
@@ -425,6 +426,7 @@ static long submit(const struct sweep *sw, const char *array,
 	argv[n++] = "--parsable";
 	argv[n++] = "--job-name=lsbisect-sweep";
 	argv[n++] = "--cpus-per-task=1";
+	argv[n++] = "--no-requeue";
 	argv[n++] = "--output";
 	argv[n++] = (char *)output;
 	if (array) {
@@ -567,9 +569,9 @@ static int probe(struct sweep *sw)
 	if (exists(path))
 		return 0;
 	text = lsb_read_file(out, NULL);
-	driver_set_error("--engine slurm: the nodes cannot use the cache directory '%s' (it must be on a file system every node sees and can write): the probe job %ld %s",
-			 sw->dir, job, text && *text ? last_line(text) :
-			 "ended without writing its answer or any output (the node cannot write there)");
+	driver_set_error("--engine slurm: the nodes cannot write the cache directory '%s' (it must be on a file system every node sees and can write): the probe job %ld %s",
+			 sw->cache_dir, job, text && *text ? last_line(text) :
+			 "could not even write its output into the sweep directory there");
 	free(text);
 	return -1;
 }
@@ -656,6 +658,7 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 			}
 			if (submit_tasks(sw, k, k))
 				goto out;
+			sw->e->resubmitted++;
 		}
 next:;
 	}
@@ -667,7 +670,7 @@ out:
 
 int driver_slurm_run(const struct driver_paths *paths,
 		     struct driver_unit *units, size_t n,
-		     const struct driver_engine *e, driver_progress_fn progress,
+		     struct driver_engine *e, driver_progress_fn progress,
 		     void *arg)
 {
 	static struct sweep sw;
@@ -679,6 +682,7 @@ int driver_slurm_run(const struct driver_paths *paths,
 
 	memset(&sw, 0, sizeof(sw));
 	sw.e = e;
+	sw.cache_dir = paths->cache_dir;
 	if (e->tool) {
 		copy(sw.tool, sizeof(sw.tool), e->tool);
 	} else {
@@ -718,7 +722,8 @@ int driver_slurm_run(const struct driver_paths *paths,
 		goto out;
 	}
 	cpus = cluster_cpus(e);
-	sw.ntasks = e->tasks > 0 ? e->tasks : cpus > 0 ? 4 * cpus : 8;
+	/* one wave: the controller starts tasks about once a second */
+	sw.ntasks = e->tasks > 0 ? e->tasks : cpus > 0 ? cpus : 8;
 	if ((size_t)sw.ntasks > nt)
 		sw.ntasks = (int)nt;
 	if (sw.ntasks > 1000)

@@ -65,7 +65,7 @@ static void reap(struct slot *s, int wstatus, struct driver_unit *units,
 
 int driver_units_run(const struct driver_paths *paths,
 		     struct driver_unit *units, size_t n,
-		     const struct driver_engine *engine,
+		     struct driver_engine *engine,
 		     driver_progress_fn progress, void *arg)
 {
 	struct driver_result r;
