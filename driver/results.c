@@ -241,9 +241,12 @@ static void set_build_reason(struct driver_result *out, const char *msg)
  * Read the entry at @path into @out. Return 1 when it is valid and its key
  * text is @key, 0 when there is none (or it is a time-out a longer limit
  * may not repeat), -1 when it was corrupt or partial (then it is removed).
+ * The result names @workload (when not NULL) as its workload: the key has
+ * a file's content, not its name, and two files of one content share an
+ * entry, written by whichever ran first.
  */
 static int entry_read(const char *path, const char *key, int timeout_s,
-		      struct driver_result *out)
+		      const char *workload, struct driver_result *out)
 {
 	char hex[41], sum[41];
 	struct stat st, now;
@@ -292,6 +295,10 @@ static int entry_read(const char *path, const char *key, int timeout_s,
 		item = cJSON_GetObjectItemCaseSensitive(body, "result");
 		if (!cJSON_IsObject(item))
 			goto corrupt;
+		if (workload &&
+		    cJSON_GetObjectItemCaseSensitive(item, "workload"))
+			cJSON_ReplaceItemInObjectCaseSensitive(item, "workload",
+				cJSON_CreateString(workload));
 		out->json = cJSON_PrintUnformatted(item);
 		if (!out->json)
 			goto out;
@@ -554,7 +561,7 @@ int driver_target_prepare(struct driver_target *t,
 	ret = DRIVER_ERROR;
 	if (entry_path(fpath, sizeof(fpath), paths, failure, t->failure_key))
 		goto out;
-	ret = entry_read(fpath, failure, 0, &failed);
+	ret = entry_read(fpath, failure, 0, NULL, &failed);
 	t->removed_corrupt = failed.removed_corrupt;
 	if (ret == 1 && failed.status == DRIVER_BUILD_FAILED) {
 		t->status = DRIVER_BUILD_FAILED;
@@ -643,7 +650,7 @@ int driver_target_result(struct driver_result *out,
 	key = run_key(&rev, t->build, t->runtime, spec);
 	if (!key || entry_path(path, sizeof(path), paths, key, out->key))
 		goto done;
-	if (entry_read(path, key, spec->timeout_s, out) == 1) {
+	if (entry_read(path, key, spec->timeout_s, spec->workload, out) == 1) {
 		out->from_cache = 1;
 		ret = DRIVER_OK;
 		goto done;

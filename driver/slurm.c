@@ -459,8 +459,13 @@ static int ping(void)
 		return -1;
 	}
 	if (st || !strstr(out, " is UP")) {
+		char *line = strstr(out, "Slurmctld");
+
+		if (line)	/* its first line says who is down */
+			line[strcspn(line, "\n")] = '\0';
 		driver_set_error("--engine slurm: no reachable Slurm controller (scontrol ping: %s)",
-				 *out ? last_line(out) : "no answer");
+				 line ? line : *out ? last_line(out) :
+				 "no answer");
 		return -1;
 	}
 	return 0;
