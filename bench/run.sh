@@ -17,6 +17,8 @@
 #   BENCH_SKIP_METRICS=1  skip the metrics overhead (section 3b)
 #   BENCH_SKIP_REPORT=1 skip the release report (section 6; ~4 min)
 #   BENCH_REPORT        the report's OLD and NEW (default "v6.1.170 v6.1.192")
+#   BENCH_SKIP_SLURM=1  skip the Slurm sweep (section 7; installs Slurm and
+#                       MUNGE if missing and starts a private cluster)
 #   BENCH_SUITE_REV     revision the suite runs on (default v6.1.192)
 #   BENCH_OUT           results file (default build/bench/results.json)
 #   LINSCHED            the driver (default build/bin/linsched)
@@ -45,6 +47,7 @@ T_METRICS=1.15		# wall with --metrics / wall without, at most
 T_SUITE_S=600		# the whole suite, 10 s simulated each on quad-smt, at most
 T_REPORT_COLD_S=2700	# release report: full suite x 3 topologies x 3 seeds, cold results
 T_REPORT_WARM_S=60	# the same report again
+T_SLURM_RATIO=1.3	# 200-unit sweep: Slurm wall / local wall, at most
 
 # The workloads: a mix of always-running, periodic and random tasks.
 W16='hog*8+periodic*24:run=1ms:sleep=4ms+random*24:run=2ms:sleep=6ms+periodic*8:run=100us:sleep=900us'
@@ -342,6 +345,58 @@ if [[ ${BENCH_SKIP_REPORT:-0} != 1 ]]; then
 		row "report $pass, $runs runs (s)" "$rold..$rnew" "$(fmt "$w" 1)" "$(fmt "$w" 1)" "<= $target" "$st"
 		JSON+=("{\"name\":\"report_$pass\",\"revision\":\"$rold..$rnew\",\"runs\":$runs,\"unit\":\"s\",\"best\":$w,\"median\":$w,\"target\":$target,\"target_op\":\"<=\",\"status\":\"$st\"}")
 	done
+fi
+
+# ---- 7. a 220-unit sweep (LinSched's 60 s each) through Slurm (a private single-node cluster,
+# t/slurm.sh) against the local executor, each with an empty result cache,
+# alternating, BENCH_SLURM_REPS times ----
+
+if [[ ${BENCH_SKIP_SLURM:-0} != 1 ]]; then
+	(
+		set +eu
+		export LSB_ROOT=$PWD
+		. t/lib.sh >/dev/null
+		. t/slurm.sh
+		slurm_install || exit 3
+		trap 'slurm_stop' EXIT
+		slurm_start "$TMP/slurm" >&2 || exit 3
+		srev=${BENCH_SUITE_REV:-v6.1.192}
+		"$LINSCHED" build "$srev" >/dev/null || exit 1
+		base=$(cd "${LSBISECT_CACHE:-build/cache}" && pwd)
+		for i in $(seq "${BENCH_SLURM_REPS:-3}"); do
+			for engine in local slurm; do
+				c=$TMP/sc-$engine-$i
+				mkdir -p "$c"
+				ln -s "$base/builds" "$c/builds"
+				ln -s "$base/trees" "$c/trees"
+				t0=$(date +%s.%N)
+				LSBISECT_CACHE=$c "$LINSCHED" sweep "$srev" --match 'periodic-*' --match 'hog-*' \
+					--topology numa-4 --topology quad-smt --duration 60s --engine $engine \
+					--out "$TMP/sweep-$engine" -q >/dev/null 2>"$TMP/sweep-$engine.err" || exit 1
+				t1=$(date +%s.%N)
+				echo "$engine $(python3 -c "print($t1 - $t0)") $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["units"])' "$TMP/sweep-$engine/sweep.json")"
+			done
+		done
+	) >"$TMP/slurm.times"
+	rs=$?
+	if [[ $rs == 3 ]]; then
+		echo "  slurm: no cluster (Slurm could not be installed or started): skipped"
+	elif [[ $rs != 0 ]]; then
+		cat "$TMP"/sweep-*.err >&2 2>/dev/null
+		die "the Slurm sweep failed"
+	else
+		units=$(awk 'NR == 1 { print $3 }' "$TMP/slurm.times")
+		mapfile -t lw < <(awk '$1 == "local" { print $2 }' "$TMP/slurm.times")
+		mapfile -t sw < <(awk '$1 == "slurm" { print $2 }' "$TMP/slurm.times")
+		ratios=()
+		for i in "${!lw[@]}"; do ratios+=("$(calc "${sw[i]} / ${lw[i]}")"); done
+		lm=$(median "${lw[@]}"); sm=$(median "${sw[@]}"); rm_=$(median "${ratios[@]}")
+		st=$(verdict "$rm_" "<=" $T_SLURM_RATIO)
+		row "sweep $units units, local (s)" "$srev" "$(fmt "$(best "${lw[@]}")" 1)" "$(fmt "$lm" 1)" "" ""
+		row "sweep $units units, slurm (s)" "$srev" "$(fmt "$(best "${sw[@]}")" 1)" "$(fmt "$sm" 1)" "" ""
+		row "  slurm / local" "$srev" "$(fmt "$(best "${ratios[@]}")" 2)" "$(fmt "$rm_" 2)" "<= $T_SLURM_RATIO" "$st"
+		JSON+=("{\"name\":\"slurm_sweep\",\"revision\":\"$srev\",\"units\":$units,\"local_s\":[$(IFS=,; echo "${lw[*]}")],\"slurm_s\":[$(IFS=,; echo "${sw[*]}")],\"unit\":\"ratio\",\"best\":$(best "${ratios[@]}"),\"median\":$rm_,\"target\":$T_SLURM_RATIO,\"target_op\":\"<=\",\"status\":\"$st\"}")
+	fi
 fi
 
 # ---- the table ----

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# linsched sweep through Slurm on a private single-node cluster (t/slurm.sh;
+# Slurm and MUNGE installed if missing): 120 units give byte for byte the
+# local executor's results; an array task cancelled mid-sweep is submitted
+# again once and the results are still complete and identical; the same
+# sweep again runs nothing and submits no job; no reachable controller, or
+# a cache directory the nodes cannot see, fails at once saying which. Every
+# daemon started is stopped by pid, also when the test fails.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/slurm.sh"
+
+ensure_kernels
+if ! slurm_install; then
+	echo "Bail out! cannot install Slurm and MUNGE (slurmctld slurmd slurm-client munge)"
+	exit 1
+fi
+plan 10
+tmp=$(mktemp -d)
+trap 'slurm_stop; rm -rf "$tmp"' EXIT
+if ! slurm_start "$tmp/slurm"; then
+	echo "Bail out! cannot start a private Slurm cluster"
+	exit 1
+fi
+diag "cluster: $(sinfo -h -o '%P %D nodes %C CPUs (A/I/O/T) %t')"
+
+# caches whose results are their own, builds and exports shared
+cache() {
+	mkdir -p "$1"
+	ln -sfn "$LSBISECT_CACHE/builds" "$1/builds"
+	ln -sfn "$LSBISECT_CACHE/trees" "$1/trees"
+}
+cache "$tmp/local"; cache "$tmp/slurm-cache"; cache "$tmp/local2"; cache "$tmp/slurm2"
+"$LINSCHED" build "$TEST_V61" >/dev/null && "$LINSCHED" build "$TEST_V612" >/dev/null ||
+	{ echo "Bail out! cannot build the test revisions"; exit 1; }
+A=("$TEST_V61" "$TEST_V612" --suite hog --topology quad --seeds 3 --duration 2s --out "$tmp/out" -q)
+now() { date +%s.%N; }
+secs() { python3 -c "print(round($2 - $1, 2))"; }
+
+LSBISECT_CACHE=$tmp/local "$LINSCHED" sweep "${A[@]}" > "$tmp/local.out" 2>&1
+s1=$?
+mv "$tmp/out/results.jsonl" "$tmp/local.jsonl"
+t0=$(now)
+LSBISECT_CACHE=$tmp/slurm-cache "$LINSCHED" sweep "${A[@]}" --engine slurm > "$tmp/slurm.out" 2>&1
+s2=$?
+t1=$(now)
+sed 's/^/# /' "$tmp/slurm.out"
+n=$(grep -c . "$tmp/local.jsonl")
+ok "$([ $s1 = 0 ] && [ $s2 = 0 ] && [ "$n" = 120 ] && grep -q '^sweep: 120 units .* 0 from the cache, 120 ran, 0 failed, .*(slurm)$' "$tmp/slurm.out"; echo $?)" \
+	"120 units through Slurm in $(secs "$t0" "$t1") s (status $s2; local $s1)"
+cmp -s "$tmp/local.jsonl" "$tmp/out/results.jsonl"
+ok $? "the results are byte for byte the local executor's"
+k=$(python3 -c "
+import json, sys
+rows = [json.loads(l) for l in open('$tmp/out/results.jsonl')]
+print(all(r['status'] == 'ok' and r['result']['duration_ns'] == 2000000000 for r in rows) and
+      len({(r['revision'], r['workload'], r['seed']) for r in rows}) == 120)")
+ok "$([ "$k" = True ]; echo $?)" "every unit once, each a finished 2 s run"
+ok "$([ -z "$(ls -A "$tmp/slurm-cache/sweeps" 2>/dev/null)" ]; echo $?)" "the sweep directory is removed after success"
+
+# again: nothing runs, no job is submitted (the job ids around it are consecutive)
+j0=$(sbatch --parsable -o /dev/null --wrap true)
+t0=$(now)
+LSBISECT_CACHE=$tmp/slurm-cache "$LINSCHED" sweep "${A[@]}" --engine slurm > "$tmp/again.out" 2>&1
+s=$?
+t1=$(now)
+j1=$(sbatch --parsable -o /dev/null --wrap true)
+ok "$([ $s = 0 ] && [ $((j1 - j0)) = 1 ] && grep -q '120 from the cache, 0 ran' "$tmp/again.out" &&
+	cmp -s "$tmp/local.jsonl" "$tmp/out/results.jsonl"; echo $?)" \
+	"the same sweep again runs nothing and submits no job ($(secs "$t0" "$t1") s; job ids $j0, $j1)"
+
+# a task cancelled mid-sweep: submitted again once, nothing lost or doubled
+B=("$TEST_V61" --suite periodic --topology numa-4 --duration 20s --out "$tmp/out2" -q)
+LSBISECT_CACHE=$tmp/local2 "$LINSCHED" sweep "${B[@]}" > /dev/null 2>&1
+mv "$tmp/out2/results.jsonl" "$tmp/local2.jsonl"
+LSBISECT_CACHE=$tmp/slurm2 "$LINSCHED" sweep "${B[@]}" --engine slurm --slurm-tasks 4 > "$tmp/cancel.out" 2>&1 &
+pid=$!
+victim=
+for i in $(seq 200); do
+	victim=$(squeue -h -r -t R -o '%i' 2>/dev/null | grep _ | head -1)
+	[ -n "$victim" ] && break
+	sleep 0.1
+done
+[ -n "$victim" ] && sleep 0.5 && scancel "$victim"
+wait $pid
+s=$?
+sed 's/^/# /' "$tmp/cancel.out"
+n=$(ls "$tmp/slurm2/results"/*/* 2>/dev/null | wc -l)
+ok "$([ -n "$victim" ] && [ $s = 0 ] && grep -q '^slurm: 1 array task submitted again' "$tmp/cancel.out" &&
+	[ "$(json "$tmp/out2/sweep.json" "r['resubmitted']")" = 1 ]; echo $?)" \
+	"array task $victim cancelled mid-sweep: submitted again once, the sweep ends well (status $s)"
+ok "$(cmp -s "$tmp/local2.jsonl" "$tmp/out2/results.jsonl" && [ "$n" = 90 ]; echo $?)" \
+	"its results are complete and identical to the local ones: 90 units, 90 cache entries ($n)"
+
+# no reachable controller: at once, saying so
+sed "s/^SlurmctldPort=.*/SlurmctldPort=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')/" \
+	"$SLURM_CONF" > "$tmp/dead.conf"
+t0=$(now)
+SLURM_CONF=$tmp/dead.conf LSBISECT_CACHE=$tmp/local2 "$LINSCHED" sweep "$TEST_V61" --suite hog --topology quad \
+	--duration 3s --engine slurm --out "$tmp/out3" -q > /dev/null 2> "$tmp/dead.err"
+s=$?
+t1=$(now)
+ok "$([ $s = 1 ] && grep -q 'error: --engine slurm: no reachable Slurm controller' "$tmp/dead.err" &&
+	python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 3 else 1)"; echo $?)" \
+	"no reachable controller: exit 1 in $(secs "$t0" "$t1") s: $(head -1 "$tmp/dead.err")"
+
+# a cache directory the nodes do not see: the driver's own mount namespace
+mkdir -p "$tmp/private"
+t0=$(now)
+unshare -m bash -c 'mount -t tmpfs none "$1" && mkdir "$1/cache" &&
+	ln -s "$LSBISECT_CACHE/builds" "$1/cache/builds" && ln -s "$LSBISECT_CACHE/trees" "$1/cache/trees" &&
+	LSBISECT_CACHE=$1/cache exec "$2" sweep "$3" --suite hog --topology quad --duration 3s \
+		--engine slurm --out "$1/out" -q' _ "$tmp/private" "$LINSCHED" "$TEST_V61" > /dev/null 2> "$tmp/ro.err"
+s=$?
+t1=$(now)
+ok "$([ $s = 1 ] && grep -q "error: --engine slurm: the nodes cannot write the cache directory '$tmp/private/cache'" "$tmp/ro.err" &&
+	python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 10 else 1)"; echo $?)" \
+	"a cache the nodes cannot see: exit 1 in $(secs "$t0" "$t1") s, naming it"
+
+slurm_stop
+left=
+for i in "${!slurm_stopped_pids[@]}"; do
+	_slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" && left="$left ${slurm_stopped_names[$i]}"
+done
+ok "$([ ${#slurm_stopped_pids[@]} = 3 ] && [ -z "$left" ]; echo $?)" "the 3 daemons started are stopped${left:+ (alive:$left)}"
+
+done_testing
