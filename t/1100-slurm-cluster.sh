@@ -26,6 +26,12 @@ pids_dead() {
 	done
 	return 0
 }
+# alive PID: a process that has not ended (a zombie has)
+alive() {
+	local st
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	[[ ${st##*) } != Z* ]]
+}
 # max_overlap FILE...: the most tasks running at once, from "start end"
 # lines
 max_overlap() {
@@ -105,13 +111,14 @@ scancel "${id}_1"
 cancelled() { slurm_states "$id" | grep -qx '1 CANCELLED'; }
 _slurm_until 10 cancelled && touch go && slurm_wait "$id" 30 &&
 	[ "$(slurm_states "$id" | tr '\n' ' ')" = "0 COMPLETED 1 CANCELLED " ] &&
-	[ -e done_0 ] && [ ! -e done_1 ] && ! kill -0 "$(cat pid_1)" 2>/dev/null
+	[ -e done_0 ] && [ ! -e done_1 ] && ! alive "$(cat pid_1)"
 ok $? "scancel of task 1 mid-run: CANCELLED, its process gone, no done-marker; task 0 COMPLETED"
 scontrol show job "${id}_1" | grep -q 'JobState=CANCELLED'
 ok $? "scontrol show job tells the same without accounting"
 
-# A second cluster beside the first; its test body fails with a job still
-# running: the EXIT trap stops all it started, the job included.
+# A second cluster beside the first; its slurmd dies (a lost node) with a
+# job running, then its test body fails: the EXIT trap stops all it
+# started, and the job that slurmd left behind.
 (
 	trap 'slurm_stop' EXIT
 	slurm_start "$tmp/c2" || exit 2
@@ -124,27 +131,35 @@ ok $? "scontrol show job tells the same without accounting"
 	grep -h '^Slurm.*Port=' "$SLURM_CONF" >"$tmp/c2.ports"
 	squeue -h -o %i >"$tmp/c2.queue"
 	echo "$j" >"$tmp/c2.jobid"
+	kill "${slurm_pids[2]}"
+	_slurm_until 10 eval '! _slurm_alive "${slurm_pids[2]}" slurmd'
 	false
 	exit
-)
+) 2>"$tmp/c2.err"
 rc=$?
 slurm_stopped_pids=()
 slurm_stopped_names=()
 read -ra slurm_stopped_pids <"$tmp/c2.pids"
 read -ra slurm_stopped_names <"$tmp/c2.names"
 [ $rc = 1 ] && [ "${#slurm_stopped_pids[@]}" = 3 ] && pids_dead &&
-	! kill -0 "$(cat "$tmp/c2.job")" 2>/dev/null
-ok $? "a failing body in a subshell stops the second cluster's 3 daemons and its job"
+	[ -s "$tmp/c2.job" ] && ! alive "$(cat "$tmp/c2.job")" &&
+	grep -q '^slurm_stop: killing the job steps of slurmstepd' "$tmp/c2.err"
+ok $? "a failing body in a subshell stops the second cluster's 3 daemons and the job its dead slurmd left"
 ! grep -Fxf <(grep -h '^Slurm.*Port=' "$SLURM_CONF") "$tmp/c2.ports" >/dev/null &&
 	[ "$(cat "$tmp/c2.queue")" = "$(cat "$tmp/c2.jobid")_0" ] &&
 	[ "$(sinfo -h -o %t)" = idle ] && [ -z "$(squeue -h -o %i)" ]
 ok $? "the two clusters used other ports and queues; the first still runs"
 
+# stop with a job running: it is cancelled first
+mkdir "$tmp/w3" && cd "$tmp/w3" || exit 1
+sbatch --parsable -o /dev/null ../work/wait.sh >/dev/null
+_slurm_until 20 test -s pid_
 t0=$EPOCHREALTIME
 slurm_stop
-diag "stop: $(since "$t0") s"
-pids_dead && [ "${#slurm_stopped_pids[@]}" = 3 ] && [ ${#slurm_pids[@]} = 0 ]
-ok $? "slurm_stop: no daemon of its pids (${slurm_stopped_pids[*]}) alive"
+diag "stop (one job running): $(since "$t0") s"
+pids_dead && [ "${#slurm_stopped_pids[@]}" = 3 ] && [ ${#slurm_pids[@]} = 0 ] &&
+	[ -s pid_ ] && ! alive "$(cat pid_)"
+ok $? "slurm_stop: no daemon of its pids (${slurm_stopped_pids[*]}) alive, nor its job"
 
 # no controller: scontrol ping says so at once (other commands retry for
 # MessageTimeout)

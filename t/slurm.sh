@@ -32,13 +32,13 @@
 #   sbatch ran in, with the submitting environment, PATH included (sbatch's
 #   default --export=ALL); SLURM_ARRAY_JOB_ID and SLURM_ARRAY_TASK_ID are
 #   set.
-# - select/cons_tres with CR_CPU (the 22.05 default, select/linear, gives
-#   each task the whole node) runs one array task per CPU: --array=0-7 runs
-#   2 at a time here; --array=0-N%K runs at most min(K, CPUs). The
-#   controller starts tasks on its scheduling pass, about once a second, so
-#   a CPU freed by a finished task waits up to ~1 s: 8 empty tasks take
-#   ~3.8 s (4 waves), 8 tasks of 0.5 s ~5.4 s. An array task must run many
-#   units to hide that.
+# - select/cons_tres with CR_CPU (set here: the 22.05 default,
+#   select/linear, allocates entire nodes) runs one array task per CPU:
+#   --array=0-7 runs 2 at a time here; --array=0-N%K at most min(K, CPUs).
+#   The controller starts tasks on its scheduling pass, about once a
+#   second, so a CPU freed by a finished task waits up to ~1 s: 8 empty
+#   tasks take ~3.8 s (4 waves), 8 tasks of 0.5 s ~5.5 s. An array task
+#   must run many units to hide that.
 # - No reachable controller: `scontrol ping` does not retry; it exits 1 at
 #   once (<0.01 s) printing "Slurmctld(primary) at HOST is DOWN". sbatch,
 #   squeue, sinfo retry for MessageTimeout - 1 s (9 s with the default 10;
@@ -55,19 +55,22 @@
 #   task is CANCELLED at once and its processes are killed. A task whose
 #   slurmstepd is killed (a lost node) is another matter: its processes go
 #   on (and may even finish their work), and it stays RUNNING until the
-#   controller's periodic node registration misses it, about
-#   20 x SlurmdTimeout/3: 39 s with SlurmdTimeout=6, ~110 s with 20, still
-#   RUNNING after 23 min with the default 300. Then Slurm requeues it by
-#   itself (JobRequeue=1: PENDING, reason BeginTime, run again ~2 min
-#   later, so a unit can run twice with no resubmission by the driver); with
-#   sbatch --no-requeue it ends NODE_FAIL. So a driver should submit with
-#   --no-requeue, take a task that left the unfinished states (or that the
-#   controller forgot) as finished, and judge its success by the done-marker
-#   (or results) the task writes last, never by Slurm's record; a task
-#   stuck RUNNING needs a time limit (--time) or a heartbeat file.
+#   controller's periodic node registration misses it (about 20 x
+#   SlurmdTimeout/3 by what was seen): 39 s with SlurmdTimeout=6, ~110 s
+#   with 20, still RUNNING after 23 min with the default 300 (a test of it
+#   sets a small SlurmdTimeout in LSB_SLURM_CONF_EXTRA). Then Slurm
+#   requeues it by itself (JobRequeue=1: PENDING, reason BeginTime, run
+#   again ~2 min later, so a unit can run twice with no resubmission by the
+#   driver); with sbatch --no-requeue it ends NODE_FAIL. So a driver
+#   should submit with --no-requeue, take a task that left the unfinished
+#   states (or that the controller forgot) as finished, and judge its
+#   success by the done-marker (or results) the task writes last, never by
+#   Slurm's record; a task stuck RUNNING needs a time limit (--time) or a
+#   heartbeat file.
 # - slurmctld forks a "slurmscriptd" helper that exits with it. A job's
-#   slurmstepd is not a child of slurmd: it outlives slurmd, so slurm_stop
-#   cancels the jobs first. Here pid 1 does not reap, so ended slurmstepds
+#   slurmstepd is not a child of slurmd (its parent is pid 1) and outlives
+#   it with the job, so slurm_stop cancels the jobs first and then kills
+#   what a dead slurmd left. Here pid 1 does not reap, so ended slurmstepds
 #   stay as "<defunct>" zombies of pid 1 (harmless).
 
 # the packages; installing them starts no daemon without systemd
@@ -309,7 +312,8 @@ EOF
 	_slurm_spawn slurmctld slurmctld -D -i -f "$SLURM_CONF"
 	_slurm_spawn slurmd slurmd -D -N localhost -f "$SLURM_CONF"
 	if ! _slurm_wait_for "$LSB_SLURM_START_TIMEOUT" _slurm_node_idle; then
-		echo "slurm_start: the node is not idle after ${LSB_SLURM_START_TIMEOUT}s (or a daemon died)" >&2
+		echo "slurm_start: a daemon died or the node is not idle" \
+			"after ${LSB_SLURM_START_TIMEOUT}s" >&2
 		_slurm_all_alive && sinfo >&2
 		_slurm_logs
 		slurm_stop
@@ -323,11 +327,32 @@ _slurm_queue_empty() {
 	out=$(squeue -h -o %i 2>/dev/null) && [ -z "$out" ]
 }
 
+# _slurm_kill_steps: kill what is left of this cluster's jobs when slurmd
+# could not end them (it died or was killed): the slurmstepds, found by
+# the SLURM_CONF they inherit from our slurmd (other clusters' have
+# another), and the process groups of their children, the job scripts
+_slurm_kill_steps() {
+	local f pid c
+	for f in /proc/[0-9]*/comm; do
+		[ "$(cat "$f" 2>/dev/null)" = slurmstepd ] || continue
+		pid=${f#/proc/}
+		pid=${pid%/comm}
+		grep -qzx "SLURM_CONF=$slurm_dir/slurm.conf" "/proc/$pid/environ" \
+			2>/dev/null || continue
+		echo "slurm_stop: killing the job steps of slurmstepd $pid" >&2
+		for c in $(ps -o pid= --ppid "$pid"); do
+			kill -KILL -- "-$c" 2>/dev/null || kill -KILL "$c" 2>/dev/null
+		done
+		kill -KILL "$pid" 2>/dev/null
+	done
+}
+
 # slurm_stop: cancel the jobs still there (their slurmstepd and processes
 # are not children of slurmd and would outlive it), then stop the daemons
 # this shell started, slurmd first, by pid: TERM, up to 10 s, then KILL;
-# waits for each. Safe to call twice, with nothing started, or from an
-# EXIT trap after a failure.
+# waits for each; last, the steps of jobs that slurmd left behind. Safe
+# to call twice, with nothing started, or from an EXIT trap after a
+# failure.
 slurm_stop() {
 	local i pid name n jobs
 	_slurm_forget_parent
@@ -353,6 +378,7 @@ slurm_stop() {
 		fi
 		wait "$pid" 2>/dev/null
 	done
+	_slurm_kill_steps
 	slurm_stopped_pids=("${slurm_pids[@]}")
 	slurm_stopped_names=("${slurm_names[@]}")
 	slurm_pids=()
@@ -385,7 +411,9 @@ slurm_wait() {
 		sleep 0.1
 	done
 }
-_slurm_final='BOOT_FAIL|CANCELLED|COMPLETED|DEADLINE|FAILED|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED|REVOKED|TIMEOUT'
+# the states of a job that has ended
+_slurm_final='BOOT_FAIL|CANCELLED|COMPLETED|DEADLINE|FAILED|NODE_FAIL'
+_slurm_final+='|OUT_OF_MEMORY|PREEMPTED|REVOKED|TIMEOUT'
 
 # slurm_states JOBID: "TASK STATE" for every task of array job JOBID that
 # the controller still remembers, by task (pending ones may be one line,
