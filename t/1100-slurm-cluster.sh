@@ -21,7 +21,7 @@ since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; 
 pids_dead() {
 	local i
 	for i in "${!slurm_stopped_pids[@]}"; do
-		_slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" &&
+		slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" &&
 			return 1
 	done
 	return 0
@@ -106,10 +106,10 @@ EOF
 chmod +x "$tmp/work/wait.sh"
 id=$(sbatch --parsable --array=0-1 -o 'log-%A_%a' wait.sh)
 running() { [ "$(squeue -h -j "$id" -t R -o %i | wc -l)" = 2 ] && [ -s pid_1 ]; }
-_slurm_until 20 running
+slurm_until 20 running
 scancel "${id}_1"
 cancelled() { slurm_states "$id" | grep -qx '1 CANCELLED'; }
-_slurm_until 10 cancelled && touch go && slurm_wait "$id" 30 &&
+slurm_until 10 cancelled && touch go && slurm_wait "$id" 30 &&
 	[ "$(slurm_states "$id" | tr '\n' ' ')" = "0 COMPLETED 1 CANCELLED " ] &&
 	[ -e done_0 ] && [ ! -e done_1 ] && ! alive "$(cat pid_1)"
 ok $? "scancel of task 1 mid-run: CANCELLED, its process gone, no done-marker; task 0 COMPLETED"
@@ -126,13 +126,13 @@ ok $? "scontrol show job tells the same without accounting"
 	echo "${slurm_names[*]}" >"$tmp/c2.names"
 	rm -f go pid_0
 	j=$(sbatch --parsable -o /dev/null --array=0 wait.sh)
-	_slurm_until 20 test -s pid_0
+	slurm_until 20 test -s pid_0
 	cp pid_0 "$tmp/c2.job"
 	grep -h '^Slurm.*Port=' "$SLURM_CONF" >"$tmp/c2.ports"
 	squeue -h -o %i >"$tmp/c2.queue"
 	echo "$j" >"$tmp/c2.jobid"
 	kill "${slurm_pids[2]}"
-	_slurm_until 10 eval '! _slurm_alive "${slurm_pids[2]}" slurmd'
+	slurm_until 10 eval '! slurm_alive "${slurm_pids[2]}" slurmd'
 	false
 	exit
 ) 2>"$tmp/c2.err"
@@ -153,7 +153,7 @@ ok $? "the two clusters used other ports and queues; the first still runs"
 # stop with a job running: it is cancelled first
 mkdir "$tmp/w3" && cd "$tmp/w3" || exit 1
 sbatch --parsable -o /dev/null ../work/wait.sh >/dev/null
-_slurm_until 20 test -s pid_
+slurm_until 20 test -s pid_
 t0=$EPOCHREALTIME
 slurm_stop
 diag "stop (one job running): $(since "$t0") s"

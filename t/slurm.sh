@@ -6,7 +6,8 @@
 #   trap 'slurm_stop' EXIT               # before starting anything
 #   slurm_start "$tmp/slurm" || ...      # munged, slurmctld, slurmd
 #   id=$(sbatch --parsable --array=0-7 ...)
-#   slurm_wait "$id" 60
+#   slurm_wait "$id" 60                  # until every task has ended
+#   slurm_states "$id"                   # "TASK STATE" lines
 #   slurm_stop
 #
 # Everything lives under the directory given to slurm_start: the MUNGE key
@@ -151,9 +152,10 @@ print(' '.join(map(str, ports)))
 PY
 }
 
-# _slurm_alive PID NAME: PID is a live (not zombie) process named NAME;
-# the name guards against a pid reused by someone else
-_slurm_alive() {
+# slurm_alive PID NAME: PID is a live (not zombie) process named NAME
+# (e.g. one of slurm_pids with its slurm_names); the name guards against a
+# pid reused by someone else
+slurm_alive() {
 	local stat
 	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
 	[[ $stat == "$1 ($2) "* ]] && [[ $stat != "$1 ($2) Z "* ]]
@@ -180,8 +182,9 @@ _slurm_logs() {
 	done
 }
 
-# _slurm_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds
-_slurm_until() {
+# slurm_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds;
+# 1 if it did not within SECONDS
+slurm_until() {
 	local limit=$(($1 * 10)) i=0
 	shift
 	until "$@"; do
@@ -199,11 +202,11 @@ _slurm_node_idle() {
 _slurm_all_alive() {
 	local i
 	for i in "${!slurm_pids[@]}"; do
-		_slurm_alive "${slurm_pids[$i]}" "${slurm_names[$i]}" || return 1
+		slurm_alive "${slurm_pids[$i]}" "${slurm_names[$i]}" || return 1
 	done
 }
 
-# _slurm_wait_for SECONDS CMD...: like _slurm_until, but give up at once
+# _slurm_wait_for SECONDS CMD...: like slurm_until, but give up at once
 # when a daemon died
 _slurm_wait_for() {
 	local limit=$(($1 * 10)) i=0
@@ -360,19 +363,19 @@ slurm_stop() {
 	if _slurm_all_alive && ! _slurm_queue_empty; then
 		mapfile -t jobs < <(squeue -h -o %A 2>/dev/null)
 		scancel --quiet "${jobs[@]}" 2>/dev/null
-		_slurm_until 10 _slurm_queue_empty ||
+		slurm_until 10 _slurm_queue_empty ||
 			echo "slurm_stop: jobs still in the queue, stopping anyway" >&2
 	fi
 	for ((i = ${#slurm_pids[@]} - 1; i >= 0; i--)); do
 		pid=${slurm_pids[$i]}
 		name=${slurm_names[$i]}
-		_slurm_alive "$pid" "$name" && kill -TERM "$pid" 2>/dev/null
+		slurm_alive "$pid" "$name" && kill -TERM "$pid" 2>/dev/null
 		n=0
-		while _slurm_alive "$pid" "$name" && [ $n -lt 100 ]; do
+		while slurm_alive "$pid" "$name" && [ $n -lt 100 ]; do
 			sleep 0.1
 			n=$((n + 1))
 		done
-		if _slurm_alive "$pid" "$name"; then
+		if slurm_alive "$pid" "$name"; then
 			echo "slurm_stop: $name ($pid) ignored TERM, killing it" >&2
 			kill -KILL "$pid" 2>/dev/null
 		fi
