@@ -10,7 +10,10 @@
 . "$(dirname "$0")/slurm.sh"
 
 [ "$(id -u)" = 0 ] || skip_all "the private Slurm cluster needs root"
-slurm_install || skip_all "cannot install Slurm and MUNGE"
+if ! slurm_install; then
+	echo "Bail out! cannot install Slurm and MUNGE (slurmctld slurmd slurm-client munge)"
+	exit 1
+fi
 tmp=$(mktemp -d)
 trap 'slurm_stop; rm -rf "$tmp"' EXIT
 plan 14

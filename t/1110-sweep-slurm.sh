@@ -120,7 +120,7 @@ ok "$([ $s = 1 ] && grep -q "error: --engine slurm: the nodes cannot write the c
 slurm_stop
 left=
 for i in "${!slurm_stopped_pids[@]}"; do
-	_slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" && left="$left ${slurm_stopped_names[$i]}"
+	slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" && left="$left ${slurm_stopped_names[$i]}"
 done
 ok "$([ ${#slurm_stopped_pids[@]} = 3 ] && [ -z "$left" ]; echo $?)" "the 3 daemons started are stopped${left:+ (alive:$left)}"
 
