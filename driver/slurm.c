@@ -159,11 +159,17 @@ static char *units_text(const struct driver_paths *paths,
 			const struct driver_unit *units, const size_t *todo,
 			size_t n)
 {
-	const struct driver_target *tgt[64];
+	const struct driver_target **tgt = calloc(n ? n : 1, sizeof(*tgt));
 	cJSON *root = cJSON_CreateObject(), *a, *o;
 	size_t i, nt = 0, k;
 	char buf[2][PATH_MAX + 1];
 	char *text;
+
+	if (!tgt) {
+		driver_set_error("out of memory");
+		cJSON_Delete(root);
+		return NULL;
+	}
 
 	cJSON_AddNumberToObject(root, "sweep_version", SWEEP_VERSION);
 	cJSON_AddStringToObject(root, "cache_dir", paths->cache_dir);
@@ -175,11 +181,6 @@ static char *units_text(const struct driver_paths *paths,
 			;
 		if (k < nt)
 			continue;
-		if (nt == 64) {
-			driver_set_error("a Slurm sweep takes at most 64 revisions at once");
-			cJSON_Delete(root);
-			return NULL;
-		}
 		tgt[nt++] = t;
 		o = cJSON_CreateObject();
 		add_str(o, "name", t->name);
@@ -214,6 +215,7 @@ static char *units_text(const struct driver_paths *paths,
 		cJSON_AddNumberToObject(o, "timeout_s", s->timeout_s);
 		cJSON_AddItemToArray(a, o);
 	}
+	free(tgt);
 	text = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
 	if (!text)
@@ -604,16 +606,16 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 		  driver_progress_fn progress, void *arg)
 {
 	char *in = calloc(sw->ntasks, 1), path[4300];
+	long *seen = calloc(sw->ntasks, sizeof(*seen));
 	int retries = sw->e->retries < 0 ? 2 : sw->e->retries;
 	int k, left = sw->ntasks, fails = 0, ret = -1;
 	size_t done = before;
 
-	if (!in) {
+	if (!in || !seen) {
 		driver_set_error("out of memory");
-		return -1;
+		goto out;
 	}
 	while (left) {
-		long seen[64];
 		int nseen = 0, j;
 
 		usleep(POLL_US);
@@ -624,7 +626,7 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 				continue;
 			for (j = 0; j < nseen && seen[j] != sw->job[k]; j++)
 				;
-			if (j < nseen || nseen == 64)
+			if (j < nseen)
 				continue;
 			seen[nseen++] = sw->job[k];
 			if (queued(sw->job[k], in, sw->ntasks)) {
@@ -670,6 +672,7 @@ next:;
 	ret = 0;
 out:
 	free(in);
+	free(seen);
 	return ret;
 }
 
