@@ -42,7 +42,7 @@ static const char usage_trend[] =
 "--seeds N > 1 a value is the median over seeds 1..N, min and max drawn\n"
 "as error bars. A revision that does not build, crashes or hangs is a gap\n"
 "in the plots and listed with its reason. Results are cached and shared\n"
-"with lsbisect and 'linsched suite'.\n"
+"with lsbisect and 'linsched suite': the same trend again runs nothing.\n"
 "\n"
 "  -w, --workload W    as for 'linsched run'; repeat for several\n"
 "  -t, --topology T    as for 'linsched run'; repeat for several\n"
@@ -54,7 +54,9 @@ static const char usage_trend[] =
 "                      DATA being build/ in a build tree); one\n"
 "                      subdirectory per workload and topology\n"
 "      --timeout S     wall-clock limit of a simulation (default 600)\n"
-"  -j, --jobs N        parallel build jobs (default 2)\n"
+"  -j, --jobs N        simulations at a time, and build jobs (default: the\n"
+"                      number of CPUs)\n"
+ENGINE_USAGE
 "  -q, --quiet         no progress line (shown on a terminal only)\n"
 "  -v, --verbose       show kbuild's output\n"
 "  -h, --help          this text\n"
@@ -540,29 +542,84 @@ static double now_s(void)
 static int show_progress;
 static double t_start;
 
-static void progress(size_t done, size_t total)
+static void progress(size_t done, size_t total, size_t ran, void *arg)
 {
-	double el = now_s() - t_start, rate = el > 0 ? done / el : 0;
+	size_t *cached = arg;
 
-	if (!show_progress)
-		return;
-	if (done && rate > 0)
-		fprintf(stderr, "\rtrend: %zu/%zu runs, %.2f/s, ~%.0fs left\033[K",
-			done, total, rate, (total - done) / rate);
-	else
-		fprintf(stderr, "\rtrend: %zu/%zu runs\033[K", done, total);
+	if (!ran)
+		*cached = done;
+	if (show_progress)
+		progress_line("trend", done, total, *cached, ran,
+			      now_s() - t_start);
 }
 
-/* Run every point of one workload on one topology. */
-static int run_pair(const struct driver_paths *paths, const char *repo,
-		    struct point *pts, size_t n,
-		    const struct driver_run_spec *base, int seeds, int jobs,
-		    int verbose, size_t *done, size_t total)
+/*
+ * Prepare each point's revision (its first commit) once. A revision that
+ * does not build is prepared too: its runs are that build failure.
+ */
+static int prepare_points(const struct driver_paths *paths, const char *repo,
+			  const struct point *pts, size_t n,
+			  struct driver_target *tg, int jobs, int verbose)
 {
-	struct driver_run_spec spec = *base;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (show_progress)
+			fprintf(stderr, "\rtrend: preparing %s (%zu of %zu)\033[K",
+				pts[i].label, i + 1, n);
+		if (driver_target_prepare(&tg[i], paths, repo, pts[i].first,
+					  jobs, verbose)) {
+			if (show_progress)
+				fputc('\n', stderr);
+			fprintf(stderr, "error: %s\n", driver_last_error());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Every run of the trend as a unit, in the order the results are read
+ * back: workload, topology, point, seed. The specs borrow the strings of
+ * @base and of the option lists, which outlive the units.
+ */
+static struct driver_unit *make_units(const struct driver_target *tg,
+				      size_t n, const char *const *workloads,
+				      int nw, const char *const *topologies,
+				      int nt, const struct driver_run_spec *base,
+				      int seeds)
+{
+	struct driver_unit *units, *u;
+	size_t i;
+	int c, s;
+
+	units = calloc((size_t)nw * nt * n * seeds, sizeof(*units));
+	if (!units)
+		return NULL;
+	u = units;
+	for (c = 0; c < nw * nt; c++)
+		for (i = 0; i < n; i++)
+			for (s = 0; s < seeds; s++, u++) {
+				u->target = &tg[i];
+				u->spec = *base;
+				u->spec.workload = workloads[c / nt];
+				u->spec.topology = topologies[c % nt];
+				u->spec.seed = s + 1;
+			}
+	return units;
+}
+
+/*
+ * The results of one workload on one topology, from the cache: @units are
+ * that pair's n * seeds units, which driver_units_run() has run.
+ */
+static int collect_pair(const struct driver_paths *paths,
+			const struct driver_unit *units, struct point *pts,
+			size_t n, int seeds)
+{
 	struct driver_result res;
 	size_t i;
-	int s, m;
+	int s, m, ret;
 
 	for (i = 0; i < n; i++) {
 		struct point *p = &pts[i];
@@ -571,17 +628,18 @@ static int run_pair(const struct driver_paths *paths, const char *repo,
 		p->status = DRIVER_OK;
 		p->reason[0] = '\0';
 		for (s = 0; s < seeds; s++) {
+			const struct driver_unit *u = &units[i * seeds + s];
 			double vals[NR_METRICS];
 
 			for (m = 0; m < NR_METRICS; m++)
 				p->v[m][s] = NAN;
-			spec.seed = s + 1;
-			if (driver_result(&res, paths, repo, p->first, &spec,
-					  jobs, verbose)) {
-				if (show_progress)
-					fputc('\n', stderr);
-				fprintf(stderr, "error: %s\n",
-					driver_last_error());
+			ret = driver_target_result(&res, paths, u->target,
+						   &u->spec, 1);
+			if (ret) {
+				fprintf(stderr, "error: %s: no result for %s (%.12s), seed %d\n",
+					ret == 1 ? "the cache lost it" :
+					driver_last_error(), p->label,
+					p->first, s + 1);
 				return -1;
 			}
 			if (res.status != DRIVER_OK) {
@@ -596,7 +654,6 @@ static int run_pair(const struct driver_paths *paths, const char *repo,
 				p->ok++;
 			}
 			driver_result_release(&res);
-			progress(++*done, total);
 		}
 	}
 	return 0;
@@ -637,19 +694,25 @@ int cmd_trend(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct driver_paths paths;
 	const char *workloads[MAX_SPECS], *topologies[MAX_SPECS];
 	const char *repo = NULL, *duration = "2s", *out = NULL;
 	int nw = 0, nt = 0, seeds = 1, first_parent = 0, timeout = 600;
-	int jobs = 2, quiet = 0, verbose = 0, c, ret = 1, m, arrows;
+	int quiet = 0, verbose = 0, c, ret = 1, m, arrows;
 	char good[256], bad[256], dir[4200], sub[4400], title[1024];
 	struct bisect_classes *cls = NULL;
 	struct point *pts = NULL;
 	bisect_repo *r = NULL;
-	size_t n = 0, i, done = 0, total, gaps = 0;
+	size_t n = 0, i, total = 0, gaps = 0, cached = 0;
 	struct driver_run_spec spec = { 0 };
+	struct driver_target *tg = NULL;
+	struct driver_unit *units = NULL;
+	struct driver_engine engine;
+
+	engine_defaults(&engine);
 
 	while ((c = getopt_long(argc, argv, "r:w:t:n:d:o:j:qvh", opts,
 				NULL)) != -1) {
@@ -670,13 +733,14 @@ int cmd_trend(int argc, char **argv)
 		case 'F': first_parent = 1; break;
 		case 'o': out = optarg; break;
 		case 'O': timeout = atoi(optarg); break;
-		case 'j': jobs = atoi(optarg); break;
 		case 'q': quiet = 1; break;
 		case 'v': verbose = 1; break;
 		case 'h':
 			fputs(usage_trend, stdout);
 			return 0;
 		default:
+			if (!engine_option(&engine, c, optarg))
+				break;
 			goto usage;
 		}
 	}
@@ -751,25 +815,41 @@ int cmd_trend(int argc, char **argv)
 	spec.duration = duration;
 	spec.metrics = 1;
 	spec.timeout_s = timeout;
-	total = (size_t)nw * nt * n * seeds;
 	show_progress = !quiet && isatty(2);
+	tg = calloc(n, sizeof(*tg));
+	if (!tg)
+		goto nomem;
+	if (prepare_points(&paths, repo, pts, n, tg, engine.jobs, verbose))
+		goto out;
+	units = make_units(tg, n, workloads, nw, topologies, nt, &spec,
+			   seeds);
+	if (!units)
+		goto nomem;
+	total = (size_t)nw * nt * n * seeds;
 	t_start = now_s();
-	progress(0, total);
+	c = driver_units_run(&paths, units, total, &engine, progress, &cached);
+	if (show_progress)
+		fprintf(stderr, "\r\033[K");
+	if (c) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		goto out;
+	}
+	if (show_progress)
+		fprintf(stderr, "trend: %zu runs, %zu from the cache, %.1f s\n",
+			total, cached, now_s() - t_start);
 	for (c = 0; c < nw * nt; c++) {
 		const char *w = workloads[c / nt], *t = topologies[c % nt];
 		char name[300];
 
-		spec.workload = w;
-		spec.topology = t;
-		if (run_pair(&paths, repo, pts, n, &spec, seeds, jobs, verbose,
-			     &done, total))
+		if (collect_pair(&paths, units + (size_t)c * n * seeds, pts, n,
+				 seeds))
 			goto out;
 		snprintf(name, sizeof(name), "%.120s-%.60s",
 			 base_name(w), base_name(t));
 		sanitise(name);
 		lsb_pathf(sub, sizeof(sub), "%s/%s", dir, name);
 		if (lsb_mkdir_p(sub)) {
-			fprintf(stderr, "\nerror: cannot make '%s': %s\n", sub,
+			fprintf(stderr, "error: cannot make '%s': %s\n", sub,
 				strerror(errno));
 			goto out;
 		}
@@ -779,15 +859,13 @@ int cmd_trend(int argc, char **argv)
 			 first_parent ? ", first parents" : "");
 		if ((arrows = write_dat(sub, pts, n, seeds)) < 0 ||
 		    write_gp(sub, title, pts, n, seeds, arrows)) {
-			fprintf(stderr, "\nerror: cannot write in '%s': %s\n",
+			fprintf(stderr, "error: cannot write in '%s': %s\n",
 				sub, strerror(errno));
 			goto out;
 		}
 		if (run_gnuplot(sub, "balance-energy.gp") ||
 		    run_gnuplot(sub, "plane.gp") || run_gnuplot(sub, "metrics.gp"))
 			goto out;
-		if (show_progress)
-			fprintf(stderr, "\r\033[K");
 		printf("%s on %s:\n", w, t);
 		for (i = 0; i < n; i++) {
 			if (pts[i].ok == seeds)
@@ -807,11 +885,7 @@ int cmd_trend(int argc, char **argv)
 		}
 		printf("  %s/balance-energy.png\n  %s/plane.png\n  %s/metrics.png\n  %s/trend.dat\n",
 		       sub, sub, sub, sub);
-		if (done < total)
-			progress(done, total);
 	}
-	if (show_progress)
-		fprintf(stderr, "\r\033[K");
 	printf("%zu revision%s, %d workload%s x %d topolog%s, %zu gap%s; SVGs and gnuplot scripts beside the PNGs\n",
 	       n, n == 1 ? "" : "s", nw, nw == 1 ? "" : "s", nt,
 	       nt == 1 ? "y" : "ies", gaps, gaps == 1 ? "" : "s");
@@ -820,6 +894,10 @@ int cmd_trend(int argc, char **argv)
 nomem:
 	fprintf(stderr, "error: out of memory\n");
 out:
+	for (i = 0; tg && i < n; i++)
+		driver_target_release(&tg[i]);
+	free(tg);
+	free(units);
 	for (i = 0; pts && i < n; i++)
 		for (m = 0; m < NR_METRICS; m++)
 			free(pts[i].v[m]);
