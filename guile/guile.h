@@ -3,8 +3,8 @@
  * guile - the (lsbisect) Scheme module and the bisection session it drives.
  *
  * GNU Guile 3.0 is embedded. The module (lsbisect) holds C primitives over
- * bisect/ and driver/: resolve, revision-range, build, run, metric, log,
- * log-step, progress, session, commit-info. The bisection itself (the
+ * bisect/ and driver/: resolve, revision-range, build, run, prefetch,
+ * metric, log, log-step, progress, session, commit-info. The bisection itself (the
  * strategy) and the decision whether a revision is bad (the judge or
  * predicate) are Scheme, in (lsbisect strategy), installed as
  * share/lsbisect/guile/lsbisect/strategy.scm; a user's script can replace
@@ -77,6 +77,9 @@ struct guile_progress {
  * @script: a user's Scheme file (NULL: the default judge and strategy)
  * @first_parent: follow first parents only
  * @jobs: parallel build jobs
+ * @engine: where the runs of several seeds go at once ((prefetch REV K)):
+ *	local children (@engine->jobs at a time) or Slurm job arrays; NULL:
+ *	local, @jobs at a time
  * @verbose: show kbuild's output
  * @out_dir: the output directory (the log is @out_dir/log.jsonl)
  * @mode: see enum guile_mode
@@ -101,6 +104,7 @@ struct guile_config {
 	const char *script;
 	int first_parent;
 	int jobs;
+	struct driver_engine *engine;
 	int verbose;
 	const char *out_dir;
 	enum guile_mode mode;

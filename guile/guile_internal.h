@@ -46,6 +46,24 @@ struct run_entry {
 	int used;
 };
 
+/**
+ * struct prefetched - what (prefetch REV K) did for a run that (run REV
+ *	SEED) will read from the cache, so that its log event and counts say
+ *	what they would have said had the run been made by (run REV SEED)
+ * @subset: the run's subset
+ * @seed: its seed; 0: the revision's, told to its first run
+ * @ran: the run was made now, not found in the cache
+ * @built: the revision was built now (@seed 0)
+ * @corrupt: a corrupt cache entry was removed on the way
+ */
+struct prefetched {
+	char subset[41];
+	unsigned long long seed;
+	int ran;
+	int built;
+	int corrupt;
+};
+
 /* Failures a session reports: a usage error, or one that stops it. */
 enum session_error {
 	SESSION_USAGE = -2,
@@ -68,6 +86,8 @@ enum session_error {
  * @logged_end: the end event the log held, if any
  * @start: the start event of this session
  * @step: steps decided in this session
+ * @pre: what (prefetch) did for runs not read yet
+ * @nr_pre: their number
  */
 struct session {
 	struct guile_config cfg;
@@ -85,6 +105,9 @@ struct session {
 	cJSON *logged_end;
 	cJSON *start;
 	int step;
+	struct prefetched *pre;
+	size_t nr_pre;
+	size_t cap_pre;
 };
 
 void guile_set_error(const char *fmt, ...)
@@ -97,6 +120,8 @@ int session_resolve(struct session *s, const char *rev, char out[41]);
 long session_class_of(const struct session *s, const char *commit);
 int session_run(struct session *s, const char *rev, unsigned long long seed,
 		const struct run_entry **out);
+int session_prefetch(struct session *s, const char *rev, int k,
+		     size_t *ran);
 int session_build(struct session *s, const char *rev, int *status,
 		  char **exe_or_reason);
 int session_step(struct session *s, long cls, const char *verdict,

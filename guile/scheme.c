@@ -297,6 +297,10 @@ static SCM p_session(SCM key)
 		v = scm_from_bool(c->first_parent);
 	else if (!strcmp(name, "repo"))
 		v = str(c->repo);
+	else if (!strcmp(name, "engine"))
+		v = sym(c->engine && c->engine->slurm ? "slurm" : "local");
+	else if (!strcmp(name, "jobs"))
+		v = scm_from_int(c->engine ? c->engine->jobs : c->jobs);
 	else if (!strcmp(name, "log"))
 		v = *s->answer->log_path ? str(s->answer->log_path) : SCM_BOOL_F;
 	else if (!strcmp(name, "mode"))
@@ -304,7 +308,7 @@ static SCM p_session(SCM key)
 			c->mode == GUILE_CONTINUE ? "continue" : "replay");
 	scm_dynwind_end();
 	if (SCM_UNBNDP(v))
-		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, repo, log, mode",
+		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, repo, engine, jobs, log, mode",
 			       scm_list_1(key));
 	return v;
 }
@@ -334,6 +338,30 @@ static SCM p_run(SCM rev, SCM seed)
 	if (err)
 		raise_session("run", err);
 	return run_to_scm(e);
+}
+
+/*
+ * (prefetch REV K) → how many of seeds 1..K it ran: those the session
+ * (its log) lacks, as one list of units on the engine; (run REV SEED)
+ * then reads them from the cache
+ */
+static SCM p_prefetch(SCM rev, SCM k)
+{
+	struct session *s = session("prefetch");
+	size_t ran;
+	char *r;
+	int err;
+
+	if (!scm_is_signed_integer(k, 0, 100000))
+		scm_wrong_type_arg_msg("prefetch", 2, k,
+				       "number of seeds (0 to 100000)");
+	scm_dynwind_begin(0);
+	r = arg_str(rev, 1, "prefetch");
+	err = session_prefetch(s, r, scm_to_int(k), &ran);
+	scm_dynwind_end();
+	if (err)
+		raise_session("prefetch", err);
+	return scm_from_size_t(ran);
 }
 
 /* (build REV) → the simulator's path, or a skip */
@@ -591,6 +619,7 @@ static void define_module(void *data)
 		{ "revision-range", 2, 1, (scm_t_subr)p_revision_range },
 		{ "session", 1, 0, (scm_t_subr)p_session },
 		{ "run", 1, 1, (scm_t_subr)p_run },
+		{ "prefetch", 2, 0, (scm_t_subr)p_prefetch },
 		{ "build", 1, 0, (scm_t_subr)p_build },
 		{ "skip?", 1, 0, (scm_t_subr)p_skip_p },
 		{ "skip-reason", 1, 0, (scm_t_subr)p_skip_reason },

@@ -475,6 +475,7 @@ void session_close(struct session *s)
 		cJSON_Delete(s->runs[i].result);
 	}
 	free(s->runs);
+	free(s->pre);
 	cJSON_Delete(s->logged_steps);
 	cJSON_Delete(s->logged_end);
 	cJSON_Delete(s->start);
@@ -570,6 +571,73 @@ static cJSON *run_event(const struct run_entry *e, const char *key)
 	return o;
 }
 
+/* The run of (@subset, @seed) the session knows, or NULL. */
+static struct run_entry *known_run(struct session *s, const char *subset,
+				   unsigned long long seed)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_runs; i++)
+		if (s->runs[i].seed == seed &&
+		    !strcmp(s->runs[i].subset, subset))
+			return &s->runs[i];
+	return NULL;
+}
+
+/* Note what (prefetch) did for a run, or for the revision (@seed 0). */
+static int add_prefetched(struct session *s, const char *subset,
+			  unsigned long long seed, int ran, int built,
+			  int corrupt)
+{
+	struct prefetched *p;
+
+	if (!ran && !built && !corrupt)
+		return 0;	/* (run) finds it as it would have */
+	if (s->nr_pre == s->cap_pre) {
+		size_t cap = s->cap_pre ? 2 * s->cap_pre : 16;
+
+		p = realloc(s->pre, cap * sizeof(*s->pre));
+		if (!p) {
+			guile_set_error("out of memory");
+			return SESSION_STOP;
+		}
+		s->pre = p;
+		s->cap_pre = cap;
+	}
+	p = &s->pre[s->nr_pre++];
+	memcpy(p->subset, subset, 41);
+	p->seed = seed;
+	p->ran = ran;
+	p->built = built;
+	p->corrupt = corrupt;
+	return 0;
+}
+
+/*
+ * A result (prefetch) made, read from the cache, says what it would have
+ * said had (run) made it: made now, not cached; the revision built by its
+ * first run; the corrupt entries removed.
+ */
+static void take_prefetched(struct session *s, const char *subset,
+			    unsigned long long seed, struct driver_result *r)
+{
+	size_t i = 0;
+
+	while (i < s->nr_pre) {
+		struct prefetched *p = &s->pre[i];
+
+		if (strcmp(p->subset, subset) || (p->seed && p->seed != seed)) {
+			i++;
+			continue;
+		}
+		if (p->ran)
+			r->from_cache = 0;
+		r->built |= p->built;
+		r->removed_corrupt |= p->corrupt;
+		*p = s->pre[--s->nr_pre];
+	}
+}
+
 int session_run(struct session *s, const char *rev, unsigned long long seed,
 		const struct run_entry **out)
 {
@@ -578,7 +646,6 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	struct driver_result r;
 	struct run_entry *e;
 	cJSON *ev;
-	size_t i;
 	long cls;
 	int ret;
 
@@ -590,15 +657,14 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	ret = subset_of(s, commit, cls, subset);
 	if (ret)
 		return ret;
-	for (i = 0; i < s->nr_runs; i++)
-		if (s->runs[i].seed == seed &&
-		    !strcmp(s->runs[i].subset, subset)) {
-			if (s->runs[i].source == RUN_LOG && !s->runs[i].used)
-				s->answer->nr_from_log++;
-			s->runs[i].used = 1;
-			*out = &s->runs[i];
-			return 0;
-		}
+	e = known_run(s, subset, seed);
+	if (e) {
+		if (e->source == RUN_LOG && !e->used)
+			s->answer->nr_from_log++;
+		e->used = 1;
+		*out = e;
+		return 0;
+	}
 	if (s->cfg.mode == GUILE_REPLAY) {
 		guile_set_error("replay: the log '%s' has no run of %.12s (subset %.12s) with seed %llu",
 				s->cfg.replay_log, commit, subset, seed);
@@ -618,6 +684,8 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	} else if (ret) {
 		guile_set_error("%s", driver_last_error());
 		return SESSION_STOP;
+	} else {
+		take_prefetched(s, subset, seed, &r);
 	}
 	e = add_run(s);
 	if (!e) {
@@ -651,6 +719,97 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	ret = log_append(s, ev);
 	cJSON_Delete(ev);
 	*out = e;
+	return ret;
+}
+
+int session_prefetch(struct session *s, const char *rev, int k, size_t *ran)
+{
+	struct driver_engine *engine = s->cfg.engine;
+	struct driver_engine local = { 0 };
+	struct driver_unit *units;
+	struct driver_target t;
+	struct driver_result r;
+	char commit[41], subset[41];
+	int ret, *corrupt;
+	size_t n = 0, u;
+	long cls;
+
+	*ran = 0;
+	if (s->cfg.mode == GUILE_REPLAY || k < 1)
+		return 0;	/* a replay runs nothing: (run) reads the log */
+	if (!engine) {
+		local.jobs = s->cfg.jobs;
+		local.retries = 2;
+		engine = &local;
+	}
+	ret = session_resolve(s, rev, commit);
+	if (ret)
+		return ret;
+	cls = session_class_of(s, commit);
+	ret = subset_of(s, commit, cls, subset);
+	if (ret)
+		return ret;
+	units = calloc(k, sizeof(*units));
+	corrupt = calloc(k, sizeof(*corrupt));
+	if (!units || !corrupt) {
+		free(units);
+		free(corrupt);
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	for (u = 1; u <= (size_t)k; u++) {
+		if (known_run(s, subset, u))
+			continue;	/* logged, or run in this session */
+		units[n].spec = s->cfg.run;
+		units[n].spec.seed = u;
+		units[n].spec.metrics = 1;
+		units[n++].target = &t;
+	}
+	/* one at a time here: (run) makes them as well, one by one */
+	if (!n || (!engine->slurm && (n == 1 || engine->jobs <= 1)))
+		goto out;
+	report_progress(s, commit);
+	ret = driver_target_prepare(&t, s->cfg.paths, s->cfg.repo, commit,
+				    s->cfg.jobs, s->cfg.verbose);
+	if (ret == DRIVER_UNSUPPORTED) {
+		ret = 0;	/* (run) makes each a skip */
+		goto release;
+	} else if (ret) {
+		guile_set_error("%s", driver_last_error());
+		ret = SESSION_STOP;
+		goto release;
+	}
+	ret = add_prefetched(s, subset, 0, t.status == DRIVER_BUILD_FAILED &&
+			     !t.from_cache, t.built, t.removed_corrupt);
+	if (ret || t.status != DRIVER_OK)
+		goto release;	/* a build failure is every seed's result */
+	/* a corrupt entry is removed here: count it as (run) would */
+	for (u = 0; u < n; u++) {
+		ret = driver_target_result(&r, s->cfg.paths, &t,
+					   &units[u].spec, 1);
+		corrupt[u] = r.removed_corrupt;
+		driver_result_release(&r);
+	}
+	ret = driver_units_run(s->cfg.paths, units, n, engine, NULL, NULL);
+	if (ret < 0) {
+		guile_set_error("%s", driver_last_error());
+		ret = SESSION_STOP;
+		goto release;
+	}
+	/* a unit that failed is made again by (run), which stops on its error */
+	ret = 0;
+	for (u = 0; u < n && !ret; u++) {
+		int did = units[u].state == DRIVER_UNIT_RAN;
+
+		*ran += did;
+		ret = add_prefetched(s, subset, units[u].spec.seed, did, 0,
+				     corrupt[u]);
+	}
+release:
+	driver_target_release(&t);
+out:
+	free(units);
+	free(corrupt);
 	return ret;
 }
 
