@@ -180,8 +180,8 @@ $(O)/bin/%: $(O)/obj/cmd/%.o $$(call obj,$$(wildcard cmd/$$*-*.c)) $(HOST_LIBS)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(MODULE_LIBS) $(HOST_LIBS) $(LIBS)
 
-# lsbisect embeds Guile through guile/.
-$(O)/bin/lsbisect: $(O)/lib/libguile-lsb.a
+# lsbisect embeds Guile through guile/, and takes linsched's engine options.
+$(O)/bin/lsbisect: $(O)/lib/libguile-lsb.a $(O)/obj/cmd/linsched-units.o
 $(O)/bin/lsbisect: MODULE_LIBS = $(O)/lib/libguile-lsb.a $(GUILE_LIBS) -lm
 
 $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)

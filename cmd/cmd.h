@@ -2,7 +2,8 @@
 /*
  * cmd.h - what the linsched subcommands share (cmd/linsched.c and
  * cmd/linsched-units.c): gnuplot, the engine options, the suite's files
- * and the progress line. Not a module's public header: the CLI layer's.
+ * and the progress line; lsbisect links cmd/linsched-units.c for the
+ * engine options. Not a module's public header: the CLI layer's.
  */
 #ifndef LSB_CMD_H
 #define LSB_CMD_H

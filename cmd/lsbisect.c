@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/cmd.h"
 #include "driver/driver.h"
 #include "guile/guile.h"
 #include "version.h"
@@ -42,7 +43,8 @@ static const char usage[] =
 "                      a revision is bad only when its median passes the\n"
 "                      threshold and a one-sided Mann-Whitney test over the\n"
 "                      seeds agrees (p < 0.05); runs that all give one value\n"
-"                      decide at once\n"
+"                      decide at once. A revision's seeds run at once on\n"
+"                      the engine (--jobs at a time, or one Slurm array)\n"
 "      --max-seeds M   seeds an undecided revision may get before it is\n"
 "                      skipped (default 4N, 1 with one seed)\n"
 "      --script F      a Scheme file: a predicate (lambda (good this) ...)\n"
@@ -50,7 +52,9 @@ static const char usage[] =
 "                      or definitions of predicate, judge or strategy\n"
 "                      (guile/README.md)\n"
 "      --first-parent  follow only first parents (merges are single steps)\n"
-"  -j, --jobs N        parallel build jobs (default 2)\n"
+"  -j, --jobs N        build jobs, and the seeds of a revision run at a\n"
+"                      time (default: the number of CPUs)\n"
+ENGINE_USAGE
 "  -o, --out DIR       output directory (default: under %s/bisect/,\n"
 "                      named after the arguments)\n"
 "      --continue      resume the bisection logged in the output directory:\n"
@@ -161,6 +165,29 @@ static void on_message(const char *msg, void *payload)
 	fprintf(stderr, "note: %s\n", msg);
 }
 
+/*
+ * Slurm array tasks run 'linsched sweep-worker': the linsched beside this
+ * executable, not this one.
+ */
+static int linsched_beside(char *out, size_t len)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0) {
+		fprintf(stderr, "error: cannot find the running executable\n");
+		return -1;
+	}
+	exe[n] = '\0';
+	snprintf(out, len, "%s/linsched", dirname(exe));
+	if (access(out, X_OK)) {
+		fprintf(stderr, "error: --engine slurm: no linsched beside lsbisect ('%s')\n",
+			out);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_count(const char *opt, const char *s, int min, int *out)
 {
 	char *end;
@@ -202,6 +229,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct driver_paths paths;
@@ -212,8 +240,10 @@ int main(int argc, char **argv)
 	const char *o_repo = NULL, *o_topology = NULL, *o_duration = NULL;
 	const char *o_metric = NULL, *o_script = NULL;
 	int c, repl = 0, quiet = 0, ret, max_seeds = 0, seeds = 0;
-	int timeout = -1, jobs = 2;
+	int timeout = -1;
 	double threshold = -1;
+	struct driver_engine engine;
+	char tool[4200];
 
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
@@ -221,6 +251,7 @@ int main(int argc, char **argv)
 	}
 	cfg.paths = &paths;
 	cfg.mode = GUILE_NEW;
+	engine_defaults(&engine);
 	while ((c = getopt_long(argc, argv, "r:t:d:m:j:o:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': o_repo = optarg; break;
@@ -245,10 +276,6 @@ int main(int argc, char **argv)
 			break;
 		case 's': o_script = optarg; break;
 		case 'F': cfg.first_parent = 1; break;
-		case 'j':
-			if (parse_count("--jobs", optarg, 1, &jobs))
-				return 2;
-			break;
 		case 'o': out_dir = optarg; break;
 		case 'C': cfg.mode = GUILE_CONTINUE; break;
 		case 'R':
@@ -274,11 +301,19 @@ int main(int argc, char **argv)
 			printf("lsbisect %s\n", LSB_VERSION);
 			return 0;
 		default:
+			if (!engine_option(&engine, c, optarg))
+				break;
 			fprintf(stderr, usage, paths.repo, paths.data_dir);
 			return 2;
 		}
 	}
-	cfg.jobs = jobs;
+	cfg.jobs = engine.jobs;
+	cfg.engine = &engine;
+	if (engine.slurm) {
+		if (linsched_beside(tool, sizeof(tool)))
+			return 2;
+		engine.tool = tool;
+	}
 
 	/* the settings: from the arguments, or from the log */
 	if (argc - optind == 3) {
