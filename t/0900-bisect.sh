@@ -10,7 +10,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 30
+plan 32
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 LSBISECT=$LSB_ROOT/build/bin/lsbisect
@@ -197,11 +197,61 @@ status=$?
 ok "$([ $status = 0 ] && [ "$(r "$tmp/pred" "r['culprit']['commit']")" = "$lb" ]; echo $?)" "fixed, --continue finds the culprit with the script's predicate (status $status)"
 
 # Several seeds: a workload whose runs give one value decides at once; the
-# seeds are run for GOOD and every class tested.
-"$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --seeds 3 --out "$tmp/seeds" > /dev/null 2>&1
+# seeds are run for GOOD and every class tested. With --jobs 1 one after
+# another, as (run) makes them; with --jobs 2 a revision's seeds run at once
+# as units of the local engine ((prefetch)), on an empty result cache each
+# time: the same answer, the same log (a run made by the engine is logged
+# as made, not as cached, and the revision as built by its first run).
+private_cache "$tmp/cache-s1"
+LSBISECT_CACHE=$tmp/cache-s1 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --seeds 3 --jobs 1 --out "$tmp/seeds" > /dev/null 2>&1
 status=$?
 k=$(r "$tmp/seeds" "r['culprit']['commit'] == '$lb' and all(s['runs'] == 3 for s in r['steps'] if s['verdict'] != 'skip')")
 ok "$([ $status = 0 ] && [ "$k" = True ]; echo $?)" "--seeds 3: the same culprit, three runs a revision (status $status)"
+private_cache "$tmp/cache-s2"
+start=$(date +%s.%N)
+LSBISECT_CACHE=$tmp/cache-s2 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --seeds 3 --jobs 2 --out "$tmp/seeds2" > "$tmp/seeds2.txt" 2>&1
+status=$?
+diag "--seeds 3 --jobs 2: $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s"
+# same_log LOG CACHE LOG2 CACHE2: the same events, but for the start's time
+# and the cache's path in a build failure's reason
+same_log() {
+	python3 - "$@" <<'PY'
+import json, sys
+def events(p, cache):
+    out = []
+    for line in open(p):
+        e = json.loads(line.replace(cache, 'CACHE'))
+        e.pop('time', None)
+        out.append(e)
+    return out
+a, b = events(*sys.argv[1:3]), events(*sys.argv[3:5])
+runs = [e for e in b if e['event'] == 'run']
+print('# %d events, %d runs, sources %s' % (len(b), len(runs), sorted(set(e['source'] for e in runs))))
+sys.exit(0 if a == b and len(runs) > 10 else 1)
+PY
+}
+same_log "$tmp/seeds/log.jsonl" "$tmp/cache-s1" "$tmp/seeds2/log.jsonl" "$tmp/cache-s2" &&
+	[ "$(r "$tmp/seeds2" "r['counts']")" = "$(r "$tmp/seeds" "r['counts']")" ]
+same=$?
+ok "$([ $status = 0 ] && [ $same = 0 ]; echo $?)" "--seeds 3 --jobs 2: the same answer, log and counts as --jobs 1 (status $status): $(r "$tmp/seeds2" "r['counts']")"
+# (prefetch) itself: it makes the seeds the cache lacks, the runs read
+# them as made; nothing when they are cached or known. A replay of the
+# --jobs 2 log on an empty cache runs nothing.
+private_cache "$tmp/cache-s3"
+cat > "$tmp/prefetch.scm" <<'SCM'
+(let* ((g (session 'good))
+       (a (prefetch g 3))
+       (b (prefetch g 3))
+       (rs (map (lambda (s) (run g s)) '(1 2 3)))
+       (c (prefetch g 3)))
+  (format #t "~a ~a ~a ~a~%" a b (map (lambda (r) (assoc-ref r "source")) rs) c))
+SCM
+pf=$(LSBISECT_CACHE=$tmp/cache-s3 "$LSBISECT" --scheme "$tmp/prefetch.scm" "$TEST_V61" bad "$W" "${ARGS[@]}" --seeds 3 --jobs 2 2>&1)
+private_cache "$tmp/cache-s4"
+LSBISECT_CACHE=$tmp/cache-s4 "$LSBISECT" --replay "$tmp/seeds2/log.jsonl" --jobs 2 > /dev/null 2>&1
+status=$?
+left=$(find "$tmp/cache-s4/" -path '*results*' -type f | wc -l)
+ok "$([ "$pf" = "3 0 (ran ran ran) 0" ] && [ $status = 0 ] && [ "$left" = 0 ]; echo $?)" "(prefetch good 3): 3 made, then 0, the runs read as made ($pf); a replay with --jobs 2 runs nothing (status $status, $left results)"
 
 # First parents: this history is linear, so the same answer.
 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --first-parent --out "$tmp/fp" > /dev/null 2>&1
