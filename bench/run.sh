@@ -352,6 +352,7 @@ fi
 # alternating, BENCH_SLURM_REPS times ----
 
 if [[ ${BENCH_SKIP_SLURM:-0} != 1 ]]; then
+	srev=${BENCH_SUITE_REV:-v6.1.192}
 	(
 		set +eu
 		export LSB_ROOT=$PWD
@@ -360,7 +361,6 @@ if [[ ${BENCH_SKIP_SLURM:-0} != 1 ]]; then
 		slurm_install || exit 3
 		trap 'slurm_stop' EXIT
 		slurm_start "$TMP/slurm" >&2 || exit 3
-		srev=${BENCH_SUITE_REV:-v6.1.192}
 		"$LINSCHED" build "$srev" >/dev/null || exit 1
 		base=$(cd "${LSBISECT_CACHE:-build/cache}" && pwd)
 		for i in $(seq "${BENCH_SLURM_REPS:-3}"); do
@@ -377,8 +377,7 @@ if [[ ${BENCH_SKIP_SLURM:-0} != 1 ]]; then
 				echo "$engine $(python3 -c "print($t1 - $t0)") $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["units"])' "$TMP/sweep-$engine/sweep.json")"
 			done
 		done
-	) >"$TMP/slurm.times"
-	rs=$?
+	) >"$TMP/slurm.times" && rs=0 || rs=$?
 	if [[ $rs == 3 ]]; then
 		echo "  slurm: no cluster (Slurm could not be installed or started): skipped"
 	elif [[ $rs != 0 ]]; then

@@ -353,7 +353,7 @@ static int run_all(const struct driver_paths *paths,
 					   &units[u].spec, 1);
 		if (ret) {
 			fprintf(stderr, "error: %s: no result for %s on %s\n",
-				ret == 1 ? "the cache lost it" :
+				ret == DRIVER_NOT_CACHED ? "the cache lost it" :
 				driver_last_error(),
 				suite_pattern_name(row->pattern),
 				R.topo[row->topo]);

@@ -637,7 +637,7 @@ static int collect_pair(const struct driver_paths *paths,
 						   &u->spec, 1);
 			if (ret) {
 				fprintf(stderr, "error: %s: no result for %s (%.12s), seed %d\n",
-					ret == 1 ? "the cache lost it" :
+					ret == DRIVER_NOT_CACHED ? "the cache lost it" :
 					driver_last_error(), p->label,
 					p->first, s + 1);
 				return -1;

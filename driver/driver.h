@@ -248,6 +248,9 @@ int driver_target_prepare(struct driver_target *t,
 
 void driver_target_release(struct driver_target *t);
 
+/* driver_target_result() with @lookup_only: no entry (not a status) */
+#define DRIVER_NOT_CACHED 7
+
 /**
  * driver_target_result() - a prepared revision's result for a run spec
  * @out: filled in as by driver_result(); release with
@@ -260,8 +263,8 @@ void driver_target_release(struct driver_target *t);
  * Safe to call from several processes at once: each run writes its own
  * temporary files and the entry is renamed into place.
  *
- * Return: as driver_result(); 1 when @lookup_only and the cache has no
- * entry.
+ * Return: as driver_result(); DRIVER_NOT_CACHED when @lookup_only and
+ * the cache has no entry.
  */
 int driver_target_result(struct driver_result *out,
 			 const struct driver_paths *paths,

@@ -657,7 +657,7 @@ int driver_target_result(struct driver_result *out,
 	}
 	driver_result_release(out);
 	if (lookup_only) {
-		ret = 1;
+		ret = DRIVER_NOT_CACHED;
 		goto done;
 	}
 	ret = run_sim(out, paths, &rev, spec, &result);

@@ -80,8 +80,8 @@ int driver_units_run(const struct driver_paths *paths,
 		ret = driver_target_result(&r, paths, units[i].target,
 					   &units[i].spec, 1);
 		driver_result_release(&r);
-		if (ret < 0 || ret > 1)
-			return -1;
+		if (ret && ret != DRIVER_NOT_CACHED)
+			return -1;	/* driver_last_error() says why */
 		units[i].state = ret ? DRIVER_UNIT_TODO : DRIVER_UNIT_CACHED;
 		done += !ret;
 	}
