@@ -205,28 +205,6 @@ static void fmt_pct(char *buf, size_t len, double v)
 		snprintf(buf, len, "%+.1f%%", v == 0 ? 0.0 : v);
 }
 
-/* Write @text to @path through a temporary file and a rename. */
-static int write_atomic(const char *path, const char *text, size_t len)
-{
-	char tmp[4300];
-	FILE *f;
-
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	if (fwrite(text, 1, len, f) != len) {
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 /* An open memory stream and where it goes. */
 struct doc {
 	char *buf;
@@ -249,7 +227,7 @@ static int doc_close(struct doc *d)
 	int ret = fclose(d->f);
 
 	if (!ret)
-		ret = write_atomic(d->path, d->buf, d->len);
+		ret = lsb_write_atomic(d->path, d->buf, d->len);
 	if (ret)
 		fprintf(stderr, "error: cannot write '%s': %s\n", d->path,
 			strerror(errno));
@@ -685,18 +663,9 @@ static int write_plots(const char *dir, int t)
 	snprintf(title, sizeof(title),
 		 "%s -> %s on %s: median change per family (%%, positive = worse)",
 		 R.rev[0].name, R.rev[1].name, R.topo[t]);
-	fprintf(g, "# linsched report: gnuplot heat-%s.gp (in this directory)\n"
-		"do for [t in 'png svg'] {\n"
-		"if (t eq 'png') {\n"
-		"\tset terminal pngcairo size 1000,620 font 'sans,10'\n"
-		"} else {\n"
-		"\tset terminal svg size 1000,620 font 'sans,10' background rgb 'white'\n"
-		"}\n"
-		"set termoption noenhanced\n"
-		"set output 'heat-%s.'.t\n"
-		"set title ", name, name);
-	plot_quote(g, title);
-	fprintf(g, "\nset xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\n"
+	snprintf(path, sizeof(path), "heat-%s", name);
+	plot_begin(g, path, 1000, 620, title);
+	fprintf(g, "set xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\n"
 		"set cbrange [-%g:%g]\nset cblabel 'change (%%): negative better, positive worse'\n"
 		"set palette defined (-1 '#2166ac', 0 '#f7f7f7', 1 '#b2182b')\n"
 		"set xtics (", NR_METRICS - 1, nf - 1, lim, lim);
@@ -707,8 +676,9 @@ static int write_plots(const char *dir, int t)
 		fprintf(g, "%s'%s' %zu", f ? ", " : "", fams[f], f);
 	fprintf(g, ") scale 0\nset key off\nset bmargin 6\n"
 		"plot 'heat-%s.dat' using 1:2:(0.5):(0.5):($3 > %g ? %g : $3 < -%g ? -%g : $3) with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
-		"     '' using 1:2:(sprintf('%%+.1f', $3)) with labels font 'sans,9'\n"
-		"unset output\n}\n", name, lim, lim, lim, lim);
+		"     '' using 1:2:(sprintf('%%+.1f', $3)) with labels font 'sans,9'\n",
+		name, lim, lim, lim, lim);
+	plot_end(g);
 	if (fclose(g))
 		return -1;
 
@@ -760,26 +730,18 @@ static int write_plots(const char *dir, int t)
 	snprintf(title, sizeof(title),
 		 "%s -> %s on %s: each pattern's change (%%, clipped to +-100)",
 		 R.rev[0].name, R.rev[1].name, R.topo[t]);
-	fprintf(g, "# linsched report: gnuplot plane-%s.gp (in this directory)\n"
-		"do for [t in 'png svg'] {\n"
-		"if (t eq 'png') {\n"
-		"\tset terminal pngcairo size 900,700 font 'sans,10'\n"
-		"} else {\n"
-		"\tset terminal svg size 900,700 font 'sans,10' background rgb 'white'\n"
-		"}\n"
-		"set termoption noenhanced\n"
-		"set output 'plane-%s.'.t\n"
-		"set title ", name, name);
-	plot_quote(g, title);
-	fprintf(g, "\nset xlabel 'balance score change (%%, lower is better)'\n"
+	snprintf(path, sizeof(path), "plane-%s", name);
+	plot_begin(g, path, 900, 700, title);
+	fprintf(g, "set xlabel 'balance score change (%%, lower is better)'\n"
 		"set ylabel 'energy change (%%, lower is better)'\n"
 		"set xrange [-%.3g:%.3g]\nset yrange [-%.3g:%.3g]\n"
 		"set grid lc rgb '#e0e0e0'\nset key below horizontal\nset bmargin 5\n"
 		"set xzeroaxis lt -1\nset yzeroaxis lt -1\n"
 		"plot 'plane-%s.dat' using ($3 == 0 ? $1 : NaN):2 with points pt 7 ps 0.8 lc rgb '#a0a0a0' title 'within threshold or noise', \\\n"
 		"     '' using ($3 == 2 ? $1 : NaN):2 with points pt 7 ps 1 lc rgb '#2166ac' title 'an improvement', \\\n"
-		"     '' using ($3 == 1 ? $1 : NaN):2 with points pt 7 ps 1 lc rgb '#b2182b' title 'a regression (any metric)'\n"
-		"unset output\n}\n", lim, lim, lim, lim, name);
+		"     '' using ($3 == 1 ? $1 : NaN):2 with points pt 7 ps 1 lc rgb '#b2182b' title 'a regression (any metric)'\n",
+		lim, lim, lim, lim, name);
+	plot_end(g);
 	if (fclose(g))
 		return -1;
 	return 0;
@@ -1496,7 +1458,7 @@ int cmd_report(int argc, char **argv)
 		char path[4300];
 
 		lsb_pathf(path, sizeof(path), "%s/report.json", R.out);
-		if (write_atomic(path, json, strlen(json))) {
+		if (lsb_write_atomic(path, json, strlen(json))) {
 			fprintf(stderr, "error: cannot write '%s': %s\n", path,
 				strerror(errno));
 			goto out;

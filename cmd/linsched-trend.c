@@ -501,18 +501,10 @@ static int write_gp(const char *dir, const char *title,
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "# linsched trend: gnuplot metrics.gp (in this directory)\n"
-		"# trend.dat: index label first_commit last_commit commits status,\n"
-		"# then per metric its median, min and max (NaN: a gap)\n"
-		"do for [t in 'png svg'] {\n"
-		"if (t eq 'png') {\n"
-		"\tset terminal pngcairo size %d,900 font 'sans,10'\n"
-		"} else {\n"
-		"\tset terminal svg size %d,900 font 'sans,10' background rgb 'white'\n"
-		"}\n"
-		"set termoption noenhanced\n"
-		"set output 'metrics.'.t\n"
-		"set multiplot layout 3,2 title ", w, w);
+	fprintf(f, "# trend.dat: index label first_commit last_commit commits status,\n"
+		"# then per metric its median, min and max (NaN: a gap)\n");
+	plot_begin(f, "metrics", w, 900, NULL);
+	fputs("set multiplot layout 3,2 title ", f);
 	plot_quote(f, title);
 	fputc('\n', f);
 	gp_xtics(f, pts, n);
@@ -527,7 +519,8 @@ static int write_gp(const char *dir, const char *title,
 				col(m), col(m) + 1, col(m) + 2);
 		fputc('\n', f);
 	}
-	fprintf(f, "unset multiplot\nunset output\n}\n");
+	fputs("unset multiplot\n", f);
+	plot_end(f);
 	return fclose(f) ? -1 : 0;
 }
 

@@ -48,28 +48,6 @@ int engine_option(struct driver_engine *e, int opt, const char *arg)
 	return -1;
 }
 
-static int write_atomic(const char *path, const char *text)
-{
-	char tmp[4300];
-	size_t len = strlen(text);
-	FILE *f;
-
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	if (fwrite(text, 1, len, f) != len) {
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
 int suite_files(const char *dir, const int *patterns, int np, int nr_cpus)
 {
 	char path[4300], err[1024];
@@ -92,7 +70,7 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus)
 			  suite_pattern_name(patterns[p]));
 		old = lsb_read_file(path, NULL);
 		/* the same bytes: keep the file (and its cache keys) */
-		if ((!old || strcmp(old, json)) && write_atomic(path, json)) {
+		if ((!old || strcmp(old, json)) && lsb_write_atomic(path, json, strlen(json))) {
 			fprintf(stderr, "error: cannot write '%s': %s\n", path,
 				strerror(errno));
 			free(old);

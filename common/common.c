@@ -88,3 +88,43 @@ fail:
 	errno = err;
 	return NULL;
 }
+
+int lsb_write_atomic(const char *path, const void *buf, size_t len)
+{
+	char tmp[4200];
+	size_t done = 0;
+	ssize_t n;
+	int fd, err;
+
+	if (lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) < 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	while (done < len) {
+		n = write(fd, (const char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		done += n;
+	}
+	if (fsync(fd))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	if (!rename(tmp, path))
+		return 0;
+	fd = -1;
+fail:
+	err = errno ? errno : EIO;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = err;
+	return -1;
+}

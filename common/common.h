@@ -53,4 +53,18 @@ void lsb_rm_rf(const char *path);
  */
 char *lsb_read_file(const char *path, size_t *len);
 
+/**
+ * lsb_write_atomic() - replace a file's content all at once
+ * @path: the file
+ * @buf: the content
+ * @len: its length
+ *
+ * Writes PATH.tmp.PID, fsync()s it and renames it over @path, so a reader
+ * (another process, a node of a cluster) sees the old file or the whole
+ * new one, never a part; the temporary file is removed on failure.
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int lsb_write_atomic(const char *path, const void *buf, size_t len);
+
 #endif

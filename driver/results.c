@@ -320,10 +320,8 @@ out:
 /* Write an entry: temporary file, fsync, rename. */
 static int entry_write(const char *path, const char *body)
 {
-	char tmp[4200], sum[41], *text = NULL, dir[4096];
-	size_t len, done = 0;
-	ssize_t n;
-	int fd, ret = -1;
+	char sum[41], *text = NULL, dir[4096];
+	int len, ret = 0;
 
 	lsb_pathf(dir, sizeof(dir), "%s", path);
 	if (lsb_mkdir_p(dirname(dir))) {
@@ -335,37 +333,15 @@ static int entry_write(const char *path, const char *body)
 		return -1;
 	len = asprintf(&text, ENTRY_MAGIC " %s %zu\n%s", sum, strlen(body),
 		       body);
-	if ((ssize_t)len < 0) {
+	if (len < 0) {
 		driver_set_error("out of memory");
 		return -1;
 	}
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail;
-	while (done < len) {
-		n = write(fd, text + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += n;
+	if (lsb_write_atomic(path, text, len)) {
+		driver_set_error("cannot write the result cache entry '%s': %s",
+				 path, strerror(errno));
+		ret = -1;
 	}
-	if (done != len || fsync(fd)) {
-		close(fd);
-		unlink(tmp);
-		goto fail;
-	}
-	if (close(fd) || rename(tmp, path)) {
-		unlink(tmp);
-		goto fail;
-	}
-	ret = 0;
-	goto out;
-fail:
-	driver_set_error("cannot write the result cache entry '%s': %s", path,
-			 strerror(errno));
-out:
 	free(text);
 	return ret;
 }

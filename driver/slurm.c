@@ -113,25 +113,8 @@ static const char *last_line(char *s)
 
 static int write_text(const char *path, const char *text)
 {
-	char tmp[4300];
-	size_t len = strlen(text);
-	FILE *f;
-
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		goto fail;
-	if (fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f))) {
-		fclose(f);
-		unlink(tmp);
-		goto fail;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		unlink(tmp);
-		goto fail;
-	}
-	return 0;
-fail:
+	if (!lsb_write_atomic(path, text, strlen(text)))
+		return 0;
 	driver_set_error("cannot write '%s': %s", path, strerror(errno));
 	return -1;
 }

@@ -20,6 +20,29 @@ void plot_quote(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void plot_begin(FILE *f, const char *name, int w, int h, const char *title)
+{
+	fprintf(f, "# gnuplot %s.gp (in this directory) draws %s.png and %s.svg\n"
+		"do for [t in 'png svg'] {\n"
+		"if (t eq 'png') {\n"
+		"\tset terminal pngcairo size %d,%d font 'sans,10'\n"
+		"} else {\n"
+		"\tset terminal svg size %d,%d font 'sans,10' background rgb 'white'\n"
+		"}\n"
+		"set termoption noenhanced\n"
+		"set output '%s.'.t\n", name, name, name, w, h, w, h, name);
+	if (title) {
+		fputs("set title ", f);
+		plot_quote(f, title);
+		fputc('\n', f);
+	}
+}
+
+void plot_end(FILE *f)
+{
+	fputs("unset output\n}\n", f);
+}
+
 int plot_run(const char *dir, const char *script)
 {
 	int status;

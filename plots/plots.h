@@ -20,6 +20,25 @@
 void plot_quote(FILE *f, const char *s);
 
 /**
+ * plot_begin() - start a script that draws one plot as NAME.png and NAME.svg
+ * @f: the script
+ * @name: the images' base name
+ * @w: width in pixels
+ * @h: height
+ * @title: the plot's title (quoted with plot_quote()); NULL for none
+ *
+ * The script loops over the two terminals, plain text (noenhanced); end
+ * it with plot_end() after the plot commands.
+ */
+void plot_begin(FILE *f, const char *name, int w, int h, const char *title);
+
+/**
+ * plot_end() - end a script plot_begin() started
+ * @f: the script
+ */
+void plot_end(FILE *f);
+
+/**
  * enum plot_status - what plot_run() found
  * @PLOT_OK: gnuplot exited 0
  * @PLOT_ENOGNUPLOT: gnuplot could not be started (not installed?)
