@@ -9,13 +9,14 @@
 # daemon started is stopped by pid, also when the test fails.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/slurm.sh"
+. "$(dirname "$0")/history.sh"
 
 ensure_kernels
 if ! slurm_install; then
 	echo "Bail out! cannot install Slurm and MUNGE (slurmctld slurmd slurm-client munge)"
 	exit 1
 fi
-plan 10
+plan 11
 tmp=$(mktemp -d)
 trap 'slurm_stop; rm -rf "$tmp"' EXIT
 if ! slurm_start "$tmp/slurm"; then
@@ -91,6 +92,21 @@ ok "$([ -n "$victim" ] && [ $s = 0 ] && grep -q '^slurm: 1 array task submitted 
 	"array task $victim cancelled mid-sweep: submitted again once, the sweep ends well (status $s)"
 ok "$(cmp -s "$tmp/local2.jsonl" "$tmp/out2/results.jsonl" && [ "$n" = 90 ]; echo $?)" \
 	"its results are complete and identical to the local ones: 90 units, 90 cache entries ($n)"
+
+# a kernel crash is the unit's result, not a failed array task
+work=$tmp/work
+git clone -q --shared "$LSBISECT_REPO" "$work"
+make_history "$work" "bug" 0 crash > /dev/null
+LSBISECT_CACHE=$tmp/slurm2 "$LINSCHED" sweep crash --repo "$work" --workload 'hog*2' --topology dual --seeds 3 \
+	--duration 1s --engine slurm --out "$tmp/out4" -q > "$tmp/crash.out" 2>&1
+s=$?
+sed 's/^/# /' "$tmp/crash.out"
+k=$(python3 -c "
+import json
+rows = [json.loads(l) for l in open('$tmp/out4/results.jsonl')]
+print(len(rows) == 3 and all(r['status'] == 'crashed' and 'BUG' in r['reason'] for r in rows))")
+ok "$([ $s = 0 ] && [ "$k" = True ] && [ "$(json "$tmp/out4/sweep.json" "r['resubmitted'], r['crashed']")" = "0 3" ]; echo $?)" \
+	"3 units of a revision that hits BUG(): 3 'crashed' results with the kernel's message, no task failed (status $s)"
 
 # no reachable controller: at once, saying so
 sed "s/^SlurmctldPort=.*/SlurmctldPort=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')/" \
