@@ -4,7 +4,9 @@
  * of child processes that fill the result cache, one unit (a prepared
  * revision and a run spec) each, or Slurm job arrays (slurm.c).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +109,7 @@ int driver_units_run(const struct driver_paths *paths,
 			}
 			for (k = 0; slots[k].pid; k++)
 				;
-			if (pipe(fds)) {
+			if (pipe2(fds, O_CLOEXEC)) {
 				driver_set_error("cannot make a pipe: %s",
 						 strerror(errno));
 				goto fail;
