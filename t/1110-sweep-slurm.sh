@@ -16,7 +16,7 @@ if ! slurm_install; then
 	echo "Bail out! cannot install Slurm and MUNGE (slurmctld slurmd slurm-client munge)"
 	exit 1
 fi
-plan 11
+plan 13
 tmp=$(mktemp -d)
 trap 'slurm_stop; rm -rf "$tmp"' EXIT
 if ! slurm_start "$tmp/slurm"; then
@@ -107,6 +107,37 @@ rows = [json.loads(l) for l in open('$tmp/out4/results.jsonl')]
 print(len(rows) == 3 and all(r['status'] == 'crashed' and 'BUG' in r['reason'] for r in rows))")
 ok "$([ $s = 0 ] && [ "$k" = True ] && [ "$(json "$tmp/out4/sweep.json" "r['resubmitted'], r['crashed']")" = "0 3" ]; echo $?)" \
 	"3 units of a revision that hits BUG(): 3 'crashed' results with the kernel's message, no task failed (status $s)"
+
+# lsbisect --seeds 3 through Slurm: the bisection of t/0900's history (the
+# same commit ids: its builds are shared) gives the local answer and log
+make_history "$work" "note lb broken fixed bug nobug note note note note note" > "$tmp/history"
+lb=$(awk '$2 == "lb" { print $1; exit }' "$tmp/history")
+W='hog*4:cpus=0:unpin=10ms'
+BA=("$TEST_V61" bad "$W" --repo "$work" --topology quad --duration 1s --seeds 3)
+cache "$tmp/bl"; cache "$tmp/bs"
+LSBISECT=$LSB_ROOT/build/bin/lsbisect
+LSBISECT_CACHE=$tmp/bl "$LSBISECT" "${BA[@]}" --jobs 2 --out "$tmp/bl-out" > /dev/null 2>&1
+s1=$?
+t0=$(now)
+LSBISECT_CACHE=$tmp/bs "$LSBISECT" "${BA[@]}" --engine slurm --out "$tmp/bs-out" > "$tmp/bs.txt" 2>&1
+s2=$?
+t1=$(now)
+k=$(python3 - "$tmp/bl-out/log.jsonl" "$tmp/bl" "$tmp/bs-out/log.jsonl" "$tmp/bs" <<'PY'
+import json, sys
+def events(p, cache):
+    out = []
+    for line in open(p):
+        e = json.loads(line.replace(cache, 'CACHE'))
+        e.pop('time', None)
+        out.append(e)
+    return out
+a, b = events(*sys.argv[1:3]), events(*sys.argv[3:5])
+print(a == b and sum(e['event'] == 'run' for e in b) > 10)
+PY
+)
+ok "$([ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(json "$tmp/bs-out/report.json" "r['culprit']['commit']")" = "$lb" ] && [ "$k" = True ]; echo $?)" \
+	"lsbisect --seeds 3 --engine slurm: the culprit $lb and the log of the local engine ($(secs "$t0" "$t1") s)"
+ok "$([ -z "$(squeue -h -o %i)" ] && [ -z "$(ls -A "$tmp/bs/sweeps" 2>/dev/null)" ]; echo $?)" "no job left in the queue, no sweep directory left"
 
 # no reachable controller: at once, saying so
 sed "s/^SlurmctldPort=.*/SlurmctldPort=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')/" \
