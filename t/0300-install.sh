@@ -9,9 +9,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make -s -C "$LSB_ROOT" install PREFIX="$tmp/prefix" >/dev/null
 ok $? "make install PREFIX=$tmp/prefix"
-"$tmp/prefix/bin/linsched" --help | grep -q '^usage: linsched'
+grep -q '^usage: linsched' <<<"$("$tmp/prefix/bin/linsched" --help)"
 ok $? "the installed linsched answers --help"
-"$tmp/prefix/bin/lsbisect" --help | grep -q '^usage: lsbisect'
+grep -q '^usage: lsbisect' <<<"$("$tmp/prefix/bin/lsbisect" --help)"
 ok $? "the installed lsbisect answers --help"
 printf '(display (median (list 3 1 2)))\n' > "$tmp/m.scm"
 [ "$("$tmp/prefix/bin/lsbisect" --scheme "$tmp/m.scm")" = 2 ]

@@ -273,6 +273,6 @@ after=$(repo_state "$work")
 ok $? "the repository is unchanged: refs, HEAD, packed refs, index, objects, work tree"
 diff <(echo "$before") <(echo "$after") | sed 's/^/# /'
 
-"$LSBISECT" --help | tr -s " \n" " " | grep -q "Higher is worse for every metric but fairness and throughput"
+grep -q "Higher is worse for every metric but fairness and throughput" <<<"$(tr -s " \n" " " <<<"$("$LSBISECT" --help)")"
 ok $? "--help says which way the metrics go"
 done_testing

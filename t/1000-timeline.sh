@@ -109,8 +109,8 @@ ok $? "an unknown topology: exit 2, named ($(head -c 100 "$tmp/e.err"))"
 "$LINSCHED" timeline "$TEST_V61" --workload hog --topology dual --from 1x 2> "$tmp/e.err"
 [ $? = 2 ] && grep -q -- "--from: '1x'" "$tmp/e.err"
 ok $? "a bad --from: exit 2, named"
-"$LINSCHED" timeline --help | grep -q "usage: linsched timeline REV" &&
-	"$LINSCHED" --help | grep -q "timeline REV"
+grep -q "usage: linsched timeline REV" <<<"$("$LINSCHED" timeline --help)" &&
+	grep -q "timeline REV" <<<"$("$LINSCHED" --help)"
 ok $? "--help and linsched --help describe it"
 
 # A kernel that crashes: its status (4) and message, no plot.

@@ -123,8 +123,8 @@ ok $? "--seeds 2: medians, with min and max drawn as error bars"
 "$LINSCHED" trend v6.1.170 --workload hog --topology quad 2> "$tmp/e.err"
 [ $? = 2 ] && grep -q "not a range GOOD..BAD" "$tmp/e.err"
 ok $? "a revision that is not a range: exit 2, said so"
-"$LINSCHED" trend --help | grep -q "usage: linsched trend GOOD..BAD" &&
-	"$LINSCHED" --help | grep -q "trend A..B"
+grep -q "usage: linsched trend GOOD..BAD" <<<"$("$LINSCHED" trend --help)" &&
+	grep -q "trend A..B" <<<"$("$LINSCHED" --help)"
 ok $? "--help and linsched --help describe it"
 
 done_testing

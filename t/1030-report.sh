@@ -232,7 +232,7 @@ ok $? "bad arguments exit 2 and say what was expected"
 status=$?
 ok "$([ $status = 4 ] && grep -q "error: NEW broken does not build: build failed: kernel/sched/idle.c" "$tmp/d.err" && [ ! -e "$tmp/d/report.json" ]; echo $?)" \
 	"NEW does not build: exit 4 with the compiler's error, no report (status $status)"
-"$LINSCHED" report --help | grep -q '^usage: linsched report OLD NEW'
+grep -q '^usage: linsched report OLD NEW' <<<"$("$LINSCHED" report --help)"
 ok $? "--help"
 
 done_testing
