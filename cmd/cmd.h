@@ -66,8 +66,13 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus);
 int suite_select(const char *suite, const char *const *globs, int nglobs,
 		 int **patterns, int *np);
 
-/* The progress line of long runs (a terminal only): done/total, rate, left. */
+/*
+ * The progress line of long runs (a terminal only): done/total, rate, time
+ * left, and with Slurm (@e, may be NULL) the array tasks pending, running
+ * and done.
+ */
 void progress_line(const char *what, size_t done, size_t total,
-		   size_t cached, size_t ran, double elapsed_s);
+		   size_t cached, size_t ran, double elapsed_s,
+		   const struct driver_engine *e);
 
 #endif

@@ -141,6 +141,7 @@ static struct {
 	char out[4096];
 	int tty;
 	double start;
+	const struct driver_engine *engine;
 } R;
 
 /* ---- small helpers ---- */
@@ -245,7 +246,7 @@ static void progress(size_t done, size_t total, size_t ran, void *arg)
 		*cached = done;
 	if (R.tty)
 		progress_line("report", done, total, *cached, ran,
-			      now_s() - R.start);
+			      now_s() - R.start, R.engine);
 }
 
 static int write_workloads(char wl[][4200])
@@ -303,6 +304,7 @@ static int run_all(const struct driver_paths *paths,
 				}
 		}
 	R.start = now_s();
+	R.engine = engine;
 	ret = driver_units_run(paths, units, n, engine, progress, &cached);
 	if (R.tty)
 		fputs("\r\033[K", stderr);

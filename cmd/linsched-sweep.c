@@ -84,6 +84,7 @@ static double now_s(void)
 
 static int tty;
 static double t_start;
+static const struct driver_engine *run_engine;
 
 static void progress(size_t done, size_t total, size_t ran, void *arg)
 {
@@ -93,7 +94,7 @@ static void progress(size_t done, size_t total, size_t ran, void *arg)
 		*cached = done;
 	if (tty)
 		progress_line("sweep", done, total, *cached, ran,
-			      now_s() - t_start);
+			      now_s() - t_start, run_engine);
 }
 
 /* The revisions to run: a range's GOOD and classes, or one revision. */
@@ -366,6 +367,7 @@ int cmd_sweep(int argc, char **argv)
 					sp->timeout_s = timeout;
 				}
 	t_start = now_s();
+	run_engine = &engine;
 	ret = driver_units_run(&paths, units, n, &engine, progress, &cached);
 	if (tty)
 		fputs("\r\033[K", stderr);

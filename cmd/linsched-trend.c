@@ -534,6 +534,7 @@ static double now_s(void)
 
 static int show_progress;
 static double t_start;
+static const struct driver_engine *run_engine;
 
 static void progress(size_t done, size_t total, size_t ran, void *arg)
 {
@@ -543,7 +544,7 @@ static void progress(size_t done, size_t total, size_t ran, void *arg)
 		*cached = done;
 	if (show_progress)
 		progress_line("trend", done, total, *cached, ran,
-			      now_s() - t_start);
+			      now_s() - t_start, run_engine);
 }
 
 /*
@@ -820,6 +821,7 @@ int cmd_trend(int argc, char **argv)
 		goto nomem;
 	total = (size_t)nw * nt * n * seeds;
 	t_start = now_s();
+	run_engine = &engine;
 	c = driver_units_run(&paths, units, total, &engine, progress, &cached);
 	if (show_progress)
 		fprintf(stderr, "\r\033[K");

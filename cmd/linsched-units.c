@@ -90,7 +90,8 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus)
 }
 
 void progress_line(const char *what, size_t done, size_t total,
-		   size_t cached, size_t ran, double elapsed_s)
+		   size_t cached, size_t ran, double elapsed_s,
+		   const struct driver_engine *e)
 {
 	double rate = elapsed_s > 0 ? ran / elapsed_s : 0;
 
@@ -99,6 +100,12 @@ void progress_line(const char *what, size_t done, size_t total,
 	if (ran && rate > 0)
 		fprintf(stderr, ", %.1f/s, ~%.0fs left", rate,
 			(total - done) / rate);
+	if (e && e->slurm && e->task_total)
+		fprintf(stderr, "; slurm tasks: %d pending, %d running, %d/%d done%s",
+			e->task_pending, e->task_running, e->task_done,
+			e->task_total, e->resubmitted ? ", resubmitted " : "");
+	if (e && e->slurm && e->task_total && e->resubmitted)
+		fprintf(stderr, "%d", e->resubmitted);
 	fputs("\033[K", stderr);
 }
 

@@ -323,6 +323,10 @@ typedef void (*driver_progress_fn)(size_t done, size_t total, size_t ran,
  *	sweep-worker'); NULL: the running one (/proc/self/exe)
  * @resubmitted: set by driver_units_run(): Slurm array tasks submitted
  *	again after they failed or vanished
+ * @task_total: set during a Slurm run, for a progress line: array tasks,
+ * @task_pending: those waiting in the queue,
+ * @task_running: those running,
+ * @task_done: and those done
  */
 struct driver_engine {
 	int slurm;
@@ -333,6 +337,7 @@ struct driver_engine {
 	int retries;
 	const char *tool;
 	int resubmitted;
+	int task_total, task_pending, task_running, task_done;
 };
 
 /**
@@ -341,8 +346,9 @@ struct driver_engine {
  * @units: the units
  * @n: their number
  * @engine: where they run
- * @progress: called once after the cache was consulted and whenever
- *	units were computed; NULL for none
+ * @progress: called once after the cache was consulted, whenever units
+ *	were computed and, with Slurm, after every look at the queue (see
+ *	@engine's task counts); NULL for none
  * @arg: passed to @progress
  *
  * Units already in the cache are not run again; a unit is never counted

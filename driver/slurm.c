@@ -479,7 +479,7 @@ static int cluster_cpus(const struct driver_engine *e)
 
 /*
  * The array tasks of @job still in the queue, by task index, into @in
- * (1 queued or running); -1 when squeue failed.
+ * (1 pending, 2 running or completing); -1 when squeue failed.
  */
 static int queued(long job, char *in, int ntasks)
 {
@@ -510,7 +510,7 @@ static int queued(long job, char *in, int ntasks)
 		if (k >= 0 && k < ntasks && !strstr(line, " CA") &&
 		    !strstr(line, " F") && !strstr(line, " NF") &&
 		    !strstr(line, " TO") && !strstr(line, " OOM"))
-			in[k] = 1;
+			in[k] = strstr(line, " PD") ? 1 : 2;
 	}
 	return 0;
 }
@@ -619,6 +619,11 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 			}
 		}
 		fails = 0;
+		sw->e->task_pending = sw->e->task_running = 0;
+		for (k = 0; k < sw->ntasks; k++) {
+			sw->e->task_pending += sw->job[k] && in[k] == 1;
+			sw->e->task_running += sw->job[k] && in[k] == 2;
+		}
 		for (k = 0; k < sw->ntasks; k++) {
 			if (!sw->job[k] || in[k])
 				continue;
@@ -627,9 +632,8 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 			if (exists(path)) {
 				sw->job[k] = 0;
 				left--;
+				sw->e->task_done++;
 				done += sw->size[k];
-				if (progress)
-					progress(done, total, done - before, arg);
 				continue;
 			}
 			/* failed, cancelled or its node lost: again */
@@ -650,6 +654,8 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 				goto out;
 			sw->e->resubmitted++;
 		}
+		if (progress)
+			progress(done, total, done - before, arg);
 next:;
 	}
 	ret = 0;
@@ -743,6 +749,8 @@ int driver_slurm_run(const struct driver_paths *paths,
 	}
 	for (i = 0; i < nt; i++)
 		sw.size[i % sw.ntasks]++;
+	e->task_total = sw.ntasks;
+	e->task_done = 0;
 	if (submit_tasks(&sw, 0, sw.ntasks - 1) ||
 	    follow(&sw, before, n, progress, arg))
 		goto out;
