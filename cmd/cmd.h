@@ -66,13 +66,25 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus);
 int suite_select(const char *suite, const char *const *globs, int nglobs,
 		 int **patterns, int *np);
 
+/* Seconds on the monotonic clock. */
+double cmd_now(void);
+
 /*
- * The progress line of long runs (a terminal only): done/total, rate, time
- * left, and with Slurm (@e, may be NULL) the array tasks pending, running
- * and done.
+ * A command's units with a progress line on a terminal: done/total,
+ * cached, rate, time left and, with Slurm, the array tasks pending,
+ * running and done.
  */
-void progress_line(const char *what, size_t done, size_t total,
-		   size_t cached, size_t ran, double elapsed_s,
-		   const struct driver_engine *e);
+struct units_progress {
+	const char *what;	/* the command, as the line names it */
+	int tty;		/* draw the line */
+	double start;		/* set by units_run() */
+	size_t cached;		/* set: units found in the cache */
+	const struct driver_engine *engine;
+};
+
+/* driver_units_run() with @p's progress line, cleared at the end. */
+int units_run(const struct driver_paths *paths, struct driver_unit *units,
+	      size_t n, struct driver_engine *engine,
+	      struct units_progress *p);
 
 #endif

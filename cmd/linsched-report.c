@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -140,19 +139,9 @@ static struct {
 	size_t nr_rows;
 	char out[4096];
 	int tty;
-	double start;
-	const struct driver_engine *engine;
 } R;
 
 /* ---- small helpers ---- */
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void sanitise(char *s)
 {
@@ -238,17 +227,6 @@ static int doc_close(struct doc *d)
 
 /* ---- running ---- */
 
-static void progress(size_t done, size_t total, size_t ran, void *arg)
-{
-	size_t *cached = arg;
-
-	if (!ran)
-		*cached = done;
-	if (R.tty)
-		progress_line("report", done, total, *cached, ran,
-			      now_s() - R.start, R.engine);
-}
-
 static int write_workloads(char wl[][4200])
 {
 	int t;
@@ -268,7 +246,8 @@ static int run_all(const struct driver_paths *paths,
 	static char wl[MAX_TOPOS][4200];
 	char (*files)[4300];
 	struct driver_unit *units;
-	size_t n = (size_t)R.nt * R.np * 2 * R.seeds, u = 0, cached = 0;
+	size_t n = (size_t)R.nt * R.np * 2 * R.seeds, u = 0;
+	struct units_progress prog = { 0 };
 	const char *names[NR_METRICS];
 	int t, p, r, s, ret;
 
@@ -303,17 +282,15 @@ static int run_all(const struct driver_paths *paths,
 					units[u].spec.timeout_s = timeout;
 				}
 		}
-	R.start = now_s();
-	R.engine = engine;
-	ret = driver_units_run(paths, units, n, engine, progress, &cached);
-	if (R.tty)
-		fputs("\r\033[K", stderr);
+	prog.what = "report";
+	prog.tty = R.tty;
+	ret = units_run(paths, units, n, engine, &prog);
 	if (ret) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		goto out;
 	}
 	fprintf(stderr, "report: %zu runs, %zu from the cache, %.1f s\n", n,
-		cached, now_s() - R.start);
+		prog.cached, cmd_now() - prog.start);
 
 	/* collect: every unit is in the cache now */
 	for (u = 0; u < n; u++) {
@@ -1298,7 +1275,7 @@ int cmd_report(int argc, char **argv)
 	struct rank *worse = NULL, *better = NULL;
 	size_t nw = 0, nb = 0;
 	char *json = NULL, *end;
-	double t0 = now_s();
+	double t0 = cmd_now();
 	struct driver_engine engine;
 
 	memset(&R, 0, sizeof(R));
@@ -1451,7 +1428,7 @@ int cmd_report(int argc, char **argv)
 	find_changes(repo);
 	if (make_plots())
 		goto out;
-	json = report_json(worse, nw, better, nb, now_s() - t0);
+	json = report_json(worse, nw, better, nb, cmd_now() - t0);
 	if (!json) {
 		fprintf(stderr, "error: out of memory\n");
 		goto out;

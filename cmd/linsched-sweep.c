@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -74,28 +73,7 @@ static const char usage_worker[] =
 #define MAX_SPECS 64
 #define MAX_MATCH 32
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int tty;
-static double t_start;
-static const struct driver_engine *run_engine;
-
-static void progress(size_t done, size_t total, size_t ran, void *arg)
-{
-	size_t *cached = arg;
-
-	if (!ran)
-		*cached = done;
-	if (tty)
-		progress_line("sweep", done, total, *cached, ran,
-			      now_s() - t_start, run_engine);
-}
 
 /* The revisions to run: a range's GOOD and classes, or one revision. */
 struct rev {
@@ -212,12 +190,13 @@ int cmd_sweep(int argc, char **argv)
 	int c, nt = 0, nw = 0, nglobs = 0, seeds = 1, timeout = 600, quiet = 0;
 	int verbose = 0, ret = 1, *patterns = NULL, np = 0, i, t, s, cpus[MAX_SPECS];
 	struct driver_engine engine;
+	struct units_progress prog = { 0 };
 	struct driver_unit *units = NULL;
 	char (*wl)[4400] = NULL, dir[4200], path[4300], *end;
 	const char **wl_name = NULL;
 	struct rev *revs = NULL;
 	size_t nrev = 0, n = 0, u, k, cached = 0, counts[8] = { 0 };
-	double t0 = now_s(), wall;
+	double t0 = cmd_now(), wall;
 	FILE *f = NULL;
 
 	engine_defaults(&engine);
@@ -366,11 +345,10 @@ int cmd_sweep(int argc, char **argv)
 					sp->metrics = 1;
 					sp->timeout_s = timeout;
 				}
-	t_start = now_s();
-	run_engine = &engine;
-	ret = driver_units_run(&paths, units, n, &engine, progress, &cached);
-	if (tty)
-		fputs("\r\033[K", stderr);
+	prog.what = "sweep";
+	prog.tty = tty;
+	ret = units_run(&paths, units, n, &engine, &prog);
+	cached = prog.cached;
 	if (ret < 0) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		ret = 1;
@@ -421,7 +399,7 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	f = NULL;
-	wall = now_s() - t0;
+	wall = cmd_now() - t0;
 	{
 		cJSON *o = cJSON_CreateObject();
 		char *text;

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -524,28 +523,7 @@ static int write_gp(const char *dir, const char *title,
 	return fclose(f) ? -1 : 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int show_progress;
-static double t_start;
-static const struct driver_engine *run_engine;
-
-static void progress(size_t done, size_t total, size_t ran, void *arg)
-{
-	size_t *cached = arg;
-
-	if (!ran)
-		*cached = done;
-	if (show_progress)
-		progress_line("trend", done, total, *cached, ran,
-			      now_s() - t_start, run_engine);
-}
 
 /*
  * Prepare each point's revision (its first commit) once. A revision that
@@ -700,7 +678,8 @@ int cmd_trend(int argc, char **argv)
 	struct bisect_classes *cls = NULL;
 	struct point *pts = NULL;
 	bisect_repo *r = NULL;
-	size_t n = 0, i, total = 0, gaps = 0, cached = 0;
+	size_t n = 0, i, total = 0, gaps = 0;
+	struct units_progress prog = { 0 };
 	struct driver_run_spec spec = { 0 };
 	struct driver_target *tg = NULL;
 	struct driver_unit *units = NULL;
@@ -820,18 +799,16 @@ int cmd_trend(int argc, char **argv)
 	if (!units)
 		goto nomem;
 	total = (size_t)nw * nt * n * seeds;
-	t_start = now_s();
-	run_engine = &engine;
-	c = driver_units_run(&paths, units, total, &engine, progress, &cached);
-	if (show_progress)
-		fprintf(stderr, "\r\033[K");
+	prog.what = "trend";
+	prog.tty = show_progress;
+	c = units_run(&paths, units, total, &engine, &prog);
 	if (c) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		goto out;
 	}
 	if (show_progress)
 		fprintf(stderr, "trend: %zu runs, %zu from the cache, %.1f s\n",
-			total, cached, now_s() - t_start);
+			total, prog.cached, cmd_now() - prog.start);
 	for (c = 0; c < nw * nt; c++) {
 		const char *w = workloads[c / nt], *t = topologies[c % nt];
 		char name[300];

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -89,24 +90,52 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus)
 	return 0;
 }
 
-void progress_line(const char *what, size_t done, size_t total,
-		   size_t cached, size_t ran, double elapsed_s,
-		   const struct driver_engine *e)
+double cmd_now(void)
 {
-	double rate = elapsed_s > 0 ? ran / elapsed_s : 0;
+	struct timespec ts;
 
-	fprintf(stderr, "\r%s: %zu/%zu runs (%zu cached)", what, done, total,
-		cached);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(size_t done, size_t total, size_t ran, void *arg)
+{
+	struct units_progress *p = arg;
+	const struct driver_engine *e = p->engine;
+	double el = cmd_now() - p->start, rate = el > 0 ? ran / el : 0;
+
+	if (!ran)
+		p->cached = done;
+	if (!p->tty)
+		return;
+	fprintf(stderr, "\r%s: %zu/%zu runs (%zu cached)", p->what, done,
+		total, p->cached);
 	if (ran && rate > 0)
 		fprintf(stderr, ", %.1f/s, ~%.0fs left", rate,
 			(total - done) / rate);
-	if (e && e->slurm && e->task_total)
-		fprintf(stderr, "; slurm tasks: %d pending, %d running, %d/%d done%s",
+	if (e && e->slurm && e->task_total) {
+		fprintf(stderr, "; slurm tasks: %d pending, %d running, %d/%d done",
 			e->task_pending, e->task_running, e->task_done,
-			e->task_total, e->resubmitted ? ", resubmitted " : "");
-	if (e && e->slurm && e->task_total && e->resubmitted)
-		fprintf(stderr, "%d", e->resubmitted);
+			e->task_total);
+		if (e->resubmitted)
+			fprintf(stderr, ", %d resubmitted", e->resubmitted);
+	}
 	fputs("\033[K", stderr);
+}
+
+int units_run(const struct driver_paths *paths, struct driver_unit *units,
+	      size_t n, struct driver_engine *engine,
+	      struct units_progress *p)
+{
+	int ret;
+
+	p->start = cmd_now();
+	p->engine = engine;
+	p->cached = 0;
+	ret = driver_units_run(paths, units, n, engine, progress, p);
+	if (p->tty)
+		fputs("\r\033[K", stderr);
+	return ret;
 }
 
 static int in_suite(const char *suite, const char *const *globs, int nglobs,
