@@ -589,12 +589,13 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 		  driver_progress_fn progress, void *arg)
 {
 	char *in = calloc(sw->ntasks, 1), path[4300];
+	char *gone = calloc(sw->ntasks, 1);
 	long *seen = calloc(sw->ntasks, sizeof(*seen));
 	int retries = sw->e->retries < 0 ? 2 : sw->e->retries;
 	int k, left = sw->ntasks, fails = 0, ret = -1;
 	size_t done = before;
 
-	if (!in || !seen) {
+	if (!in || !seen || !gone) {
 		driver_set_error("out of memory");
 		goto out;
 	}
@@ -636,7 +637,14 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 				done += sw->size[k];
 				continue;
 			}
-			/* failed, cancelled or its node lost: again */
+			/*
+			 * Failed, cancelled or its node lost: again. Out of
+			 * the queue twice first: on a shared file system the
+			 * marker may show a moment after the task ended.
+			 */
+			if (!gone[k]++)
+				continue;
+			gone[k] = 0;
 			if (sw->tries[k] > retries) {
 				char *text;
 
@@ -661,6 +669,7 @@ next:;
 	ret = 0;
 out:
 	free(in);
+	free(gone);
 	free(seen);
 	return ret;
 }
