@@ -56,10 +56,12 @@ ENGINE_USAGE
 "\n"
 "Every revision is built once, here, before any unit runs (with Slurm the\n"
 "build directory must be visible to the nodes, as the cache is). A kernel\n"
-"crash or hang is a unit's result. Exit status: 0 every unit has its\n"
-"result, 1 error (no Slurm controller, nodes that cannot write the cache,\n"
-"a revision that does not build is not an error: its units say so),\n"
-"2 usage, 4 some units failed (the first one's error is printed).\n";
+"crash or hang is a unit's result, and so is a revision that does not\n"
+"build: its units say so.\n"
+"\n"
+"Exit status: 0 every unit has its result, 1 error (no Slurm controller,\n"
+"nodes that cannot write the cache, ...), 2 usage, 4 some units failed\n"
+"(the first one's error is printed).\n";
 
 static const char usage_worker[] =
 "usage: linsched sweep-worker [--probe] DIR TASK\n"
