@@ -21,7 +21,6 @@
 #include "suite/suite.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
-#include "version.h"
 
 int cmd_suite(int argc, char **argv);
 
@@ -430,15 +429,7 @@ static void run_one(const struct run_ctx *ctx, int i)
 	FILE *f;
 
 	pattern_paths(ctx, i, wl, res, log, sizeof(wl));
-	args[n++] = ctx->rev.exe;
-	args[n++] = "--revision";
-	args[n++] = (char *)ctx->rev.name;
-	args[n++] = "--commit";
-	args[n++] = (char *)ctx->rev.commit;
-	args[n++] = "--subset";
-	args[n++] = (char *)ctx->rev.subset;
-	args[n++] = "--tool-version";
-	args[n++] = LSB_VERSION;
+	n = driver_sim_identity(args, &ctx->rev);
 	args[n++] = "--topology";
 	args[n++] = (char *)ctx->topology;
 	args[n++] = "--workload";

@@ -21,7 +21,6 @@
 #include "plots/plots.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
-#include "version.h"
 
 int cmd_timeline(int argc, char **argv);
 
@@ -524,15 +523,7 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 
 	lsb_pathf(trace, sizeof(trace), "%s/trace.txt", dir);
 	lsb_pathf(json, sizeof(json), "%s/run.json", dir);
-	args[n++] = rev->exe;
-	args[n++] = "--revision";
-	args[n++] = rev->name;
-	args[n++] = "--commit";
-	args[n++] = rev->commit;
-	args[n++] = "--subset";
-	args[n++] = rev->subset;
-	args[n++] = "--tool-version";
-	args[n++] = LSB_VERSION;
+	n = driver_sim_identity(args, rev);
 	for (i = 0; i < nr_extra; i++)
 		args[n++] = extra[i];
 	args[n++] = "--trace";

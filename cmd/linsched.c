@@ -312,15 +312,7 @@ static int cmd_run(int argc, char **argv)
 			 paths.cache_dir, (int)getpid());
 		json = tmp_json;
 	}
-	args[n++] = rev.exe;
-	args[n++] = "--revision";
-	args[n++] = rev.name;
-	args[n++] = "--commit";
-	args[n++] = rev.commit;
-	args[n++] = "--subset";
-	args[n++] = rev.subset;
-	args[n++] = "--tool-version";
-	args[n++] = LSB_VERSION;
+	n = driver_sim_identity(args, &rev);
 	args[n++] = "--topology";
 	args[n++] = (char *)topology;
 	args[n++] = "--workload";

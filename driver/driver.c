@@ -21,6 +21,7 @@
 #include "driver/driver_internal.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
+#include "version.h"
 
 static __thread char last_error[4096];
 
@@ -194,6 +195,22 @@ static void copy_to_stderr(const char *path)
 	while ((n = fread(buf, 1, sizeof(buf), f)))
 		fwrite(buf, 1, n, stderr);
 	fclose(f);
+}
+
+int driver_sim_identity(char **argv, const struct driver_revision *rev)
+{
+	int n = 0;
+
+	argv[n++] = rev->exe;
+	argv[n++] = "--revision";
+	argv[n++] = (char *)rev->name;
+	argv[n++] = "--commit";
+	argv[n++] = (char *)rev->commit;
+	argv[n++] = "--subset";
+	argv[n++] = (char *)rev->subset;
+	argv[n++] = "--tool-version";
+	argv[n++] = LSB_VERSION;
+	return n;
 }
 
 int driver_run(const char *exe, char *const argv[], int timeout_s,

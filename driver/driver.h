@@ -86,6 +86,20 @@ int driver_prepare(struct driver_revision *out,
 void driver_revision_release(struct driver_revision *rev);
 
 /**
+ * driver_sim_identity() - the arguments every simulator run starts with
+ * @argv: receives DRIVER_SIM_IDENTITY entries: @rev's executable, then
+ *	--revision, --commit, --subset and --tool-version (this build's
+ *	version) with their values, which the results record
+ * @rev: the prepared revision
+ *
+ * The caller appends the run's own options and the terminating NULL.
+ *
+ * Return: the number of entries written, DRIVER_SIM_IDENTITY.
+ */
+#define DRIVER_SIM_IDENTITY 9
+int driver_sim_identity(char **argv, const struct driver_revision *rev);
+
+/**
  * driver_run() - run a simulator executable with a time limit
  * @exe: the executable
  * @argv: its arguments, NULL-terminated, argv[0] included

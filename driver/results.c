@@ -26,7 +26,6 @@
 #include "driver/driver_internal.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
-#include "version.h"
 
 #define ENTRY_MAGIC "lsbisect-result 1"
 
@@ -390,15 +389,7 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 	lsb_pathf(json, sizeof(json), "%s/results/run.%d.json", p->cache_dir,
 		  (int)getpid());
 	snprintf(seed, sizeof(seed), "%llu", spec->seed);
-	args[n++] = rev->exe;
-	args[n++] = "--revision";
-	args[n++] = (char *)rev->name;
-	args[n++] = "--commit";
-	args[n++] = (char *)rev->commit;
-	args[n++] = "--subset";
-	args[n++] = (char *)rev->subset;
-	args[n++] = "--tool-version";
-	args[n++] = LSB_VERSION;
+	n = driver_sim_identity(args, rev);
 	args[n++] = "--topology";
 	args[n++] = (char *)spec->topology;
 	args[n++] = "--workload";
