@@ -21,7 +21,7 @@ work=$tmp/work
 git clone -q --shared "$LSBISECT_REPO" "$work"
 # classes: 0 note, 1 lb, 2 broken, 3 fixed, 4 bug, 5 nobug, 6-10 notes;
 # each class is its commit and three outside the build subset
-make_history "$work" "note lb broken fixed bug nobug note note note note note" > "$tmp/history"
+make_history "$work" "$BISECT_PLAN" > "$tmp/history"
 id() { awk -v k="$1" '$2 == k { print $1; exit }' "$tmp/history"; }
 lb=$(id lb); broken=$(id broken); bug=$(id bug)
 class0_end=$(sed -n 4p "$tmp/history" | cut -d' ' -f1)
@@ -33,7 +33,7 @@ before=$(repo_state "$work")
 # Builds are shared with the other tests; results are this test's own.
 private_cache "$tmp/cache"
 export LSBISECT_CACHE=$tmp/cache
-W='hog*4:cpus=0:unpin=10ms'
+W=$BISECT_W
 ARGS=(--repo "$work" --topology quad --duration 1s)
 r() { json "$1/report.json" "$2"; }
 
@@ -212,24 +212,6 @@ start=$(date +%s.%N)
 LSBISECT_CACHE=$tmp/cache-s2 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --seeds 3 --jobs 2 --out "$tmp/seeds2" > "$tmp/seeds2.txt" 2>&1
 status=$?
 diag "--seeds 3 --jobs 2: $(python3 -c "print(round($(date +%s.%N) - $start, 1))") s"
-# same_log LOG CACHE LOG2 CACHE2: the same events, but for the start's time
-# and the cache's path in a build failure's reason
-same_log() {
-	python3 - "$@" <<'PY'
-import json, sys
-def events(p, cache):
-    out = []
-    for line in open(p):
-        e = json.loads(line.replace(cache, 'CACHE'))
-        e.pop('time', None)
-        out.append(e)
-    return out
-a, b = events(*sys.argv[1:3]), events(*sys.argv[3:5])
-runs = [e for e in b if e['event'] == 'run']
-print('# %d events, %d runs, sources %s' % (len(b), len(runs), sorted(set(e['source'] for e in runs))))
-sys.exit(0 if a == b and len(runs) > 10 else 1)
-PY
-}
 same_log "$tmp/seeds/log.jsonl" "$tmp/cache-s1" "$tmp/seeds2/log.jsonl" "$tmp/cache-s2" &&
 	[ "$(r "$tmp/seeds2" "r['counts']")" = "$(r "$tmp/seeds" "r['counts']")" ]
 same=$?

@@ -15,12 +15,12 @@ LSBISECT=$LSB_ROOT/build/bin/lsbisect
 
 work=$tmp/work
 git clone -q --shared "$LSBISECT_REPO" "$work"
-make_history "$work" "note lb broken fixed bug nobug note note note note note" > "$tmp/history"
+make_history "$work" "$BISECT_PLAN" > "$tmp/history"
 lb=$(awk '$2 == "lb" { print $1; exit }' "$tmp/history")
 private_cache "$tmp/cache"
 private_cache "$tmp/shared"
 export LSBISECT_CACHE=$tmp/cache
-W='hog*4:cpus=0:unpin=10ms'
+W=$BISECT_W
 ARGS=(--repo "$work" --topology quad --duration 1s)
 r() { json "$1/report.json" "$2"; }
 bisect() { "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$1" > "$1.txt" 2>&1; }

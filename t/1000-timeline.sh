@@ -29,7 +29,7 @@ ok $? "gnuplot timeline.gp runs again in the directory, exit 0, no warnings"
 n=$(png_check "$tmp/a/timeline.png" "$size")
 [ "${n:-0}" -gt 20 ]
 ok $? "timeline.png is a PNG of the stated size $size and not blank ($n colours)"
-python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if r.tag.endswith('svg') and len(list(r.iter())) > 100 else 1)" "$tmp/a/timeline.svg"
+svg_check "$tmp/a/timeline.svg" 100
 ok $? "timeline.svg parses as SVG"
 
 # dat_check DIR CODE: python that sets ok, given the intervals d (cpu,

@@ -55,8 +55,7 @@ for d in "$A" "$Q"; do
 	for p in balance-energy:1000x560 plane:900x700 metrics:1000x900; do
 		c=$(png_check "$d/${p%%:*}.png" "${p#*:}")
 		[ "${c:-0}" -gt 20 ] || bad="$bad ${d##*/}/${p%%:*}.png($c)"
-		python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if r.tag.endswith('svg') and len(list(r.iter())) > 50 else 1)" \
-			"$d/${p%%:*}.svg" || bad="$bad ${d##*/}/${p%%:*}.svg"
+		svg_check "$d/${p%%:*}.svg" 50 || bad="$bad ${d##*/}/${p%%:*}.svg"
 	done
 done
 [ -z "$bad" ]

@@ -26,12 +26,7 @@ fi
 diag "cluster: $(sinfo -h -o '%P %D nodes %C CPUs (A/I/O/T) %t')"
 
 # caches whose results are their own, builds and exports shared
-cache() {
-	mkdir -p "$1"
-	ln -sfn "$LSBISECT_CACHE/builds" "$1/builds"
-	ln -sfn "$LSBISECT_CACHE/trees" "$1/trees"
-}
-cache "$tmp/local"; cache "$tmp/slurm-cache"; cache "$tmp/local2"; cache "$tmp/slurm2"
+for c in local slurm-cache local2 slurm2 bl bs; do private_cache "$tmp/$c"; done
 "$LINSCHED" build "$TEST_V61" >/dev/null && "$LINSCHED" build "$TEST_V612" >/dev/null ||
 	{ echo "Bail out! cannot build the test revisions"; exit 1; }
 A=("$TEST_V61" "$TEST_V612" --suite hog --topology quad --seeds 3 --duration 2s --out "$tmp/out" -q)
@@ -110,11 +105,9 @@ ok "$([ $s = 0 ] && [ "$k" = True ] && [ "$(json "$tmp/out4/sweep.json" "r['resu
 
 # lsbisect --seeds 3 through Slurm: the bisection of t/0900's history (the
 # same commit ids: its builds are shared) gives the local answer and log
-make_history "$work" "note lb broken fixed bug nobug note note note note note" > "$tmp/history"
+make_history "$work" "$BISECT_PLAN" > "$tmp/history"
 lb=$(awk '$2 == "lb" { print $1; exit }' "$tmp/history")
-W='hog*4:cpus=0:unpin=10ms'
-BA=("$TEST_V61" bad "$W" --repo "$work" --topology quad --duration 1s --seeds 3)
-cache "$tmp/bl"; cache "$tmp/bs"
+BA=("$TEST_V61" bad "$BISECT_W" --repo "$work" --topology quad --duration 1s --seeds 3)
 LSBISECT=$LSB_ROOT/build/bin/lsbisect
 LSBISECT_CACHE=$tmp/bl "$LSBISECT" "${BA[@]}" --jobs 2 --out "$tmp/bl-out" > /dev/null 2>&1
 s1=$?
@@ -122,20 +115,9 @@ t0=$(now)
 LSBISECT_CACHE=$tmp/bs "$LSBISECT" "${BA[@]}" --engine slurm --out "$tmp/bs-out" > "$tmp/bs.txt" 2>&1
 s2=$?
 t1=$(now)
-k=$(python3 - "$tmp/bl-out/log.jsonl" "$tmp/bl" "$tmp/bs-out/log.jsonl" "$tmp/bs" <<'PY'
-import json, sys
-def events(p, cache):
-    out = []
-    for line in open(p):
-        e = json.loads(line.replace(cache, 'CACHE'))
-        e.pop('time', None)
-        out.append(e)
-    return out
-a, b = events(*sys.argv[1:3]), events(*sys.argv[3:5])
-print(a == b and sum(e['event'] == 'run' for e in b) > 10)
-PY
-)
-ok "$([ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(json "$tmp/bs-out/report.json" "r['culprit']['commit']")" = "$lb" ] && [ "$k" = True ]; echo $?)" \
+same_log "$tmp/bl-out/log.jsonl" "$tmp/bl" "$tmp/bs-out/log.jsonl" "$tmp/bs"
+same=$?
+ok "$([ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(json "$tmp/bs-out/report.json" "r['culprit']['commit']")" = "$lb" ] && [ $same = 0 ]; echo $?)" \
 	"lsbisect --seeds 3 --engine slurm: the culprit $lb and the log of the local engine ($(secs "$t0" "$t1") s)"
 ok "$([ -z "$(squeue -h -o %i)" ] && [ -z "$(ls -A "$tmp/bs/sweeps" 2>/dev/null)" ]; echo $?)" "no job left in the queue, no sweep directory left"
 

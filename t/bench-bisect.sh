@@ -17,12 +17,12 @@ ensure_kernels
 tmp=${BENCH_TMP:-$(mktemp -d)}
 trap 'rm -rf "$tmp"' EXIT
 LSBISECT=$LSB_ROOT/build/bin/lsbisect
-W='hog*4:cpus=0:unpin=10ms'
+W=$BISECT_W
 ARGS=(--topology quad --duration 1s)
 
 work=$tmp/work
 git clone -q --shared "$LSBISECT_REPO" "$work"
-make_history "$work" "note lb broken fixed bug nobug note note note note note" > "$tmp/history"
+make_history "$work" "$BISECT_PLAN" > "$tmp/history"
 lb=$(awk '$2 == "lb" { print $1; exit }' "$tmp/history")
 
 secs() { python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 1))" "$@"; }

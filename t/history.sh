@@ -21,6 +21,12 @@ old = "\tfreq = map_util_freq(util, freq, max);\n"
 assert s.count(old) == 1
 s = s.replace(old, "\tfreq = policy->cpuinfo.max_freq;\n")'
 
+# The bisection tests' history (t/0900, t/0920, t/1110, t/bench-bisect.sh):
+# the same plan on $TEST_V61 gives the same commits, so they share builds;
+# and the workload whose balance score the LB edit breaks.
+BISECT_PLAN="note lb broken fixed bug nobug note note note note note"
+BISECT_W='hog*4:cpus=0:unpin=10ms'
+
 # make_history REPO PLAN [OUTSIDE [REF]]: commits on $TEST_V61 in REPO (a
 # repository that has it), one per word of PLAN, each followed by OUTSIDE
 # (default 3) commits that touch only files outside the build subset; a
@@ -152,4 +158,24 @@ private_cache() {
 	mkdir -p "$1" "$LSBISECT_CACHE/builds" "$LSBISECT_CACHE/trees"
 	ln -sfn "$LSBISECT_CACHE/builds" "$1/builds"
 	ln -sfn "$LSBISECT_CACHE/trees" "$1/trees"
+}
+
+# same_log LOG CACHE LOG2 CACHE2: two bisection logs have the same events,
+# but for the start's time and the cache's path in a build failure's
+# reason, and more than 10 runs; prints a TAP comment on what they hold
+same_log() {
+	python3 - "$@" <<'PY'
+import json, sys
+def events(p, cache):
+    out = []
+    for line in open(p):
+        e = json.loads(line.replace(cache, 'CACHE'))
+        e.pop('time', None)
+        out.append(e)
+    return out
+a, b = events(*sys.argv[1:3]), events(*sys.argv[3:5])
+runs = [e for e in b if e['event'] == 'run']
+print('# %d events, %d runs, sources %s' % (len(b), len(runs), sorted(set(e['source'] for e in runs))))
+sys.exit(0 if a == b and len(runs) > 10 else 1)
+PY
 }

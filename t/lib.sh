@@ -53,6 +53,11 @@ json() {
 	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
+# svg_check FILE N: FILE parses as an SVG document of more than N elements
+svg_check() {
+	python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if r.tag.endswith('svg') and len(list(r.iter())) > int(sys.argv[2]) else 1)" "$1" "$2"
+}
+
 # png_check FILE WxH: the number of distinct colours of a valid PNG of that
 # size (signature, IHDR, pixels decoded with zlib and the PNG filters);
 # fails on anything else.
