@@ -362,13 +362,11 @@ if [[ ${BENCH_SKIP_SLURM:-0} != 1 ]]; then
 		trap 'slurm_stop' EXIT
 		slurm_start "$TMP/slurm" >&2 || exit 3
 		"$LINSCHED" build "$srev" >/dev/null || exit 1
-		base=$(cd "${LSBISECT_CACHE:-build/cache}" && pwd)
+		. t/history.sh
 		for i in $(seq "${BENCH_SLURM_REPS:-3}"); do
 			for engine in local slurm; do
 				c=$TMP/sc-$engine-$i
-				mkdir -p "$c"
-				ln -s "$base/builds" "$c/builds"
-				ln -s "$base/trees" "$c/trees"
+				private_cache "$c"
 				t0=$(date +%s.%N)
 				LSBISECT_CACHE=$c "$LINSCHED" sweep "$srev" --match 'periodic-*' --match 'hog-*' \
 					--topology numa-4 --topology quad-smt --duration 60s --engine $engine \

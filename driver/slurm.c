@@ -140,7 +140,7 @@ static const char *absolute(const char *spec, char *buf, size_t len)
 
 static char *units_text(const struct driver_paths *paths,
 			const struct driver_unit *units, const size_t *todo,
-			size_t n)
+			size_t n, int ntasks)
 {
 	const struct driver_target **tgt = calloc(n ? n : 1, sizeof(*tgt));
 	cJSON *root = cJSON_CreateObject(), *a, *o;
@@ -156,6 +156,7 @@ static char *units_text(const struct driver_paths *paths,
 
 	cJSON_AddNumberToObject(root, "sweep_version", SWEEP_VERSION);
 	cJSON_AddStringToObject(root, "cache_dir", paths->cache_dir);
+	cJSON_AddNumberToObject(root, "tasks", ntasks);
 	a = cJSON_AddArrayToObject(root, "targets");
 	for (i = 0; i < n; i++) {
 		const struct driver_target *t = units[todo[i]].target;
@@ -681,7 +682,6 @@ int driver_slurm_run(const struct driver_paths *paths,
 {
 	static struct sweep sw;
 	size_t *todo, nt = 0, i, before;
-	cJSON *root = NULL;
 	char path[4300], *text = NULL;
 	int ret = -1, cpus;
 	ssize_t len;
@@ -734,14 +734,7 @@ int driver_slurm_run(const struct driver_paths *paths,
 		sw.ntasks = (int)nt;
 	if (sw.ntasks > 1000)
 		sw.ntasks = 1000;
-	text = units_text(paths, units, todo, nt);
-	root = text ? cJSON_Parse(text) : NULL;
-	free(text);
-	text = NULL;
-	if (!root)
-		goto out;
-	cJSON_AddNumberToObject(root, "tasks", sw.ntasks);
-	text = cJSON_PrintUnformatted(root);
+	text = units_text(paths, units, todo, nt, sw.ntasks);
 	lsb_pathf(path, sizeof(path), "%s/units.json", sw.dir);
 	if (!text || write_text(path, text) ||
 	    write_script(&sw, "probe.sh", "--probe") ||
@@ -768,7 +761,6 @@ int driver_slurm_run(const struct driver_paths *paths,
 	lsb_rm_rf(sw.dir);	/* kept when something failed, to look at */
 	ret = 0;
 out:
-	cJSON_Delete(root);
 	free(text);
 	free(todo);
 	free(sw.job);
