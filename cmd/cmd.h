@@ -66,6 +66,15 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus);
 int suite_select(const char *suite, const char *const *globs, int nglobs,
 		 int **patterns, int *np);
 
+/* The last part of a path ("topologies/x.json" → "x.json"); @s if none. */
+const char *cmd_base_name(const char *s);
+
+/*
+ * Sort @k numbers (no NaN) in place and return their median, the mean of
+ * the middle two for an even @k; NAN when @k is 0.
+ */
+double sort_median(double *v, size_t k);
+
 /* Seconds on the monotonic clock. */
 double cmd_now(void);
 

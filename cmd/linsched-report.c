@@ -150,20 +150,7 @@ static void sanitise(char *s)
 			*s = '_';
 }
 
-static const char *base_name(const char *s)
-{
-	const char *b = strrchr(s, '/');
-
-	return b && b[1] ? b + 1 : s;
-}
-
-static int by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
+/* The median of the values that are there; NAN when none. */
 static double median(const double *v, int n)
 {
 	double s[MAX_SEEDS];
@@ -172,10 +159,7 @@ static double median(const double *v, int n)
 	for (i = 0; i < n; i++)
 		if (!isnan(v[i]))
 			s[k++] = v[i];
-	if (!k)
-		return NAN;
-	qsort(s, k, sizeof(*s), by_double);
-	return k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+	return sort_median(s, k);
 }
 
 /* The number formats of the text and the HTML: tests hold them to JSON. */
@@ -394,12 +378,15 @@ static const char *run_state(const struct row *row, int r)
 	return driver_status_name(row->status[r]);
 }
 
-/* Worst first: runs that stopped finishing, then by the change. */
-static int by_worse(const void *a, const void *b)
+/*
+ * Largest change in the direction @dir (1 worse, -1 better) first, a run
+ * that stopped (or started) finishing before any; then by topology,
+ * pattern and metric.
+ */
+static int rank_cmp(const struct rank *x, const struct rank *y, int dir)
 {
-	const struct rank *x = a, *y = b;
-	double wx = x->metric < 0 ? INFINITY : x->row->worse[x->metric];
-	double wy = y->metric < 0 ? INFINITY : y->row->worse[y->metric];
+	double wx = x->metric < 0 ? INFINITY : dir * x->row->worse[x->metric];
+	double wy = y->metric < 0 ? INFINITY : dir * y->row->worse[y->metric];
 	int c;
 
 	if (wx != wy)
@@ -410,19 +397,14 @@ static int by_worse(const void *a, const void *b)
 	return c ? c : x->metric - y->metric;
 }
 
+static int by_worse(const void *a, const void *b)
+{
+	return rank_cmp(a, b, 1);
+}
+
 static int by_better(const void *a, const void *b)
 {
-	const struct rank *x = a, *y = b;
-	double wx = x->metric < 0 ? -INFINITY : x->row->worse[x->metric];
-	double wy = y->metric < 0 ? -INFINITY : y->row->worse[y->metric];
-	int c;
-
-	if (wx != wy)
-		return wx < wy ? -1 : 1;
-	if (x->row->topo != y->row->topo)
-		return x->row->topo - y->row->topo;
-	c = x->row->pattern - y->row->pattern;
-	return c ? c : x->metric - y->metric;
+	return rank_cmp(a, b, -1);
 }
 
 /* Every regression (@v WORSE) or improvement, ranked; their count. */
@@ -488,11 +470,8 @@ static void summarise(int t, int m, struct summary *out)
 		if (w)
 			w[k++] = row->worse[m];
 	}
-	if (w && k) {
-		qsort(w, k, sizeof(*w), by_double);
-		out->median_worse = k % 2 ? w[k / 2] :
-					    (w[k / 2 - 1] + w[k / 2]) / 2;
-	}
+	if (w)
+		out->median_worse = sort_median(w, k);
 	free(w);
 }
 
@@ -623,8 +602,7 @@ static int write_plots(const char *dir, int t)
 			if (k) {
 				double v;
 
-				qsort(w, k, sizeof(*w), by_double);
-				v = k % 2 ? w[k / 2] : (w[k / 2 - 1] + w[k / 2]) / 2;
+				v = sort_median(w, k);
 				if (fabs(v) > lim)
 					lim = fabs(v) > 50 ? 50 : fabs(v);
 				fprintf(h, "%d %zu %.15g\n", m, f, v);
@@ -1363,7 +1341,7 @@ int cmd_report(int argc, char **argv)
 		}
 		R.topo_cpus[t] = topo.nr_cpus;
 		snprintf(R.topo_name[t], sizeof(R.topo_name[t]), "%s",
-			 base_name(R.topo[t]));
+			 cmd_base_name(R.topo[t]));
 		sanitise(R.topo_name[t]);
 		for (i = 0; i < t; i++)
 			if (!strcmp(R.topo_name[i], R.topo_name[t])) {

@@ -159,13 +159,6 @@ static void label_point(struct point *p, struct bisect_classes *c,
 		snprintf(p->label, sizeof(p->label), "%.12s", p->first);
 }
 
-static int by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Median, min and max of the values that are there; NAN when none. */
 static void stats(const double *v, int n, double out[3])
 {
@@ -179,8 +172,7 @@ static void stats(const double *v, int n, double out[3])
 		out[0] = out[1] = out[2] = NAN;
 		return;
 	}
-	qsort(s, k, sizeof(*s), by_double);
-	out[0] = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+	out[0] = sort_median(s, k);
 	out[1] = s[0];
 	out[2] = s[k - 1];
 }
@@ -644,13 +636,6 @@ static int split_range(const char *range, char *good, char *bad, size_t len)
 	return 0;
 }
 
-static const char *base_name(const char *s)
-{
-	const char *b = strrchr(s, '/');
-
-	return b && b[1] ? b + 1 : s;
-}
-
 int cmd_trend(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -817,7 +802,7 @@ int cmd_trend(int argc, char **argv)
 				 seeds))
 			goto out;
 		snprintf(name, sizeof(name), "%.120s-%.60s",
-			 base_name(w), base_name(t));
+			 cmd_base_name(w), cmd_base_name(t));
 		sanitise(name);
 		lsb_pathf(sub, sizeof(sub), "%s/%s", dir, name);
 		if (lsb_mkdir_p(sub)) {
@@ -826,7 +811,7 @@ int cmd_trend(int argc, char **argv)
 			goto out;
 		}
 		snprintf(title, sizeof(title), "%.110s%s on %s\n%.60s..%.60s (%zu revisions%s%s)",
-			 w, strlen(w) > 110 ? "..." : "", base_name(t), good, bad, n, seeds > 1 ?
+			 w, strlen(w) > 110 ? "..." : "", cmd_base_name(t), good, bad, n, seeds > 1 ?
 			 ", median of seeds, min to max" : "",
 			 first_parent ? ", first parents" : "");
 		if ((arrows = write_dat(sub, pts, n, seeds)) < 0 ||

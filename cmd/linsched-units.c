@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,28 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus)
 		workload_release(&w);
 	}
 	return 0;
+}
+
+const char *cmd_base_name(const char *s)
+{
+	const char *b = strrchr(s, '/');
+
+	return b && b[1] ? b + 1 : s;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double sort_median(double *v, size_t k)
+{
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(*v), by_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
 double cmd_now(void)
