@@ -547,6 +547,18 @@ static int subset_of(struct session *s, const char *commit, long cls,
 	return 0;
 }
 
+/* A revision's commit, its class (as session_class_of()) and subset hash. */
+static int locate(struct session *s, const char *rev, char commit[41],
+		  long *cls, char subset[41])
+{
+	int ret = session_resolve(s, rev, commit);
+
+	if (ret)
+		return ret;
+	*cls = session_class_of(s, commit);
+	return subset_of(s, commit, *cls, subset);
+}
+
 static cJSON *run_event(const struct run_entry *e, const char *key)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -650,11 +662,7 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	int ret;
 
 	*out = NULL;
-	ret = session_resolve(s, rev, commit);
-	if (ret)
-		return ret;
-	cls = session_class_of(s, commit);
-	ret = subset_of(s, commit, cls, subset);
+	ret = locate(s, rev, commit, &cls, subset);
 	if (ret)
 		return ret;
 	e = known_run(s, subset, seed);
@@ -742,11 +750,7 @@ int session_prefetch(struct session *s, const char *rev, int k, size_t *ran)
 		local.retries = 2;
 		engine = &local;
 	}
-	ret = session_resolve(s, rev, commit);
-	if (ret)
-		return ret;
-	cls = session_class_of(s, commit);
-	ret = subset_of(s, commit, cls, subset);
+	ret = locate(s, rev, commit, &cls, subset);
 	if (ret)
 		return ret;
 	units = calloc(k, sizeof(*units));
