@@ -291,7 +291,7 @@ static int run_all(const struct driver_paths *paths,
 		for (m = 0; m < NR_METRICS; m++)
 			row->v[r][m][s] = NAN;
 		ret = driver_target_result(&res, paths, units[u].target,
-					   &units[u].spec, 1);
+					   &units[u].spec, DRIVER_RESULT_LOOKUP);
 		if (ret) {
 			fprintf(stderr, "error: %s: no result for %s on %s\n",
 				ret == DRIVER_NOT_CACHED ? "the cache lost it" :

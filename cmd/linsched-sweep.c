@@ -384,7 +384,8 @@ int cmd_sweep(int argc, char **argv)
 					if (units[u].state == DRIVER_UNIT_FAILED ||
 					    driver_target_result(&r, &paths,
 								 units[u].target,
-								 &units[u].spec, 1)) {
+								 &units[u].spec,
+								 DRIVER_RESULT_LOOKUP)) {
 						counts[7]++;
 						continue;
 					}

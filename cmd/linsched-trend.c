@@ -598,7 +598,8 @@ static int collect_pair(const struct driver_paths *paths,
 			for (m = 0; m < NR_METRICS; m++)
 				p->v[m][s] = NAN;
 			ret = driver_target_result(&res, paths, u->target,
-						   &u->spec, 1);
+						   &u->spec,
+						   DRIVER_RESULT_LOOKUP);
 			if (ret) {
 				fprintf(stderr, "error: %s: no result for %s (%.12s), seed %d\n",
 					ret == DRIVER_NOT_CACHED ? "the cache lost it" :

@@ -262,8 +262,22 @@ int driver_target_prepare(struct driver_target *t,
 
 void driver_target_release(struct driver_target *t);
 
-/* driver_target_result() with @lookup_only: no entry (not a status) */
+/* driver_target_result() with a cache-only @mode: no entry (not a status) */
 #define DRIVER_NOT_CACHED 7
+
+/**
+ * enum driver_result_mode - what driver_target_result() may do
+ * @DRIVER_RESULT_RUN: look in the cache, else build and run
+ * @DRIVER_RESULT_LOOKUP: only look in the cache
+ * @DRIVER_RESULT_CHECK: only check that the cache has a whole entry
+ *	(corrupt ones are removed); @out->json is left NULL, which saves
+ *	printing the results again
+ */
+enum driver_result_mode {
+	DRIVER_RESULT_RUN,
+	DRIVER_RESULT_LOOKUP,
+	DRIVER_RESULT_CHECK,
+};
 
 /**
  * driver_target_result() - a prepared revision's result for a run spec
@@ -272,18 +286,18 @@ void driver_target_release(struct driver_target *t);
  * @paths: from driver_paths_init()
  * @t: from driver_target_prepare()
  * @spec: the run
- * @lookup_only: only look in the cache
+ * @mode: an enum driver_result_mode
  *
  * Safe to call from several processes at once: each run writes its own
  * temporary files and the entry is renamed into place.
  *
- * Return: as driver_result(); DRIVER_NOT_CACHED when @lookup_only and
- * the cache has no entry.
+ * Return: as driver_result(); DRIVER_NOT_CACHED when @mode is not
+ * DRIVER_RESULT_RUN and the cache has no entry.
  */
 int driver_target_result(struct driver_result *out,
 			 const struct driver_paths *paths,
 			 const struct driver_target *t,
-			 const struct driver_run_spec *spec, int lookup_only);
+			 const struct driver_run_spec *spec, int mode);
 
 /**
  * enum driver_unit_state - where a unit stands

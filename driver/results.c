@@ -242,10 +242,12 @@ static void set_build_reason(struct driver_result *out, const char *msg)
  * may not repeat), -1 when it was corrupt or partial (then it is removed).
  * The result names @workload (when not NULL) as its workload: the key has
  * a file's content, not its name, and two files of one content share an
- * entry, written by whichever ran first.
+ * entry, written by whichever ran first. Without @want_json the result is
+ * checked but not printed into @out->json.
  */
 static int entry_read(const char *path, const char *key, int timeout_s,
-		      const char *workload, struct driver_result *out)
+		      const char *workload, int want_json,
+		      struct driver_result *out)
 {
 	char hex[41], sum[41];
 	struct stat st, now;
@@ -294,6 +296,8 @@ static int entry_read(const char *path, const char *key, int timeout_s,
 		item = cJSON_GetObjectItemCaseSensitive(body, "result");
 		if (!cJSON_IsObject(item))
 			goto corrupt;
+	}
+	if (status == DRIVER_OK && want_json) {
 		if (workload &&
 		    cJSON_GetObjectItemCaseSensitive(item, "workload"))
 			cJSON_ReplaceItemInObjectCaseSensitive(item, "workload",
@@ -528,7 +532,7 @@ int driver_target_prepare(struct driver_target *t,
 	ret = DRIVER_ERROR;
 	if (entry_path(fpath, sizeof(fpath), paths, failure, t->failure_key))
 		goto out;
-	ret = entry_read(fpath, failure, 0, NULL, &failed);
+	ret = entry_read(fpath, failure, 0, NULL, 1, &failed);
 	t->removed_corrupt = failed.removed_corrupt;
 	if (ret == 1 && failed.status == DRIVER_BUILD_FAILED) {
 		t->status = DRIVER_BUILD_FAILED;
@@ -588,7 +592,7 @@ void driver_target_release(struct driver_target *t)
 int driver_target_result(struct driver_result *out,
 			 const struct driver_paths *paths,
 			 const struct driver_target *t,
-			 const struct driver_run_spec *spec, int lookup_only)
+			 const struct driver_run_spec *spec, int mode)
 {
 	struct driver_revision rev = { 0 };
 	char path[4200], *key = NULL, *body = NULL;
@@ -617,13 +621,14 @@ int driver_target_result(struct driver_result *out,
 	key = run_key(&rev, t->build, t->runtime, spec);
 	if (!key || entry_path(path, sizeof(path), paths, key, out->key))
 		goto done;
-	if (entry_read(path, key, spec->timeout_s, spec->workload, out) == 1) {
+	if (entry_read(path, key, spec->timeout_s, spec->workload,
+		       mode != DRIVER_RESULT_CHECK, out) == 1) {
 		out->from_cache = 1;
 		ret = DRIVER_OK;
 		goto done;
 	}
 	driver_result_release(out);
-	if (lookup_only) {
+	if (mode != DRIVER_RESULT_RUN) {
 		ret = DRIVER_NOT_CACHED;
 		goto done;
 	}
@@ -655,7 +660,8 @@ int driver_result(struct driver_result *out,
 	memset(out, 0, sizeof(*out));
 	ret = driver_target_prepare(&t, paths, repo, rev, jobs, verbose);
 	if (!ret)
-		ret = driver_target_result(out, paths, &t, spec, 0);
+		ret = driver_target_result(out, paths, &t, spec,
+					   DRIVER_RESULT_RUN);
 	if (!ret)
 		out->removed_corrupt |= t.removed_corrupt;
 	driver_target_release(&t);

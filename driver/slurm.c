@@ -335,7 +335,8 @@ int driver_sweep_worker(const struct driver_paths *base, const char *dir,
 		s.metrics = (int)get_num(o, "metrics");
 		s.fatal_warnings = (int)get_num(o, "fatal_warnings");
 		s.timeout_s = (int)get_num(o, "timeout_s");
-		if (driver_target_result(&r, &paths, &targets[k], &s, 0)) {
+		if (driver_target_result(&r, &paths, &targets[k], &s,
+					 DRIVER_RESULT_RUN)) {
 			/* the task's output says which; the others go on */
 			fprintf(stderr, "linsched sweep-worker: unit %d: %s\n",
 				i - 1, driver_last_error());

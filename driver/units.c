@@ -32,7 +32,8 @@ unit_child(const struct driver_paths *paths, const struct driver_unit *u,
 	const char *msg;
 	int ret;
 
-	ret = driver_target_result(&r, paths, u->target, &u->spec, 0);
+	ret = driver_target_result(&r, paths, u->target, &u->spec,
+				   DRIVER_RESULT_RUN);
 	driver_result_release(&r);
 	if (ret) {
 		msg = driver_last_error();
@@ -80,7 +81,7 @@ int driver_units_run(const struct driver_paths *paths,
 		jobs = 1;
 	for (i = 0; i < n; i++) {
 		ret = driver_target_result(&r, paths, units[i].target,
-					   &units[i].spec, 1);
+					   &units[i].spec, DRIVER_RESULT_CHECK);
 		driver_result_release(&r);
 		if (ret && ret != DRIVER_NOT_CACHED)
 			return -1;	/* driver_last_error() says why */

@@ -790,7 +790,7 @@ int session_prefetch(struct session *s, const char *rev, int k, size_t *ran)
 	/* a corrupt entry is removed here: count it as (run) would */
 	for (u = 0; u < n; u++) {
 		ret = driver_target_result(&r, s->cfg.paths, &t,
-					   &units[u].spec, 1);
+					   &units[u].spec, DRIVER_RESULT_CHECK);
 		corrupt[u] = r.removed_corrupt;
 		driver_result_release(&r);
 	}
