@@ -12,8 +12,8 @@ script_dir=$(cd "$(dirname "$0")" && pwd)
 
 usage() {
 	cat <<EOF
-Usage: $prog [--out DIR] [--cache DIR] [--series 6.1,6.12] [--versions LIST]
-       [--list] [--help]
+Usage: $prog [--out DIR] [--cache DIR] [--series LIST] [--versions LIST]
+       [--update] [--list] [--help]
 
 Make "the bundled kernel history": a bare git repository with one commit per
 Debian linux-source point release, each holding only the linsched build subset
@@ -27,17 +27,30 @@ Options:
                    \$LSBISECT_CACHE/debs if set, else build/cache/debs);
                    a cached .deb is never downloaded again
   --series LIST    comma-separated kernel series to take every served upstream
-                   version of (default: 6.1,6.12)
+                   version of (default: 6.1,6.12,7.2,7.3); a series the
+                   archive does not serve is reported on stderr and skipped
   --versions LIST  comma-separated upstream versions to add instead, e.g.
-                   6.1.170,6.12.118; a version the archive does not serve is
-                   reported on stderr and skipped
+                   6.1.170,6.12.118,7.3-rc7 (or 7.3~rc7); a version the
+                   archive does not serve is reported on stderr and skipped
+  --update         refresh the private package lists now (they are refreshed
+                   anyway when missing or older than a day)
   --list           print the releases the history would hold and exit
   --help           show this text
 
-Releases: 'apt-cache madison linux-source-SERIES' says what the archive serves.
-For each upstream version the highest Debian revision is used. Packages are
-fetched with 'apt-get download' into the cache (atomically: a temp dir inside
-the cache, then mv). If the archive serves nothing at all, run 'apt-get update'.
+Releases: the archive decides. The script keeps its own APT configuration
+under the cache's parent (default build/cache/apt/: a sources list, package
+lists and APT's cache), so the machine's APT sources are never changed: it
+takes the URIs of the machine's /etc/apt/sources.list and
+/etc/apt/sources.list.d/*.sources with their suites, and adds the suites that
+carry newer kernels (\$LSBISECT_APT_SUITES, default "bookworm-backports trixie
+trixie-backports sid experimental"; for a -security URI, "trixie-security").
+'apt-cache madison linux-source-SERIES' through that configuration says what
+is served; for each upstream version the highest Debian revision is used.
+Packages are fetched with 'apt-get download' into the cache (atomically: a
+temp dir inside the cache, then mv).
+
+Names: a release candidate such as Debian's 7.3~rc7 is tagged v7.3-rc7 and
+sorts before 7.3.0 and every 7.3.y (Debian's version order).
 
 Subset: the rules come from \$LINSCHED_SUBSET (newline-separated) if set, else
 from subset.list beside this script ('#' starts a comment line):
@@ -92,9 +105,10 @@ usage_error() {
 out=build/kernels.git
 cache=${LSBISECT_CACHE:+$LSBISECT_CACHE/debs}
 cache=${cache:-build/cache/debs}
-series_opt=6.1,6.12
+series_opt=6.1,6.12,7.2,7.3
 versions_opt=
 list_only=0
+force_update=0
 
 while (($#)); do
 	case $1 in
@@ -107,6 +121,7 @@ while (($#)); do
 	--versions) (($# >= 2)) || usage_error "option '--versions' needs a value"; versions_opt=$2; shift 2 ;;
 	--versions=*) versions_opt=${1#*=}; shift ;;
 	--list) list_only=1; shift ;;
+	--update) force_update=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage_error "unknown argument '$1'" ;;
 	esac
@@ -124,16 +139,21 @@ done
 requested=()
 if [[ -n $versions_opt ]]; then
 	IFS=, read -r -a requested <<<"$versions_opt"
-	for v in "${requested[@]}"; do
-		[[ $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
-			usage_error "version '$v': expected MAJOR.MINOR.PATCH, e.g. 6.1.170"
+	for i in "${!requested[@]}"; do
+		v=${requested[i]/-rc/\~rc}
+		[[ $v =~ ^[0-9]+\.[0-9]+(\.[0-9]+|~rc[0-9]+)$ ]] ||
+			usage_error "version '${requested[i]}': expected MAJOR.MINOR.PATCH or MAJOR.MINOR-rcN, e.g. 6.1.170 or 7.3-rc7"
+		requested[i]=$v
 	done
 fi
 
+# Upstream versions are Debian's (7.3~rc7, 6.1.170); git names cannot hold
+# '~', so refs and tags say 7.3-rc7.
 series_of() {
-	local v=$1
-	printf '%s\n' "${v%.*}"
+	[[ $1 =~ ^([0-9]+\.[0-9]+) ]]
+	printf '%s\n' "${BASH_REMATCH[1]}"
 }
+ref_name() { printf '%s\n' "${1/\~rc/-rc}"; }
 
 # ---------------------------------------------------------------- environment
 
@@ -240,19 +260,114 @@ pkgs=()
 for s in "${wanted_series[@]}"; do
 	pkgs+=("linux-source-$s")
 done
-madison=$(apt-cache madison "${pkgs[@]}" 2>/dev/null) || true
+
+cache_abs=$(mkdir -p "$cache" && cd "$cache" && pwd)
+
+# The private APT configuration: the machine's archive URIs with the suites
+# that carry newer kernels, in lists and a cache of our own.
+apt_dir=$(dirname "$cache_abs")/apt
+apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
+	-o Dir::Etc::SourceParts=/dev/null
+	-o "Dir::State::Lists=$apt_dir/lists"
+	-o "Dir::Cache=$apt_dir/cache"
+	-o Debug::NoLocking=1)
+((EUID == 0)) && apt_opts+=(-o APT::Sandbox::User=root)
+extra_suites=${LSBISECT_APT_SUITES-bookworm-backports trixie trixie-backports sid experimental}
+
+# machine_sources: "URI SIGNED-BY SUITE..." a line, from the one-line and
+# the deb822 formats.
+machine_sources() {
+	local f line uri= suites= key= types=
+	if [[ -r /etc/apt/sources.list ]]; then
+		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\)[[:space:]]\+\([^[:space:]]\+\).*/\2 - \3/p' \
+			/etc/apt/sources.list
+	fi
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[[ -r $f ]] || continue
+		{ cat "$f"; echo; } | while IFS= read -r line; do
+			case $line in
+			Types:*) types=${line#*:} ;;
+			URIs:*) uri=${line#*:} ;;
+			Suites:*) suites=${line#*:} ;;
+			Signed-By:*) key=${line#*:} ;;
+			"")
+				if [[ -n $uri && $types == *deb* ]]; then
+					key=$(echo $key)
+					for u in $uri; do
+						echo "$u ${key:--} $suites"
+					done
+				fi
+				uri= suites= key= types= ;;
+			esac
+		done
+	done
+	for f in /etc/apt/sources.list.d/*.list; do
+		[[ -r $f ]] || continue
+		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\)[[:space:]]\+\([^[:space:]]\+\).*/\2 - \3/p' "$f"
+	done
+}
+
+apt_setup() {
+	local uri key suites s list=$apt_dir/sources.list.tmp fresh
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	: >"$list"
+	declare -A seen=()
+	while read -r uri key suites; do
+		[[ -n $uri ]] || continue
+		[[ $key == - || $key != /* ]] && key=/usr/share/keyrings/debian-archive-keyring.gpg
+		if [[ " $suites " == *-security\ * ]]; then
+			suites+=" ${extra_suites:+trixie-security}"
+		else
+			suites+=" $extra_suites"
+		fi
+		for s in $suites; do
+			[[ -n ${seen[$uri $s]:-} ]] && continue
+			seen[$uri $s]=1
+			printf 'deb [signed-by=%s] %s %s main\n' "$key" "$uri" "$s" >>"$list"
+		done
+	done < <(machine_sources)
+	[[ -s $list ]] || die "no APT source found in /etc/apt/sources.list or /etc/apt/sources.list.d/"
+	if cmp -s "$list" "$apt_dir/sources.list"; then
+		rm -f "$list"
+	else
+		mv -f "$list" "$apt_dir/sources.list"
+		force_update=1
+	fi
+	fresh=$(find "$apt_dir/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 -print -quit)
+	if ((force_update)) || [[ -z $fresh ]]; then
+		note "refreshing the package lists of $apt_dir/sources.list"
+		if ! apt-get -q=2 "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1; then
+			# A suite the mirror does not have is not fatal; no lists at all is.
+			sed 's/^/  /' "$apt_dir/update.log" >&2
+			[[ -n $(find "$apt_dir/lists" -maxdepth 1 -name '*Packages*' -print -quit) ]] ||
+				die "apt-get update through $apt_dir/sources.list failed"
+			warn "apt-get update reported errors; using the lists it has"
+		fi
+	fi
+}
+apt_setup
+
+madison=$(apt-cache "${apt_opts[@]}" madison "${pkgs[@]}" 2>/dev/null) || true
 while IFS='|' read -r pkg ver src; do
 	pkg=${pkg//[[:space:]]/}
 	ver=${ver//[[:space:]]/}
 	[[ $src == *Packages* && $pkg == linux-source-* && $ver == *-* ]] || continue
 	up=${ver%%-*}
-	[[ $up =~ ^[0-9]+\.[0-9]+\.[0-9]+$ && $(series_of "$up") == "${pkg#linux-source-}" ]] || continue
+	[[ $up =~ ^[0-9]+\.[0-9]+(\.[0-9]+|~rc[0-9]+)$ && $(series_of "$up") == "${pkg#linux-source-}" ]] || continue
 	if [[ -z ${deb_of[$up]:-} ]] || dpkg --compare-versions "$ver" gt "${deb_of[$up]}"; then
 		deb_of[$up]=$ver
 	fi
 done <<<"$madison"
 ((${#deb_of[@]})) ||
-	die "the archive serves none of ${pkgs[*]} (apt-cache madison found nothing); run 'apt-get update' and try again"
+	die "the archive serves none of ${pkgs[*]} (apt-cache madison through $apt_dir/sources.list found nothing); try '--update'"
+
+for s in "${series_list[@]}"; do
+	served=0
+	for v in "${!deb_of[@]}"; do
+		[[ $(series_of "$v") == "$s" ]] && served=1 && break
+	done
+	((served)) || warn "the archive serves no release of series $s; skipped"
+done
 
 selected=()
 if ((${#requested[@]})); then
@@ -275,7 +390,6 @@ fi
 # ---------------------------------------------------------------- repository
 
 out_abs=$(mkdir -p "$(dirname "$out")" && cd "$(dirname "$out")" && pwd)/$(basename "$out")
-cache_abs=$(mkdir -p "$cache" && cd "$cache" && pwd)
 
 if [[ -e $out_abs ]]; then
 	[[ $(git --git-dir="$out_abs" rev-parse --is-bare-repository 2>/dev/null) == true ]] ||
@@ -305,9 +419,11 @@ if ((!repo_new)); then
 	while read -r ref; do
 		v=${ref#refs/lsbisect/trees/}
 		meta=$(g cat-file blob "refs/lsbisect/meta/$v" 2>/dev/null) || {
+			v=${v/-rc/\~rc}
 			note "$v: tree has no metadata; extracting it again"
 			continue
 		}
+		v=${v/-rc/\~rc}
 		have_tree[$v]=$(g rev-parse --verify "$ref^{tree}")
 		while read -r key val; do
 			case $key in
@@ -345,7 +461,7 @@ done
 if ((list_only)); then
 	for v in "${releases[@]}"; do
 		if [[ -n ${todo[$v]:-} ]]; then state=new; else state=built; fi
-		printf '%s\t%s\t%s\n' "$v" "${debver[$v]}" "$state"
+		printf '%s\t%s\t%s\n' "$(ref_name "$v")" "${debver[$v]}" "$state"
 	done
 	exit 0
 fi
@@ -373,12 +489,11 @@ deb_path() { # VERSION
 
 # fetch VERSION: download the release's .deb into the cache unless it is there.
 fetch() {
-	local v=$1 s deb dl apt_opts=() f
+	local v=$1 s deb dl f
 	s=$(series_of "$v")
 	deb=$(deb_path "$v")
 	[[ -s $deb ]] && return 0
 	dl=$(mktemp -d "$cache_abs/.download.XXXXXX")
-	((EUID == 0)) && apt_opts=(-o APT::Sandbox::User=root)
 	(
 		apt_pid=
 		trap '[[ -n $apt_pid ]] && kill "$apt_pid" 2>/dev/null; rm -rf "$dl"' EXIT
@@ -511,7 +626,7 @@ parent=
 for v in "${releases[@]}"; do
 	s=$(series_of "$v")
 	[[ -n ${todo[$v]:-} ]] && printf '[%d/%d] %s: committing\n' "${pos[$v]}" "$n" "$v" >&2
-	msg="Linux $v (Debian linux-source-$s ${debver[$v]})
+	msg="Linux $(ref_name "$v") (Debian linux-source-$s ${debver[$v]})
 
 This tree holds the linsched build subset of the release, not the whole kernel."
 	c=$(GIT_AUTHOR_DATE=${date[$v]} GIT_COMMITTER_DATE=${date[$v]} \
@@ -528,17 +643,17 @@ moved=()
 		if [[ -n ${todo[$v]:-} ]]; then
 			meta=$(printf 'debian %s\ndate %s\nsubset %s\n' "${debver[$v]}" "${date[$v]}" "$subset_hash" |
 				gq hash-object -w --stdin)
-			printf 'update refs/lsbisect/trees/%s %s\n' "$v" "${tree[$v]}"
-			printf 'update refs/lsbisect/meta/%s %s\n' "$v" "$meta"
+			printf 'update refs/lsbisect/trees/%s %s\n' "$(ref_name "$v")" "${tree[$v]}"
+			printf 'update refs/lsbisect/meta/%s %s\n' "$(ref_name "$v")" "$meta"
 		fi
-		printf 'update refs/tags/v%s %s\n' "$v" "${commit[$v]}"
+		printf 'update refs/tags/v%s %s\n' "$(ref_name "$v")" "${commit[$v]}"
 	done
 	printf 'update refs/heads/main %s\n' "$parent"
 } >"$tmp/refs"
 if ((!repo_new)); then
 	for v in "${releases[@]}"; do
-		old=$(g rev-parse -q --verify "refs/tags/v$v" 2>/dev/null) || continue
-		[[ $old != "${commit[$v]}" ]] && moved+=("v$v")
+		old=$(g rev-parse -q --verify "refs/tags/v$(ref_name "$v")" 2>/dev/null) || continue
+		[[ $old != "${commit[$v]}" ]] && moved+=("v$(ref_name "$v")")
 	done
 fi
 # Move what this run wrote into the repository as one pack. Walking from the
@@ -569,5 +684,5 @@ fi
 
 printf '%s\n' "$out_abs"
 for v in "${releases[@]}"; do
-	printf 'v%s %s\n' "$v" "${commit[$v]}"
+	printf 'v%s %s\n' "$(ref_name "$v")" "${commit[$v]}"
 done
