@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 /* Bumped when the adapter logic (not its data files) changes. */
-#define ADAPTER_LOGIC_VERSION 1
+#define ADAPTER_LOGIC_VERSION 2
 
 /**
  * enum adapter_error - failures the callers act on
@@ -33,40 +33,19 @@ enum adapter_error {
 
 /**
  * struct adapter_probe - what a tree is
- * @version: "6.1.192" from the top Makefile
+ * @version: "6.1.192" or "7.3.0-rc7" from the top Makefile, for messages
+ *	only: no decision reads it
  * @major, @minor, @sublevel: its numbers
- * @sched_tick: scheduler_tick() is named sched_tick() (6.10+)
- * @sched_balance_rq: load_balance() is named sched_balance_rq() (6.10+)
- * @softirq_void: softirq handlers take no argument (6.10+)
- * @kmalloc_noprof: allocators are the *_noprof variants (6.10+)
- * @arch_resched_ipi: the arch sends reschedule IPIs via
- *	arch_smp_send_reschedule()
- * @dl_server: the fair deadline server exists (6.8+)
- * @eevdf: fair.c picks by EEVDF (6.6+)
- * @kvfree_ptr: kvfree_call_rcu() takes the object pointer
- * @devm_named: __devm_add_action() takes a name
- * @sized_strscpy: strscpy() is a macro over sized_strscpy()
- * @sd_share_llc: the LLC domain flag is SD_SHARE_LLC, not
- *	SD_SHARE_PKG_RESOURCES (6.10+)
- * @cpufreq_pressure: cpufreq core owns the per-CPU cpufreq_pressure (6.10+)
- * @cpu_subsys_const: cpu_subsys is a const struct bus_type (6.11+)
+ * @found: bit i set when probe i of probe.c's table matched the tree
+ *
+ * Every difference between kernel versions that the arch absorbs is one
+ * probe: a pattern looked for in named files of the tree (README,
+ * "Supported kernels", lists them all).
  */
 struct adapter_probe {
-	char version[32];
+	char version[48];
 	int major, minor, sublevel;
-	int sched_tick;
-	int sched_balance_rq;
-	int softirq_void;
-	int kmalloc_noprof;
-	int arch_resched_ipi;
-	int dl_server;
-	int eevdf;
-	int kvfree_ptr;
-	int devm_named;
-	int sized_strscpy;
-	int sd_share_llc;
-	int cpufreq_pressure;
-	int cpu_subsys_const;
+	unsigned long long found;
 };
 
 /**
@@ -88,8 +67,10 @@ struct adapter_env {
  * @out: filled in
  * @tree: the tree's top directory
  *
- * Return: 0; ADAPTER_EUNSUPPORTED when no adapter covers the tree (the
- * message says what was found and what is supported); ADAPTER_EIO.
+ * Return: 0; ADAPTER_EUNSUPPORTED when the tree is not a kernel tree, is
+ * older than any the arch handles, or has something the arch does not
+ * handle (the message names the probe, the file and what it found);
+ * ADAPTER_EIO.
  */
 int adapter_probe(struct adapter_probe *out, const char *tree);
 

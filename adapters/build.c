@@ -48,7 +48,7 @@ static const char *const lib_objects[] = {
 	"lib/bitmap.o", "lib/cpumask.o", "lib/find_bit.o", "lib/rbtree.o",
 	"lib/plist.o", "lib/kstrtox.o", "lib/math/div64.o", "lib/refcount.o",
 	"lib/random32.o", "lib/ctype.o", "lib/hweight.o", "lib/ratelimit.o",
-	"lib/llist.o", "lib/sort.o", "lib/once.o",
+	"lib/llist.o", "lib/sort.o", "lib/once.o", "lib/math/int_pow.o",
 	"kernel/locking/spinlock.o", "kernel/time/time.o", "init/init_task.o",
 	"kernel/power/energy_model.o",
 };

@@ -1,58 +1,253 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Probing a tree: its version from the top Makefile, and the symbols and
- * signatures that differ between kernel versions. Decisions follow what
- * the tree contains, never its version number alone: stable kernels carry
- * backports of newer names.
+ * Probing a tree: the symbols and signatures that differ between kernel
+ * versions. Every decision follows what the tree contains, never its
+ * version number: stable kernels carry backports of newer names, and a
+ * user's clone may sit anywhere between two releases.
+ *
+ * A probe looks for a pattern (POSIX extended, per line) in one or more
+ * files of the tree and writes one line or another into the arch's
+ * generated header. The checks after the probes turn a tree whose shape
+ * the arch does not know into a message naming the probe, the files and
+ * what was found, instead of a compile error in arch code.
  */
 #include <errno.h>
-#include <stdarg.h>
-#include <fcntl.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "adapters/adapters.h"
 #include "adapters/adapters_internal.h"
 #include "common/common.h"
 
-/* The versions the arch and its door are known to build and boot. */
-#define SUPPORTED_MIN_MINOR 1
-#define SUPPORTED_MAX_MINOR 12
+enum probe_id {
+	P_SCHED_TICK,
+	P_ARCH_RESCHED,
+	P_SOFTIRQ_VOID,
+	P_SOFTIRQ_ACTION,
+	P_SD_SHARE_LLC,
+	P_SIZED_STRSCPY,
+	P_KMALLOC_NOPROF,
+	P_KVFREE_RCU_HEAD,
+	P_KVFREE_KVFREE_HEAD,
+	P_DEVM_NAMED,
+	P_SCHED_BALANCE_RQ,
+	P_DL_SERVER,
+	P_EEVDF,
+	P_CPUFREQ_PRESSURE,
+	P_CPU_SUBSYS_CONST,
+	P_HRTIMER_BASES_H,
+	P_HRTIMER_GET_TIME,
+	P_HRTIMER_IS_QUEUED,
+	P_HRTIMER_STATE,
+	P_HRTIMER_INIT,
+	P_HRTIMER_SETUP,
+	P_SET_CPUS_FORCE,
+	P_STOP_NOWAIT_VOID,
+	P_MUTEX_INIT_GENERIC,
+	P_TP_KEY_FALSE,
+	P_TP_SRCU_FAST,
+	P_PUT_TASK_RCU_CB,
+	P_SET_CPU_POSSIBLE,
+	P_INIT_UCOUNTS,
+	P_IRQ_DISABLE_STATE,
+	P_RANDOM_BELOW,
+	P_CPUFREQ_READY_EAS,
+	NR_PROBES
+};
 
-/* 1 if @pattern (POSIX extended, per line) matches @file of @tree. */
-static int tree_has(const char *tree, const char *file, const char *pattern)
+/**
+ * struct probe - one difference between kernel versions
+ * @name: how messages and the README call it
+ * @files: the files looked in, separated by spaces (missing ones are
+ *	not an error: the pattern is simply not found there)
+ * @pattern: what is looked for
+ * @on: the header's line when found, or NULL
+ * @off: the header's line when not found, or NULL
+ */
+struct probe {
+	const char *name;
+	const char *files;
+	const char *pattern;
+	const char *on;
+	const char *off;
+};
+
+static const struct probe probes[NR_PROBES] = {
+	[P_SCHED_TICK] = { "sched_tick", "kernel/sched/core.c",
+		"^void sched_tick\\(void\\)",
+		"#define LINSCHED_SCHED_TICK() sched_tick()",
+		"#define LINSCHED_SCHED_TICK() scheduler_tick()" },
+	[P_ARCH_RESCHED] = { "arch_smp_send_reschedule", "include/linux/smp.h",
+		"arch_smp_send_reschedule\\(",
+		"#define LINSCHED_SEND_RESCHEDULE arch_smp_send_reschedule",
+		"#define LINSCHED_SEND_RESCHEDULE smp_send_reschedule" },
+	[P_SOFTIRQ_VOID] = { "softirq_void", "include/linux/interrupt.h",
+		"open_softirq\\(int nr, void \\(\\*action\\)\\(void\\)\\)",
+		"#define LINSCHED_SOFTIRQ_HANDLER(n) void (*n)(void)\n"
+		"#define LINSCHED_SOFTIRQ_CALL(h) (h)->action()",
+		"#define LINSCHED_SOFTIRQ_HANDLER(n) void (*n)(struct softirq_action *)\n"
+		"#define LINSCHED_SOFTIRQ_CALL(h) (h)->action(h)" },
+	[P_SOFTIRQ_ACTION] = { "softirq_action", "include/linux/interrupt.h",
+		"open_softirq\\(int nr, void \\(\\*action\\)\\(struct softirq_action \\*\\)\\)",
+		NULL, NULL },
+	[P_SD_SHARE_LLC] = { "sd_share_llc", "include/linux/sched/sd_flags.h",
+		"SD_FLAG\\(SD_SHARE_LLC,",
+		"#define LINSCHED_SD_LLC SD_SHARE_LLC",
+		"#define LINSCHED_SD_LLC SD_SHARE_PKG_RESOURCES" },
+	[P_SIZED_STRSCPY] = { "sized_strscpy", "include/linux/string.h",
+		"sized_strscpy\\(",
+		"#define LINSCHED_STRSCPY sized_strscpy",
+		"#define LINSCHED_STRSCPY strscpy" },
+	[P_KMALLOC_NOPROF] = { "kmalloc_noprof", "include/linux/slab.h",
+		"__kmalloc_noprof\\(",
+		"#define LINSCHED_KMALLOC_NOPROF 1", NULL },
+	[P_KVFREE_RCU_HEAD] = { "kvfree_call_rcu(rcu_head, ptr)",
+		"include/linux/rcutree.h include/linux/rcupdate.h include/linux/rcutiny.h",
+		"void kvfree_call_rcu\\(struct rcu_head \\*head, void \\*ptr\\)",
+		"#define LINSCHED_KVFREE_CALL_RCU_HEAD struct rcu_head", NULL },
+	[P_KVFREE_KVFREE_HEAD] = { "kvfree_call_rcu(kvfree_rcu_head, ptr)",
+		"include/linux/rcutree.h include/linux/rcupdate.h include/linux/rcutiny.h",
+		"void kvfree_call_rcu\\(struct kvfree_rcu_head \\*head, void \\*ptr\\)",
+		"#define LINSCHED_KVFREE_CALL_RCU_HEAD struct kvfree_rcu_head", NULL },
+	[P_DEVM_NAMED] = { "devm_add_action_named",
+		"include/linux/device.h include/linux/device/devres.h",
+		"int __devm_add_action\\(",
+		"#define LINSCHED_DEVM_ADD_ACTION_NAMED 1", NULL },
+	[P_SCHED_BALANCE_RQ] = { "sched_balance_rq", "kernel/sched/fair.c",
+		"^static int sched_balance_rq\\(",
+		"#define LINSCHED_HAVE_SCHED_BALANCE_RQ 1", NULL },
+	[P_DL_SERVER] = { "dl_server", "kernel/sched/deadline.c",
+		"dl_server_start\\(",
+		"#define LINSCHED_HAVE_DL_SERVER 1", NULL },
+	[P_EEVDF] = { "eevdf", "kernel/sched/fair.c", "pick_eevdf\\(",
+		"#define LINSCHED_HAVE_EEVDF 1", NULL },
+	[P_CPUFREQ_PRESSURE] = { "cpufreq_pressure", "include/linux/cpufreq.h",
+		"DECLARE_PER_CPU\\(unsigned long, cpufreq_pressure\\)",
+		"#define LINSCHED_HAVE_CPUFREQ_PRESSURE 1", NULL },
+	[P_CPU_SUBSYS_CONST] = { "cpu_subsys_const", "include/linux/cpu.h",
+		"extern const struct bus_type cpu_subsys",
+		"#define LINSCHED_CPU_SUBSYS_CONST const",
+		"#define LINSCHED_CPU_SUBSYS_CONST" },
+	[P_HRTIMER_BASES_H] = { "hrtimer_bases_h", "include/linux/hrtimer_bases.h",
+		"^struct hrtimer_clock_base \\{",
+		"#define LINSCHED_HRTIMER_BASES_H 1", NULL },
+	[P_HRTIMER_GET_TIME] = { "hrtimer_base_get_time",
+		"include/linux/hrtimer.h include/linux/hrtimer_defs.h include/linux/hrtimer_bases.h",
+		"ktime_t[[:space:]]+\\(\\*get_time\\)\\(void\\);",
+		"#define LINSCHED_HRTIMER_BASE_GET_TIME 1", NULL },
+	[P_HRTIMER_IS_QUEUED] = { "hrtimer_is_queued",
+		"include/linux/hrtimer.h include/linux/hrtimer_types.h",
+		"^[[:space:]]+bool[[:space:]]+is_queued;",
+		"#define LINSCHED_HRTIMER_IS_QUEUED 1", NULL },
+	[P_HRTIMER_STATE] = { "hrtimer_state",
+		"include/linux/hrtimer.h include/linux/hrtimer_types.h",
+		"^[[:space:]]+u8[[:space:]]+state;", NULL, NULL },
+	[P_HRTIMER_INIT] = { "hrtimer_init", "include/linux/hrtimer.h",
+		"^extern void hrtimer_init\\(struct hrtimer \\*timer,",
+		"#define LINSCHED_HRTIMER_INIT 1", NULL },
+	[P_HRTIMER_SETUP] = { "hrtimer_setup", "include/linux/hrtimer.h",
+		"^extern void hrtimer_setup\\(struct hrtimer \\*timer,",
+		"#define LINSCHED_HRTIMER_SETUP 1", NULL },
+	[P_SET_CPUS_FORCE] = { "set_cpus_allowed_force", "include/linux/sched.h",
+		"^extern void set_cpus_allowed_force\\(",
+		"#define LINSCHED_SET_CPUS_ALLOWED_FORCE set_cpus_allowed_force",
+		"#define LINSCHED_SET_CPUS_ALLOWED_FORCE do_set_cpus_allowed" },
+	[P_STOP_NOWAIT_VOID] = { "stop_one_cpu_nowait_void",
+		"include/linux/stop_machine.h", "^void stop_one_cpu_nowait\\(",
+		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RET void\n"
+		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN return",
+		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RET bool\n"
+		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN return true" },
+	[P_MUTEX_INIT_GENERIC] = { "mutex_init_generic", "include/linux/mutex.h",
+		"^extern void mutex_init_generic\\(struct mutex \\*lock\\);",
+		"#define LINSCHED_MUTEX_INIT_GENERIC 1", NULL },
+	[P_TP_KEY_FALSE] = { "tracepoint_key_false",
+		"include/linux/tracepoint-defs.h",
+		"^[[:space:]]+struct static_key_false[[:space:]]+key;",
+		"#define LINSCHED_TRACEPOINT_KEY_INC static_branch_inc",
+		"#define LINSCHED_TRACEPOINT_KEY_INC static_key_slow_inc" },
+	[P_TP_SRCU_FAST] = { "tracepoint_srcu_fast", "include/linux/tracepoint.h",
+		"srcu_fast_notrace\\)\\(&tracepoint_srcu\\)",
+		"#define LINSCHED_TRACEPOINT_SRCU_FAST 1", NULL },
+	[P_PUT_TASK_RCU_CB] = { "put_task_struct_rcu_cb",
+		"include/linux/sched/task.h",
+		"^extern void __put_task_struct_rcu_cb\\(",
+		"#define LINSCHED_PUT_TASK_STRUCT_RCU_CB 1", NULL },
+	[P_SET_CPU_POSSIBLE] = { "set_cpu_possible_extern",
+		"include/linux/cpumask.h", "^void set_cpu_possible\\(",
+		"#define LINSCHED_SET_CPU_POSSIBLE_EXTERN 1", NULL },
+	[P_INIT_UCOUNTS] = { "init_ucounts", "include/linux/user_namespace.h",
+		"^extern struct ucounts init_ucounts;",
+		"#define LINSCHED_INIT_UCOUNTS 1", NULL },
+	[P_IRQ_DISABLE_STATE] = { "local_interrupt_disable_state",
+		"include/linux/interrupt_rc.h",
+		"DECLARE_PER_CPU\\(unsigned long, local_interrupt_disable_state\\)",
+		"#define LINSCHED_LOCAL_INTERRUPT_DISABLE_STATE 1", NULL },
+	[P_RANDOM_BELOW] = { "get_random_u32_below", "include/linux/random.h",
+		"^u32 __get_random_u32_below\\(u32 ceil\\);",
+		"#define LINSCHED_GET_RANDOM_U32_BELOW 1", NULL },
+	[P_CPUFREQ_READY_EAS] = { "cpufreq_ready_for_eas",
+		"include/linux/cpufreq.h", "^bool cpufreq_ready_for_eas\\(",
+		"#define LINSCHED_CPUFREQ_READY_FOR_EAS 1", NULL },
+};
+
+_Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");
+
+#define FOUND(p, id) (((p)->found >> (id)) & 1)
+
+/* 1 if @pattern matches one of @files (space-separated) of @tree. */
+static int tree_has(const char *tree, const char *files, const char *pattern)
 {
-	char path[4096];
+	char path[4096], name[256];
+	const char *f = files;
 	regex_t re;
-	char *text;
-	int found;
+	int found = 0;
 
-	lsb_pathf(path, sizeof(path), "%s/%s", tree, file);
-	text = lsb_read_file(path, NULL);
-	if (!text)
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB))
 		return 0;
-	if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE | REG_NOSUB)) {
+	while (!found && *f) {
+		size_t n = strcspn(f, " ");
+		char *text;
+
+		lsb_pathf(name, sizeof(name), "%.*s", (int)n, f);
+		f += n + (f[n] == ' ');
+		lsb_pathf(path, sizeof(path), "%s/%s", tree, name);
+		text = lsb_read_file(path, NULL);
+		if (!text)
+			continue;
+		found = !regexec(&re, text, 0, NULL, 0);
 		free(text);
-		return 0;
 	}
-	found = !regexec(&re, text, 0, NULL, 0);
 	regfree(&re);
-	free(text);
 	return found;
 }
 
-static int makefile_number(const char *text, const char *name, int *out)
+static int tree_file_exists(const char *tree, const char *file)
+{
+	char path[4096];
+	char *text;
+
+	lsb_pathf(path, sizeof(path), "%s/%s", tree, file);
+	text = lsb_read_file(path, NULL);
+	free(text);
+	return text != NULL;
+}
+
+/* "VERSION = 7" and its kin; EXTRAVERSION may be empty. */
+static int makefile_field(const char *text, const char *name, char *out,
+			  size_t len)
 {
 	const char *p = text;
 	size_t n = strlen(name);
 
 	while ((p = strstr(p, name))) {
-		if ((p == text || p[-1] == '\n') && !strncmp(p + n, " = ", 3)) {
-			*out = atoi(p + n + 3);
+		if ((p == text || p[-1] == '\n') && !strncmp(p + n, " =", 2)) {
+			p += n + 2;
+			p += strspn(p, " \t");
+			lsb_pathf(out, len, "%.*s", (int)strcspn(p, " \t\n"),
+				  p);
 			return 0;
 		}
 		p += n;
@@ -60,69 +255,98 @@ static int makefile_number(const char *text, const char *name, int *out)
 	return -1;
 }
 
+static int makefile_number(const char *text, const char *name, int *out)
+{
+	char buf[32], *end;
+	long v;
+
+	if (makefile_field(text, name, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || *end || v < 0 || v > 1000)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/*
+ * Shapes the arch knows in one of two forms: a tree with neither is one
+ * the arch does not handle yet.
+ */
+static const struct {
+	enum probe_id a, b;
+	const char *what;
+} either[] = {
+	{ P_HRTIMER_IS_QUEUED, P_HRTIMER_STATE,
+	  "struct hrtimer has neither 'bool is_queued;' nor 'u8 state;'" },
+	{ P_HRTIMER_SETUP, P_HRTIMER_INIT,
+	  "neither hrtimer_setup() nor hrtimer_init() is declared" },
+	{ P_SOFTIRQ_VOID, P_SOFTIRQ_ACTION,
+	  "open_softirq() takes neither 'void (*action)(void)' nor 'void (*action)(struct softirq_action *)'" },
+};
+
 int adapter_probe(struct adapter_probe *out, const char *tree)
 {
-	char path[4096];
+	char path[4096], extra[32] = "";
+	size_t i;
 	char *mk;
 
 	memset(out, 0, sizeof(*out));
 	lsb_pathf(path, sizeof(path), "%s/Makefile", tree);
 	mk = lsb_read_file(path, NULL);
 	if (!mk) {
-		adapter_set_error("tree '%s': cannot read its top Makefile: %s",
+		adapter_set_error("tree '%s' is not a kernel tree: cannot read its top Makefile: %s",
 				  tree, strerror(errno));
-		return ADAPTER_EIO;
+		return errno == ENOENT ? ADAPTER_EUNSUPPORTED : ADAPTER_EIO;
 	}
 	if (makefile_number(mk, "VERSION", &out->major) ||
 	    makefile_number(mk, "PATCHLEVEL", &out->minor) ||
 	    makefile_number(mk, "SUBLEVEL", &out->sublevel)) {
 		free(mk);
-		adapter_set_error("tree '%s': its top Makefile names no kernel version (VERSION, PATCHLEVEL, SUBLEVEL)",
+		adapter_set_error("tree '%s' is not a kernel tree: its top Makefile names no kernel version (VERSION, PATCHLEVEL, SUBLEVEL)",
 				  tree);
 		return ADAPTER_EUNSUPPORTED;
 	}
+	makefile_field(mk, "EXTRAVERSION", extra, sizeof(extra));
 	free(mk);
-	lsb_pathf(out->version, sizeof(out->version), "%d.%d.%d", out->major,
-		 out->minor, out->sublevel);
-	if (out->major != 6 || out->minor < SUPPORTED_MIN_MINOR ||
-	    out->minor > SUPPORTED_MAX_MINOR) {
-		adapter_set_error("tree '%s' is Linux %s: the adapters cover 6.%d to 6.%d (tested on Debian's 6.1 and 6.12 series)",
-				  tree, out->version, SUPPORTED_MIN_MINOR,
-				  SUPPORTED_MAX_MINOR);
+	lsb_pathf(out->version, sizeof(out->version), "%d.%d.%d%s",
+		  out->major, out->minor, out->sublevel, extra);
+	if (!tree_file_exists(tree, "kernel/sched/core.c")) {
+		adapter_set_error("tree '%s' (Linux %s) is not a kernel tree the arch can build: it has no kernel/sched/core.c",
+				  tree, out->version);
 		return ADAPTER_EUNSUPPORTED;
 	}
-	out->sched_tick = tree_has(tree, "kernel/sched/core.c",
-				   "^void sched_tick\\(void\\)");
-	out->sched_balance_rq = tree_has(tree, "kernel/sched/fair.c",
-					 "^static int sched_balance_rq\\(");
-	out->softirq_void = tree_has(tree, "include/linux/interrupt.h",
-				     "open_softirq\\(int nr, void \\(\\*action\\)\\(void\\)\\)");
-	out->kmalloc_noprof = tree_has(tree, "include/linux/slab.h",
-				       "__kmalloc_noprof\\(");
-	out->arch_resched_ipi = tree_has(tree, "include/linux/smp.h",
-					 "arch_smp_send_reschedule\\(");
-	out->dl_server = tree_has(tree, "kernel/sched/deadline.c",
-				  "dl_server_start\\(");
-	out->eevdf = tree_has(tree, "kernel/sched/fair.c", "pick_eevdf\\(");
-	out->kvfree_ptr = tree_has(tree, "include/linux/rcutree.h",
-				   "kvfree_call_rcu\\(struct rcu_head \\*head, void \\*ptr\\)");
-	out->devm_named = tree_has(tree, "include/linux/device.h",
-				   "int __devm_add_action\\(");
-	out->sized_strscpy = tree_has(tree, "include/linux/string.h",
-				      "sized_strscpy\\(");
-	out->sd_share_llc = tree_has(tree, "include/linux/sched/sd_flags.h",
-				     "SD_FLAG\\(SD_SHARE_LLC,");
-	out->cpufreq_pressure = tree_has(tree, "include/linux/cpufreq.h",
-					 "DECLARE_PER_CPU\\(unsigned long, cpufreq_pressure\\)");
-	out->cpu_subsys_const = tree_has(tree, "include/linux/cpu.h",
-					 "extern const struct bus_type cpu_subsys");
+	/*
+	 * The arch builds kernel/sched as its four units (core, fair,
+	 * build_policy, build_utility), which 5.18 introduced; before them
+	 * each class was its own object and much else differed.
+	 */
+	if (!tree_file_exists(tree, "kernel/sched/build_policy.c") ||
+	    !tree_file_exists(tree, "kernel/sched/build_utility.c")) {
+		adapter_set_error("tree '%s' (Linux %s) is older than any the arch handles: probe 'sched_build_units' found no kernel/sched/build_policy.c and build_utility.c (the arch needs the scheduler built as core, fair, build_policy and build_utility)",
+				  tree, out->version);
+		return ADAPTER_EUNSUPPORTED;
+	}
+	for (i = 0; i < NR_PROBES; i++)
+		if (tree_has(tree, probes[i].files, probes[i].pattern))
+			out->found |= 1ULL << i;
+	for (i = 0; i < sizeof(either) / sizeof(either[0]); i++) {
+		if (FOUND(out, either[i].a) || FOUND(out, either[i].b))
+			continue;
+		adapter_set_error("tree '%s' (Linux %s): probes '%s' and '%s' found nothing in %s: %s; the arch does not handle this tree",
+				  tree, out->version, probes[either[i].a].name,
+				  probes[either[i].b].name,
+				  probes[either[i].a].files, either[i].what);
+		return ADAPTER_EUNSUPPORTED;
+	}
 	return 0;
 }
 
 char *adapter_header(const struct adapter_probe *p)
 {
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, i;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
@@ -130,37 +354,14 @@ char *adapter_header(const struct adapter_probe *p)
 	fprintf(f, "/* Generated by the lsbisect adapter for Linux %s from probes of the tree. */\n",
 		p->version);
 	fprintf(f, "#ifndef _ASM_LINSCHED_ADAPTER_H\n#define _ASM_LINSCHED_ADAPTER_H\n\n");
-	fprintf(f, "#define LINSCHED_SCHED_TICK() %s()\n",
-		p->sched_tick ? "sched_tick" : "scheduler_tick");
-	fprintf(f, "#define LINSCHED_SEND_RESCHEDULE %s\n",
-		p->arch_resched_ipi ? "arch_smp_send_reschedule" :
-		"smp_send_reschedule");
-	if (p->softirq_void)
-		fprintf(f, "#define LINSCHED_SOFTIRQ_HANDLER(n) void (*n)(void)\n"
-			"#define LINSCHED_SOFTIRQ_CALL(h) (h)->action()\n");
-	else
-		fprintf(f, "#define LINSCHED_SOFTIRQ_HANDLER(n) void (*n)(struct softirq_action *)\n"
-			"#define LINSCHED_SOFTIRQ_CALL(h) (h)->action(h)\n");
-	fprintf(f, "#define LINSCHED_SD_LLC %s\n",
-		p->sd_share_llc ? "SD_SHARE_LLC" : "SD_SHARE_PKG_RESOURCES");
-	fprintf(f, "#define LINSCHED_STRSCPY %s\n",
-		p->sized_strscpy ? "sized_strscpy" : "strscpy");
-	if (p->kmalloc_noprof)
-		fprintf(f, "#define LINSCHED_KMALLOC_NOPROF 1\n");
-	if (p->kvfree_ptr)
-		fprintf(f, "#define LINSCHED_KVFREE_CALL_RCU_PTR 1\n");
-	if (p->devm_named)
-		fprintf(f, "#define LINSCHED_DEVM_ADD_ACTION_NAMED 1\n");
-	if (p->sched_balance_rq)
-		fprintf(f, "#define LINSCHED_HAVE_SCHED_BALANCE_RQ 1\n");
-	if (p->dl_server)
-		fprintf(f, "#define LINSCHED_HAVE_DL_SERVER 1\n");
-	if (p->eevdf)
-		fprintf(f, "#define LINSCHED_HAVE_EEVDF 1\n");
-	if (p->cpufreq_pressure)
-		fprintf(f, "#define LINSCHED_HAVE_CPUFREQ_PRESSURE 1\n");
-	fprintf(f, "#define LINSCHED_CPU_SUBSYS_CONST %s\n",
-		p->cpu_subsys_const ? "const" : "");
+	for (i = 0; i < NR_PROBES; i++) {
+		const char *line = FOUND(p, i) ? probes[i].on : probes[i].off;
+
+		fprintf(f, "/* %s: %s */\n", probes[i].name,
+			FOUND(p, i) ? "found" : "not found");
+		if (line)
+			fprintf(f, "%s\n", line);
+	}
 	fprintf(f, "\n#endif\n");
 	if (fclose(f)) {
 		free(buf);

@@ -173,13 +173,6 @@ bool cpufreq_driver_has_adjust_perf(void)
 	return false;
 }
 
-/* Never called: the driver has no adjust_perf (see above). */
-void cpufreq_driver_adjust_perf(unsigned int cpu, unsigned long min_perf,
-				unsigned long target_perf,
-				unsigned long capacity)
-{
-	panic("linsched: cpufreq_driver_adjust_perf() called, but the simulated driver has none");
-}
 
 /* cpufreq's default when a driver states no latency: 1 ms between changes */
 #define LINSCHED_TRANSITION_DELAY_US	1000
@@ -334,13 +327,27 @@ static int linsched_active_power(struct device *dev, unsigned long *power,
 	return -EINVAL;
 }
 
+#ifdef LINSCHED_CPUFREQ_READY_FOR_EAS
+/* 7.x asks cpufreq whether EAS may run: schedutil on every policy. */
+bool cpufreq_ready_for_eas(const struct cpumask *cpu_mask)
+{
+	int cpu;
+
+	for_each_cpu(cpu, cpu_mask) {
+		struct cpufreq_policy *p = cpu_policy[cpu];
+
+		if (!p || p->governor != cpufreq_default_governor())
+			return false;
+	}
+	return true;
+}
+#endif
+
 /* ---- boot: policies, the energy model, governors ---- */
 
 static struct cpufreq_governor linsched_fixed_gov = {
 	.name = "linsched-fixed",
 };
-
-extern struct cpufreq_governor schedutil_gov;
 
 static struct cpufreq_policy *linsched_policy_new(int first)
 {
@@ -409,10 +416,10 @@ void linsched_cpufreq_init(const struct linsched_machine *m)
 			p->governor = &linsched_fixed_gov;
 			continue;
 		}
-		p->governor = &schedutil_gov;
-		ret = schedutil_gov.init(p);
+		p->governor = cpufreq_default_governor();
+		ret = p->governor->init(p);
 		if (!ret)
-			ret = schedutil_gov.start(p);
+			ret = p->governor->start(p);
 		if (ret)
 			panic("linsched: schedutil on the policy of CPU %d: error %d",
 			      cpu, ret);

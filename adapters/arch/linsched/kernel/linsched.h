@@ -44,6 +44,8 @@ void linsched_timer_fire(int cpu, void *key);
 void linsched_tick(int cpu);
 void linsched_jiffies_update(void);
 void linsched_timers_init(void);
+void linsched_hrtimer_setup(struct hrtimer *timer,
+			    enum hrtimer_restart (*function)(struct hrtimer *));
 
 /* prototypes of kernel/ internals we stand in for */
 void idle_thread_set_boot_cpu(void);

@@ -172,6 +172,13 @@ void __put_task_struct(struct task_struct *tsk)
 	/* kept: the simulator reports every task that ran at the end */
 }
 
+#ifdef LINSCHED_PUT_TASK_STRUCT_RCU_CB
+void __put_task_struct_rcu_cb(struct rcu_head *rhp)
+{
+	__put_task_struct(container_of(rhp, struct task_struct, rcu));
+}
+#endif
+
 void put_task_struct_rcu_user(struct task_struct *task)
 {
 	struct linsched_task *lt = task_lt(task);
@@ -204,6 +211,19 @@ struct cpumask __cpu_present_mask __read_mostly;
 struct cpumask __cpu_active_mask __read_mostly;
 struct cpumask __cpu_dying_mask __read_mostly;
 atomic_t __num_online_cpus __read_mostly;
+#ifdef LINSCHED_SET_CPU_POSSIBLE_EXTERN
+unsigned int __num_possible_cpus __read_mostly;
+
+void set_cpu_possible(unsigned int cpu, bool possible)
+{
+	if (possible) {
+		if (!cpumask_test_and_set_cpu(cpu, &__cpu_possible_mask))
+			__num_possible_cpus++;
+	} else if (cpumask_test_and_clear_cpu(cpu, &__cpu_possible_mask)) {
+		__num_possible_cpus--;
+	}
+}
+#endif
 unsigned int nr_cpu_ids __read_mostly = NR_CPUS;
 bool cpuhp_tasks_frozen;
 

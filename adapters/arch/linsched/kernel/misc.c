@@ -26,6 +26,11 @@
 #include <linux/uaccess.h>
 #include <linux/mutex.h>
 #include <linux/ktime.h>
+#include <linux/idr.h>
+#include <linux/utsname.h>
+#include <linux/user_namespace.h>
+#include <linux/sched/user.h>
+#include <generated/utsrelease.h>
 #include <asm/irq_regs.h>
 
 #include "linsched.h"
@@ -338,8 +343,12 @@ void mutex_unlock(struct mutex *lock)
 	atomic_long_set(&lock->owner, 0);
 }
 
+#ifdef LINSCHED_MUTEX_INIT_GENERIC
+void mutex_init_generic(struct mutex *lock)
+#else
 void __mutex_init(struct mutex *lock, const char *name,
 		  struct lock_class_key *key)
+#endif
 {
 	atomic_long_set(&lock->owner, 0);
 }
@@ -368,4 +377,88 @@ ssize_t LINSCHED_STRSCPY(char *dest, const char *src, size_t count)
 const char *dev_driver_string(const struct device *dev)
 {
 	return "";
+}
+
+/* ---- init/'s and kernel/'s data that 7.x's init_task and debug read ---- */
+
+enum system_states system_state __read_mostly;
+
+struct uts_namespace init_uts_ns = {
+	.name = {
+		.sysname = "Linux",
+		.nodename = "linsched",
+		.release = UTS_RELEASE,
+		.version = "linsched",
+		.machine = "linsched",
+	},
+};
+
+struct user_namespace init_user_ns;
+struct user_struct root_user;
+#ifdef LINSCHED_INIT_UCOUNTS
+struct ucounts init_ucounts;
+#endif
+
+#ifdef LINSCHED_LOCAL_INTERRUPT_DISABLE_STATE
+DEFINE_PER_CPU(unsigned long, local_interrupt_disable_state);
+#endif
+
+#ifdef LINSCHED_GET_RANDOM_U32_BELOW
+u32 __get_random_u32_below(u32 ceil)
+{
+	return (u32)(((u64)(u32)lh_random() * ceil) >> 32);
+}
+#endif
+
+/*
+ * IDs (the energy model numbers its perf domains): a bitmap per ida, for
+ * the few idas the scheduler's objects use.
+ */
+#define LINSCHED_IDAS		8
+#define LINSCHED_IDA_IDS	1024
+
+static struct {
+	struct ida *ida;
+	DECLARE_BITMAP(used, LINSCHED_IDA_IDS);
+} idas[LINSCHED_IDAS];
+
+static unsigned long *linsched_ida_bits(struct ida *ida, bool create)
+{
+	int i;
+
+	for (i = 0; i < LINSCHED_IDAS; i++)
+		if (idas[i].ida == ida)
+			return idas[i].used;
+	for (i = 0; create && i < LINSCHED_IDAS; i++) {
+		if (!idas[i].ida) {
+			idas[i].ida = ida;
+			return idas[i].used;
+		}
+	}
+	if (create)
+		panic("linsched: more than %d idas", LINSCHED_IDAS);
+	return NULL;
+}
+
+int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
+		    gfp_t gfp)
+{
+	unsigned long *bits = linsched_ida_bits(ida, true);
+	unsigned long id;
+
+	if (max >= LINSCHED_IDA_IDS)
+		max = LINSCHED_IDA_IDS - 1;
+	id = find_next_zero_bit(bits, max + 1, min);
+	if (id > max)
+		return -ENOSPC;
+	__set_bit(id, bits);
+	return id;
+}
+
+void ida_free(struct ida *ida, unsigned int id)
+{
+	unsigned long *bits = linsched_ida_bits(ida, false);
+
+	if (bits && id < LINSCHED_IDA_IDS)
+		__clear_bit(id, bits);
 }

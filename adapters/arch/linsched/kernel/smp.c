@@ -233,7 +233,7 @@ void linsched_stoppers_create(int cpu)
 	snprintf(name, sizeof(name), "migration/%d", cpu);
 	p = linsched_fork(name, linsched_stopper_main, (void *)(long)cpu,
 			  LT_KTHREAD);
-	do_set_cpus_allowed(p, cpumask_of(cpu));
+	LINSCHED_SET_CPUS_ALLOWED_FORCE(p, cpumask_of(cpu));
 	kthread_set_per_cpu(p, cpu);
 	sched_setscheduler_nocheck(p, SCHED_FIFO, &param);
 	sched_set_stop_task(cpu, p);
@@ -247,13 +247,13 @@ static void linsched_stop_queue(unsigned int cpu, struct cpu_stop_work *work)
 	wake_up_process(stoppers[cpu].task);
 }
 
-bool stop_one_cpu_nowait(unsigned int cpu, cpu_stop_fn_t fn, void *arg,
-			 struct cpu_stop_work *work_buf)
+LINSCHED_STOP_ONE_CPU_NOWAIT_RET stop_one_cpu_nowait(unsigned int cpu,
+		cpu_stop_fn_t fn, void *arg, struct cpu_stop_work *work_buf)
 {
 	*work_buf = (struct cpu_stop_work){ .fn = fn, .arg = arg,
 					    .caller = _RET_IP_ };
 	linsched_stop_queue(cpu, work_buf);
-	return true;
+	LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN;
 }
 
 int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg)
@@ -295,15 +295,30 @@ void call_rcu(struct rcu_head *head, rcu_callback_t func)
 	linsched_defer();
 }
 
-#ifdef LINSCHED_KVFREE_CALL_RCU_PTR
-static struct rcu_head *kvfree_list;
+#ifdef LINSCHED_KVFREE_CALL_RCU_HEAD
+/*
+ * The object is freed after a grace period. Its head may be NULL (the
+ * single-argument kvfree_rcu()) or, in 7.x, too small to hold a pointer
+ * and a link, so the pointers wait in a list of their own.
+ */
+static void **kvfree_ptrs;
+static unsigned long nr_kvfree, kvfree_cap;
 
-/* The object is freed after a grace period: its head carries the pointer. */
-void kvfree_call_rcu(struct rcu_head *head, void *ptr)
+void kvfree_call_rcu(LINSCHED_KVFREE_CALL_RCU_HEAD *head, void *ptr)
 {
-	head->func = (rcu_callback_t)ptr;
-	head->next = kvfree_list;
-	kvfree_list = head;
+	if (nr_kvfree == kvfree_cap) {
+		unsigned long cap = kvfree_cap ? 2 * kvfree_cap : 64;
+		void **v = lh_zalloc(cap * sizeof(*v));
+
+		if (!v)
+			panic("linsched: out of memory in kvfree_call_rcu()");
+		if (nr_kvfree)
+			memcpy(v, kvfree_ptrs, nr_kvfree * sizeof(*v));
+		lh_free(kvfree_ptrs);
+		kvfree_ptrs = v;
+		kvfree_cap = cap;
+	}
+	kvfree_ptrs[nr_kvfree++] = ptr;
 	linsched_defer();
 }
 #endif
@@ -375,8 +390,7 @@ bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 		      ARRAY_SIZE(linsched_dworks));
 	if (!d->dwork) {
 		d->dwork = dwork;
-		hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-		d->timer.function = linsched_dwork_fire;
+		linsched_hrtimer_setup(&d->timer, linsched_dwork_fire);
 	}
 	dwork->wq = wq;
 	dwork->cpu = cpu;
@@ -398,13 +412,9 @@ struct workqueue_struct *system_percpu_wq;
 void linsched_run_deferred(void)
 {
 	deferred_posted = false;
-#ifdef LINSCHED_KVFREE_CALL_RCU_PTR
-	while (kvfree_list) {
-		struct rcu_head *head = kvfree_list;
-
-		kvfree_list = head->next;
-		lh_free((void *)head->func);
-	}
+#ifdef LINSCHED_KVFREE_CALL_RCU_HEAD
+	while (nr_kvfree)
+		lh_free(kvfree_ptrs[--nr_kvfree]);
 #endif
 	while (rcu_head_list) {
 		struct rcu_head *head = rcu_head_list;

@@ -4,7 +4,11 @@
  * hrtimer API on top of the simulator's event queue. Simulated time is
  * the only clock; kernel code takes no simulated time to run.
  */
+#include <asm/linsched_adapter.h>
 #include <linux/hrtimer.h>
+#ifdef LINSCHED_HRTIMER_BASES_H
+#include <linux/hrtimer_bases.h>
+#endif
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
@@ -48,18 +52,38 @@ static ktime_t linsched_get_time(void)
 	return ns_to_ktime(lh_now());
 }
 
+/* Every timer lives on its CPU's first clock base: there is one clock. */
 void linsched_timers_init(void)
 {
-	int cpu, i;
+	int cpu;
 
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		bases[cpu].cpu = cpu;
-		for (i = 0; i < HRTIMER_MAX_CLOCK_BASES; i++) {
-			bases[cpu].clock_base[i].cpu_base = &bases[cpu];
-			bases[cpu].clock_base[i].index = i;
-			bases[cpu].clock_base[i].get_time = linsched_get_time;
-		}
+		bases[cpu].clock_base[0].cpu_base = &bases[cpu];
+#ifdef LINSCHED_HRTIMER_BASE_GET_TIME
+		bases[cpu].clock_base[0].get_time = linsched_get_time;
+#endif
 	}
+}
+
+#ifndef LINSCHED_HRTIMER_BASE_GET_TIME
+ktime_t hrtimer_cb_get_time(const struct hrtimer *timer)
+{
+	return linsched_get_time();
+}
+#endif
+
+/*
+ * Whether a timer is queued: a state byte with HRTIMER_STATE_ENQUEUED up
+ * to 6.x, an is_queued flag in 7.x; hrtimer_is_queued() reads either.
+ */
+static void linsched_set_queued(struct hrtimer *timer, bool queued)
+{
+#ifdef LINSCHED_HRTIMER_IS_QUEUED
+	WRITE_ONCE(timer->is_queued, queued);
+#else
+	timer->state = queued ? HRTIMER_STATE_ENQUEUED : HRTIMER_STATE_INACTIVE;
+#endif
 }
 
 void linsched_jiffies_update(void)
@@ -153,8 +177,8 @@ unsigned long tick_nohz_get_idle_calls_cpu(int cpu)
 
 /* ---- hrtimers: one simulator event per armed timer ---- */
 
-void hrtimer_init(struct hrtimer *timer, clockid_t clock_id,
-		  enum hrtimer_mode mode)
+static void linsched_hrtimer_init(struct hrtimer *timer,
+				  enum hrtimer_mode mode)
 {
 	memset(timer, 0, sizeof(*timer));
 	timer->base = &bases[smp_processor_id()].clock_base[0];
@@ -163,11 +187,44 @@ void hrtimer_init(struct hrtimer *timer, clockid_t clock_id,
 	timer->is_hard = !!(mode & HRTIMER_MODE_HARD);
 }
 
+/* For the arch's own timers, whichever setup API the tree has. */
+void linsched_hrtimer_setup(struct hrtimer *timer,
+			    enum hrtimer_restart (*function)(struct hrtimer *))
+{
+	linsched_hrtimer_init(timer, HRTIMER_MODE_REL);
+	ACCESS_PRIVATE(timer, function) = function;
+}
+
+#ifdef LINSCHED_HRTIMER_INIT
+void hrtimer_init(struct hrtimer *timer, clockid_t clock_id,
+		  enum hrtimer_mode mode)
+{
+	linsched_hrtimer_init(timer, mode);
+}
+#endif
+
+#ifdef LINSCHED_HRTIMER_SETUP
+void hrtimer_setup(struct hrtimer *timer,
+		   enum hrtimer_restart (*function)(struct hrtimer *),
+		   clockid_t clock_id, enum hrtimer_mode mode)
+{
+	linsched_hrtimer_init(timer, mode);
+	ACCESS_PRIVATE(timer, function) = function;
+}
+
+void hrtimer_setup_on_stack(struct hrtimer *timer,
+			    enum hrtimer_restart (*function)(struct hrtimer *),
+			    clockid_t clock_id, enum hrtimer_mode mode)
+{
+	hrtimer_setup(timer, function, clock_id, mode);
+}
+#endif
+
 static void linsched_hrtimer_arm(struct hrtimer *timer, int cpu)
 {
 	u64 expires = ktime_to_ns(hrtimer_get_softexpires(timer));
 
-	timer->state = HRTIMER_STATE_ENQUEUED;
+	linsched_set_queued(timer, true);
 	lh_timer_arm(timer, cpu, expires);
 }
 
@@ -192,9 +249,9 @@ int hrtimer_try_to_cancel(struct hrtimer *timer)
 {
 	int ret = 0;
 
-	if (timer->state & HRTIMER_STATE_ENQUEUED) {
+	if (hrtimer_is_queued(timer)) {
 		lh_timer_cancel(timer);
-		timer->state = HRTIMER_STATE_INACTIVE;
+		linsched_set_queued(timer, false);
 		ret = 1;
 	}
 	if (timer->base && timer->base->running == timer)
@@ -213,7 +270,7 @@ int hrtimer_cancel(struct hrtimer *timer)
 
 bool hrtimer_active(const struct hrtimer *timer)
 {
-	return timer->state != HRTIMER_STATE_INACTIVE ||
+	return hrtimer_is_queued((struct hrtimer *)timer) ||
 	       (timer->base && timer->base->running == timer);
 }
 
@@ -224,14 +281,14 @@ u64 hrtimer_forward(struct hrtimer *timer, ktime_t now, ktime_t interval)
 
 	if (delta < 0)
 		return 0;
-	if (WARN_ON(timer->state & HRTIMER_STATE_ENQUEUED))
+	if (WARN_ON(hrtimer_is_queued(timer)))
 		return 0;
 	if (interval < 1)
 		interval = 1;
 	if (delta >= interval) {
 		overruns = div64_u64(delta, interval);
 		hrtimer_add_expires_ns(timer, interval * overruns);
-		if (hrtimer_get_expires_tv64(timer) > now)
+		if (hrtimer_get_expires(timer) > now)
 			return overruns;
 		overruns++;
 	}
@@ -245,14 +302,13 @@ void linsched_timer_fire(int cpu, void *key)
 	struct hrtimer_clock_base *base = timer->base;
 	enum hrtimer_restart restart;
 
-	if (!(timer->state & HRTIMER_STATE_ENQUEUED))
+	if (!hrtimer_is_queued(timer))
 		return;
-	timer->state = HRTIMER_STATE_INACTIVE;
+	linsched_set_queued(timer, false);
 	base->running = timer;
-	restart = timer->function(timer);
+	restart = ACCESS_PRIVATE(timer, function)(timer);
 	base->running = NULL;
-	if (restart == HRTIMER_RESTART &&
-	    !(timer->state & HRTIMER_STATE_ENQUEUED))
+	if (restart == HRTIMER_RESTART && !hrtimer_is_queued(timer))
 		linsched_hrtimer_arm(timer, cpu);
 }
 
@@ -270,8 +326,7 @@ static enum hrtimer_restart linsched_sleep_wakeup(struct hrtimer *timer)
 /* Every sleep with a timeout (task sleeps, schedule_timeout) uses it. */
 void linsched_sleep_timer_init(struct linsched_task *lt)
 {
-	hrtimer_init(&lt->sleep_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	lt->sleep_timer.function = linsched_sleep_wakeup;
+	linsched_hrtimer_setup(&lt->sleep_timer, linsched_sleep_wakeup);
 }
 
 signed long schedule_timeout(signed long timeout)
@@ -307,9 +362,14 @@ int schedule_hrtimeout(ktime_t *expires, const enum hrtimer_mode mode)
 	}
 	hrtimer_start(&lt->sleep_timer, *expires, mode);
 	schedule();
-	fired = !(lt->sleep_timer.state & HRTIMER_STATE_ENQUEUED);
+	fired = !hrtimer_is_queued(&lt->sleep_timer);
 	hrtimer_try_to_cancel(&lt->sleep_timer);
 	return fired ? 0 : -EINTR;
+}
+
+ktime_t ktime_get(void)
+{
+	return linsched_get_time();
 }
 
 void ktime_get_real_ts64(struct timespec64 *ts)

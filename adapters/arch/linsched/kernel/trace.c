@@ -21,6 +21,11 @@
 
 #include "linsched.h"
 
+#ifdef LINSCHED_TRACEPOINT_SRCU_FAST
+/* 7.x's tracepoints are read under SRCU; kernel/tracepoint.c's own */
+DEFINE_SRCU_FAST(tracepoint_srcu);
+#endif
+
 static const char *linsched_state_char(unsigned int state, bool preempt)
 {
 	if (preempt)
@@ -124,7 +129,7 @@ static void probe_cpu_frequency(void *data, unsigned int khz, unsigned int cpu)
 		funcs[0].func = (void *)(fn);				\
 		funcs[0].prio = TRACEPOINT_DEFAULT_PRIO;		\
 		rcu_assign_pointer(__tracepoint_##tp.funcs, funcs);	\
-		static_key_slow_inc(&__tracepoint_##tp.key);		\
+		LINSCHED_TRACEPOINT_KEY_INC(&__tracepoint_##tp.key);	\
 	} while (0)
 
 void linsched_trace_init(void)
@@ -140,44 +145,3 @@ void linsched_trace_init(void)
 	LINSCHED_PROBE(sched_wakeup_new, probe_wakeup_new);
 	LINSCHED_PROBE(sched_migrate_task, probe_migrate);
 }
-
-/*
- * The TRACE_EVENT definitions also generate ftrace ring-buffer code; no
- * ftrace event is ever enabled here, so none of it can run.
- */
-#define LINSCHED_NO_FTRACE(ret, name, ...)				\
-	ret name(__VA_ARGS__)						\
-	{								\
-		panic("linsched: ftrace " #name "() is not simulated");	\
-	}
-
-LINSCHED_NO_FTRACE(void *, trace_event_buffer_reserve,
-		   struct trace_event_buffer *fbuffer,
-		   struct trace_event_file *trace_file, unsigned long len)
-LINSCHED_NO_FTRACE(void, trace_event_buffer_commit,
-		   struct trace_event_buffer *fbuffer)
-LINSCHED_NO_FTRACE(int, trace_event_raw_init, struct trace_event_call *call)
-LINSCHED_NO_FTRACE(int, trace_event_reg, struct trace_event_call *event,
-		   enum trace_reg type, void *data)
-LINSCHED_NO_FTRACE(int, trace_raw_output_prep, struct trace_iterator *iter,
-		   struct trace_event *event)
-LINSCHED_NO_FTRACE(enum print_line_t, trace_handle_return,
-		   struct trace_seq *s)
-LINSCHED_NO_FTRACE(bool, __trace_trigger_soft_disabled,
-		   struct trace_event_file *file)
-LINSCHED_NO_FTRACE(const char *, trace_print_flags_seq, struct trace_seq *p,
-		   const char *delim, unsigned long flags,
-		   const struct trace_print_flags *flag_array)
-LINSCHED_NO_FTRACE(const char *, trace_print_bitmask_seq, struct trace_seq *p,
-		   void *bitmask_ptr, unsigned int bitmask_size)
-
-void trace_event_printf(struct trace_iterator *iter, const char *fmt, ...)
-{
-	panic("linsched: ftrace trace_event_printf() is not simulated");
-}
-
-LINSCHED_NO_FTRACE(int, trace_output_call,
-		   struct trace_iterator *iter, char *name, char *fmt, ...)
-LINSCHED_NO_FTRACE(const char *, trace_print_symbols_seq, struct trace_seq *p,
-		   unsigned long val,
-		   const struct trace_print_flags *symbol_array)

@@ -43,6 +43,16 @@ typedef struct page *pgtable_t;
 #define virt_addr_valid(kaddr)	(1)
 #define page_to_phys(page)	((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT)
 
+/*
+ * 7.x's FLATMEM depends on !NUMA, so a NUMA build has no memory model; the
+ * flat identity map is the same either way.
+ */
+#if !defined(CONFIG_FLATMEM) && !defined(CONFIG_SPARSEMEM)
+extern struct page *mem_map;
+#define __pfn_to_page(pfn)	(mem_map + ((pfn) - ARCH_PFN_OFFSET))
+#define __page_to_pfn(page)	((unsigned long)((page) - mem_map) + ARCH_PFN_OFFSET)
+#endif
+
 #include <asm-generic/memory_model.h>
 #endif
 

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Functions the kernel's objects link against but the simulation never
+ * reaches: the ftrace output side of TRACE_EVENT (no ftrace event is ever
+ * enabled here; the tracepoints' probes are the arch's own, trace.c) and
+ * the cpufreq driver's adjust_perf (the simulated driver has none).
+ *
+ * Their signatures change between kernel versions and nothing here calls
+ * them, so this file includes no kernel header: each is defined as taking
+ * nothing, which the linker does not distinguish, and panics if reached.
+ */
+#include <asm/door.h>
+
+#define LINSCHED_UNREACHED(name)					\
+	void name(void);						\
+	void name(void)							\
+	{								\
+		lh_panic("linsched: " #name "() is not simulated");	\
+	}
+
+LINSCHED_UNREACHED(trace_event_buffer_reserve)
+LINSCHED_UNREACHED(trace_event_buffer_commit)
+LINSCHED_UNREACHED(trace_event_raw_init)
+LINSCHED_UNREACHED(trace_event_reg)
+LINSCHED_UNREACHED(trace_raw_output_prep)
+LINSCHED_UNREACHED(trace_handle_return)
+LINSCHED_UNREACHED(__trace_trigger_soft_disabled)
+LINSCHED_UNREACHED(trace_print_flags_seq)
+LINSCHED_UNREACHED(trace_print_bitmask_seq)
+LINSCHED_UNREACHED(trace_print_symbols_seq)
+LINSCHED_UNREACHED(trace_event_printf)
+LINSCHED_UNREACHED(trace_output_call)
+LINSCHED_UNREACHED(cpufreq_driver_adjust_perf)
+/* /proc and debugfs output of kernel/sched/debug.c and core.c's cgroup files */
+LINSCHED_UNREACHED(seq_printf)
