@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The linsched engine on a 6.1 and a 6.12 release of the bundled history:
+# The linsched engine on a 6.1, a 6.12 and a 7.3 release of the bundled history:
 # the kernel's own scheduler spreads, shares and balances; runs are
 # deterministic; the repository is left as it was.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 22
+plan 32
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -16,7 +16,7 @@ repo_state() {
 }
 before=$(repo_state)
 
-for rev in $TEST_V61 $TEST_V612; do
+for rev in $TEST_RELEASES; do
 	# 8 always-running tasks on 4 CPUs for 10 s: every CPU busy >= 99 %,
 	# every task 50 % +- 5 % of a CPU
 	"$LINSCHED" run "$rev" --workload 'hog*8' --topology quad --duration 10s \

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 10
+plan 15
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -14,7 +14,7 @@ share() { # share FILE NAME: CPU share of task NAME
 }
 near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
 
-for rev in $TEST_V61 $TEST_V612; do
+for rev in $TEST_RELEASES; do
 	# run is work at full capacity: at the highest frequency 1 ms of it
 	# is 1 ms of CPU time (schedutil may start the tasks lower). CPUs poll
 	# when idle: a wakeup from C6 would add its 133 us exit latency to

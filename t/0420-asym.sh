@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 13
+plan 19
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -15,7 +15,7 @@ little=$("$LINSCHED" topology show biglittle-4+4 | python3 -c "
 import json, sys
 t = json.load(sys.stdin)
 print(min(ty['capacity'] for ty in t['cpu_types'].values()))")
-for rev in $TEST_V61 $TEST_V612; do
+for rev in $TEST_RELEASES; do
 	# at fixed highest frequencies and with polling idle CPUs, so that run
 	# work stretches by capacity alone (and no exit latency counts)
 	"$LINSCHED" run "$rev" --topology biglittle-4+4 --duration 2s --quiet \

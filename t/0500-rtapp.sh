@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# rt-app files run unchanged: every event type on a 6.1 and a 6.12 release,
+# rt-app files run unchanged: every event type on a 6.1, a 6.12 and a 7.3 release,
 # with outcomes read from the results and from the kernel's own
 # sched_switch/sched_wakeup trace; bad files are refused with a message
 # and a status.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 50
+plan 73
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 W=$LSB_ROOT/t/workloads
@@ -77,7 +77,7 @@ else:
 PY
 trace() { python3 "$tmp/trace.py" "$tmp/r.trace" "$@"; }
 
-for rev in $TEST_V61 $TEST_V612; do
+for rev in $TEST_RELEASES; do
 	# timer: a 2.5 ms run every 10 ms period is 25 % of a CPU, in absolute
 	# and relative mode; a timer shared by two instances paces both
 	run "$rev" periodic

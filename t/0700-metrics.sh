@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 16
+plan 23
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -15,7 +15,7 @@ m() { json "$1" "r['metrics']$2"; }
 near() { python3 -c "import sys; sys.exit(0 if abs($1 - ($2)) <= $3 else 1)"; }
 
 D=2000000000
-for rev in $TEST_V61 $TEST_V612; do
+for rev in $TEST_RELEASES; do
 	# Two hogs pinned to CPU 0: the greedy placement stacks them too, so
 	# the definition gives 0, and CPU 1 idling does not count (no task
 	# allowed there waits).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Power and idle, on a 6.1 and a 6.12 release: idle states chosen by the
+# Power and idle, on a 6.1, a 6.12 and a 7.3 release: idle states chosen by the
 # simulator's governor, energy from the topology's model against a hand
 # calculation, the revision's own schedutil moving frequencies (and run
 # work stretching with them), and the revision's energy-aware placement on
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 20
+plan 30
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -94,7 +94,7 @@ EOF
 # a task that sleeps for ever: the machine is idle
 printf '{"tasks": {"t": {"sleep": 100000000}}}' >"$tmp/idle.json"
 
-for rev in $TEST_V61 $TEST_V612; do
+for rev in $TEST_RELEASES; do
 	# Idle: the predicted idle time (the next timer, far away once the
 	# tick stops) allows the deepest state; quad's is C6.
 	"$LINSCHED" run "$rev" --topology quad --workload "$tmp/idle.json" \
