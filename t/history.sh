@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# history.sh - made-up kernel histories on top of $TEST_V61 for the
-# bisection tests. Source it after lib.sh.
+# history.sh - made-up kernel histories on top of a release ($HISTORY_BASE,
+# default $TEST_V61) for the bisection tests. Source it after lib.sh.
 #
 # Commits are made with git's plumbing and fixed names and dates, so the
 # same history gets the same commit ids every time, and the shared build
@@ -8,12 +8,16 @@
 
 # The injected regressions, as python code editing s (the file's text).
 # Evening out nr_running counts the pulling CPU's next task once too
-# often: a CPU with two tasks next to an idle one is never relieved.
+# often: a CPU with two tasks next to an idle one is never relieved. The
+# same one-token slip in 6.1's calculate_imbalance() and in 7.x's
+# sibling_imbalance(), which took over that arithmetic.
 LB_FILE=kernel/sched/fair.c
 LB_EDIT='
-old = "\t\t\tenv->migration_type = migrate_task;\n\t\t\tlsub_positive(&nr_diff, local->sum_nr_running);\n"
-assert s.count(old) == 1
-s = s.replace(old, old.replace("local->sum_nr_running)", "local->sum_nr_running + 1)"))'
+forms = ["\t\t\tenv->migration_type = migrate_task;\n\t\t\tlsub_positive(&nr_diff, local->sum_nr_running);\n",
+         "\t\timbalance = busiest->sum_nr_running;\n\t\tlsub_positive(&imbalance, local->sum_nr_running);\n"]
+old = [f for f in forms if s.count(f) == 1]
+assert len(old) == 1
+s = s.replace(old[0], old[0].replace("local->sum_nr_running)", "local->sum_nr_running + 1)"))'
 # schedutil always asks for the highest frequency.
 POWER_FILE=kernel/sched/cpufreq_schedutil.c
 POWER_EDIT='
@@ -27,7 +31,8 @@ s = s.replace(old, "\tfreq = policy->cpuinfo.max_freq;\n")'
 BISECT_PLAN="note lb broken fixed bug nobug note note note note note"
 BISECT_W='hog*4:cpus=0:unpin=10ms'
 
-# make_history REPO PLAN [OUTSIDE [REF]]: commits on $TEST_V61 in REPO (a
+# make_history REPO PLAN [OUTSIDE [REF]]: commits on $HISTORY_BASE
+# (default $TEST_V61) in REPO (a
 # repository that has it), one per word of PLAN, each followed by OUTSIDE
 # (default 3) commits that touch only files outside the build subset; a
 # word is a kind or kinds joined by '+' (one commit doing both):
@@ -42,7 +47,7 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 # refs/heads/REF (default bad) is the last one.
 make_history() {
 	local repo=$1 plan=$2 outside=${3:-3} ref=${4:-bad}
-	python3 - "$repo" "$TEST_V61" "$outside" "$plan" \
+	python3 - "$repo" "${HISTORY_BASE:-$TEST_V61}" "$outside" "$plan" \
 		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" "$ref" <<'PY'
 import os, subprocess, sys
 repo, base, outside, plan = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# lsbisect on a made-up history of 40 commits on the 7.3 release: the
+# same plan as t/0900 (a load-balancing regression, a commit that does
+# not compile, one that BUG()s, notes, and three commits outside the build
+# subset after each), on 7.x's code: it names the regressing commit and
+# skips the other two with their reasons.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/history.sh"
+
+ensure_kernels
+plan 5
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+LSBISECT=$LSB_ROOT/build/bin/lsbisect
+
+work=$tmp/work
+git clone -q --shared "$LSBISECT_REPO" "$work"
+HISTORY_BASE=$TEST_V73 make_history "$work" "$BISECT_PLAN" > "$tmp/history"
+id() { awk -v k="$1" '$2 == k { print $1; exit }' "$tmp/history"; }
+lb=$(id lb); broken=$(id broken); bug=$(id bug)
+n=$(wc -l < "$tmp/history")
+diag "history on $TEST_V73: $n commits; lb $lb, broken $broken, bug $bug"
+before=$(repo_state "$work")
+
+private_cache "$tmp/cache"
+export LSBISECT_CACHE=$tmp/cache
+r() { json "$tmp/out/report.json" "$1"; }
+
+"$LSBISECT" "$TEST_V73" bad "$BISECT_W" --repo "$work" --topology quad --duration 1s \
+	--out "$tmp/out" > "$tmp/out.txt" 2> "$tmp/out.err"
+status=$?
+sed 's/^/# /' "$tmp/out.txt"
+ok "$([ $status = 0 ] && [ "$n" -ge 30 ]; echo $?)" "a culprit is found in $n commits (status $status)"
+ok "$([ "$(r "r['culprit']['commit']")" = "$lb" ]; echo $?)" "it is the commit that breaks load balancing ($lb)"
+k=$(r "r['culprit']['value_good'] == r['culprit']['value_parent'] and r['culprit']['value'] > 10 * r['culprit']['value_good']")
+ok "$([ "$k" = True ]; echo $?)" "balance score at GOOD = at the parent, far below the culprit's ($(r "r['culprit']['value_good'], r['culprit']['value_parent'], r['culprit']['value']"))"
+grep -q "skipped class 2 (${broken:0:12}): build failed: kernel/sched/idle.c:[0-9]*:[0-9]*: error" "$tmp/out.txt" &&
+	grep -q "skipped class 4 (${bug:0:12}): crashed: .*BUG: failure at kernel/sched/fair.c" "$tmp/out.txt"
+ok $? "the compile break and the crash are skipped, with the compiler's error and the kernel's BUG message"
+ok "$([ "$(repo_state "$work")" = "$before" ]; echo $?)" "the repository is unchanged"
+done_testing
