@@ -668,11 +668,21 @@ static int parse_sched(struct rp *p, const cJSON *obj, struct workload_task *t)
 			return -1;
 		if (prio)
 			t->nice = (int)l;
+		/*
+		 * rt-app passes a fair task's dl-runtime as
+		 * sched_attr.sched_runtime: the slice it asks for, which
+		 * EEVDF kernels (6.12 on) honour and older ones ignore.
+		 */
+		if (t->policy != 1 && t->policy != 2 && rt &&
+		    get_us(p, rt, "dl-runtime", &t->dl_runtime_ns))
+			return -1;
 		break;
 	}
-	if (t->policy != 6 && (rt || per || dl))
-		return fail(p, rt ? "dl-runtime" : per ? "dl-period" : "dl-deadline",
-			    "goes with policy SCHED_DEADLINE");
+	if (t->policy != 6 &&
+	    (per || dl || (rt && (t->policy == 1 || t->policy == 2))))
+		return fail(p, per ? "dl-period" : dl ? "dl-deadline" : "dl-runtime",
+			    per || dl ? "goes with policy SCHED_DEADLINE" :
+			    "goes with SCHED_DEADLINE, or with a fair policy as its slice");
 	t->util_min = t->util_max = -1;
 	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "util_min"))) {
 		if (get_range(p, f, 0, 1024, &l))

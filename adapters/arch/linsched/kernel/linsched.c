@@ -187,7 +187,8 @@ void *lk_task_new(const struct linsched_task_attr *attr, const char **why)
 		sa.sched_util_max = attr->util_max;
 	}
 	p = linsched_fork(attr->name, attr->main, attr->payload, LT_USER);
-	if (attr->policy || attr->nice || sa.sched_flags) {
+	/* a fair task's dl_runtime is its slice request (sched_runtime) */
+	if (attr->policy || attr->nice || sa.sched_flags || attr->dl_runtime) {
 		ret = sched_setattr_nocheck(p, &sa);
 		if (ret) {
 			/* never woken: the task stays TASK_NEW, unseen */
