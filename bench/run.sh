@@ -7,7 +7,10 @@
 # Prints a table and writes build/bench/results.json.
 #
 # Environment (all optional):
-#   BENCH_REVS          revisions to measure (default "v6.1.192 v6.12.118")
+#   BENCH_REVS          revisions to measure (default "v6.1.192 v6.12.118
+#                       v7.3.4"; the instruction counts compare each with
+#                       the one before it)
+#   BENCH_SKIP_INSNS=1  skip the instruction counts (section 3c, callgrind)
 #   BENCH_BUILD_REPS    cold builds per revision (default 3)
 #   BENCH_REPS          repetitions of the other measurements (default 5)
 #   BENCH_SIM_WALL      wall seconds each simulation run aims at (default 1.5)
@@ -30,7 +33,7 @@ set -euo pipefail
 export LC_ALL=C
 
 LINSCHED=${LINSCHED:-build/bin/linsched}
-REVS=(${BENCH_REVS:-v6.1.192 v6.12.118})
+REVS=(${BENCH_REVS:-v6.1.192 v6.12.118 v7.3.4})
 BUILD_REPS=${BENCH_BUILD_REPS:-3}
 REPS=${BENCH_REPS:-5}
 SIM_WALL=${BENCH_SIM_WALL:-1.5}
@@ -48,6 +51,7 @@ T_SUITE_S=600		# the whole suite, 10 s simulated each on quad-smt, at most
 T_REPORT_COLD_S=2700	# release report: full suite x 3 topologies x 3 seeds, cold results
 T_REPORT_WARM_S=60	# the same report again
 T_SLURM_RATIO=1.3	# 200-unit sweep: Slurm wall / local wall, at most
+T_INSN_RATIO=0.85	# a series' speed against the one before (instructions), at least
 
 # The workloads: a mix of always-running, periodic and random tasks.
 W16='hog*8+periodic*24:run=1ms:sleep=4ms+random*24:run=2ms:sleep=6ms+periodic*8:run=100us:sleep=900us'
@@ -273,6 +277,37 @@ for case in 16 64; do
 		JSON+=("{\"name\":\"metrics_overhead_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"simulated_s\":$dur,\"unit\":\"wall with --metrics / wall without\",\"wall_without_s\":$(jlist "${woff[@]}"),\"wall_with_s\":$(jlist "${won[@]}"),\"runs\":$(jlist "${ratios[@]}"),\"per_cpu_time\":$(jlist "${cratios[@]}"),\"best\":$mb,\"median\":$mm,\"target\":$T_METRICS,\"target_op\":\"<=\",\"status\":\"$st\"}")
 	done
 done
+
+# ---- 3c. instructions per simulated second (callgrind: deterministic,
+# so ratios hold on a noisy machine): each revision against the one before
+# it in REVS, e.g. 7.3 against 6.12 ----
+
+INSN_SIM_S=${BENCH_INSN_SIM_S:-2}
+if [[ ${BENCH_SKIP_INSNS:-0} != 1 ]] && command -v valgrind >/dev/null; then
+	declare -A INSNS
+	for case in 16 64; do
+		if [[ $case == 16 ]]; then topo=$TOPO16; wl=$W16; else topo=$TOPO64; wl=$W64; fi
+		prev=
+		for rev in "${REVS[@]}"; do
+			valgrind --tool=callgrind --callgrind-out-file=/dev/null "${EXE[$rev]}" \
+				--topology "$topo" --workload "$wl" --duration "${INSN_SIM_S}s" --seed 1 \
+				--json /dev/null >/dev/null 2>"$TMP/cg.err" ||
+				{ cat "$TMP/cg.err" >&2; die "callgrind of $rev on $topo failed"; }
+			n=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$TMP/cg.err")
+			[[ -n $n ]] || die "callgrind printed no instruction count for $rev"
+			INSNS[$case,$rev]=$n
+			per=$(calc "$n / $INSN_SIM_S / 1e6")
+			row "instructions per simulated s, $case CPUs (M)" "$rev" "" "$(fmt "$per" 1)" "" ""
+			if [[ -n $prev ]]; then
+				r=$(calc "${INSNS[$case,$prev]} / $n")
+				st=$(verdict "$r" ">=" $T_INSN_RATIO)
+				row "  speed vs $prev (instructions)" "$rev" "" "$(fmt "$r" 3)" ">= $T_INSN_RATIO" "$st"
+				JSON+=("{\"name\":\"insn_ratio_$case\",\"revision\":\"$rev\",\"against\":\"$prev\",\"topology\":\"$topo\",\"simulated_s\":$INSN_SIM_S,\"instructions\":$n,\"instructions_against\":${INSNS[$case,$prev]},\"unit\":\"instructions of $prev / of $rev\",\"median\":$r,\"target\":$T_INSN_RATIO,\"target_op\":\">=\",\"status\":\"$st\"}")
+			fi
+			prev=$rev
+		done
+	done
+fi
 
 # ---- 4. the whole workload suite: every pattern, 10 s simulated each ----
 
