@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The linsched engine on a 6.1, a 6.12 and a 7.3 release of the bundled history:
+# The linsched engine on a 6.1, a 6.12, a 7.2 and a 7.3 release of the bundled history:
 # the kernel's own scheduler spreads, shares and balances; runs are
 # deterministic; the repository is left as it was.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 32
+plan $((2 + 10 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Every preset boots on each test release (6.1, 6.12, 7.3), and the kernel's own topology code
+# Every preset boots on each test release (6.1, 6.12, 7.2, 7.3), and the kernel's own topology code
 # builds the levels and flags expected for it (CPU 0's hierarchy).
 . "$(dirname "$0")/lib.sh"
 
@@ -21,7 +21,7 @@ expect=(
 	"numa-4|MC 0-3;NUMA 0-7,12-15;NUMA 0-15|SD_NUMA"
 	"server-64|SMT 0,32;MC 0-15,32-47;NUMA 0-63|SD_NUMA"
 )
-plan $((3 * ${#expect[@]}))
+plan $((NR_RELEASES * ${#expect[@]}))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

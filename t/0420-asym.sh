@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 19
+plan $((1 + 6 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# rt-app files run unchanged: every event type on a 6.1, a 6.12 and a 7.3 release,
+# rt-app files run unchanged: every event type on a 6.1, a 6.12, a 7.2 and a 7.3 release,
 # with outcomes read from the results and from the kernel's own
 # sched_switch/sched_wakeup trace; bad files are refused with a message
 # and a status.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 73
+plan $((4 + 23 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 W=$LSB_ROOT/t/workloads

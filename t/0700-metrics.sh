@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 23
+plan $((2 + 7 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Power and idle, on a 6.1, a 6.12 and a 7.3 release: idle states chosen by the
+# Power and idle, on a 6.1, a 6.12, a 7.2 and a 7.3 release: idle states chosen by the
 # simulator's governor, energy from the topology's model against a hand
 # calculation, the revision's own schedutil moving frequencies (and run
 # work stretching with them), and the revision's energy-aware placement on
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 30
+plan $((10 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
