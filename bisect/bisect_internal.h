@@ -26,20 +26,15 @@ struct subset {
 	size_t n, cap;
 };
 
-/*
- * What the glob rules select in one directory of a tree and below, outside
- * the directory rules (bisect/subset.c).
- */
-struct glob_dir;
+/* A directory of a tree and what the build subset holds below it. */
+struct walk_dir;
 
 /**
  * struct subset_walk - the subsets of many trees, one after the other
  * @r: the repository
- * @root: the glob rules' matches of the last tree, per directory with its
- *	tree id, so that the next tree reads only the directories whose ids
- *	changed
- * @files: the file rules' blobs in the last tree
- * @dirs: the directory rules' trees in the last tree
+ * @root: the last tree read: per directory, its tree id and the manifest
+ *	lines below it, so that the next tree reads only the directories
+ *	whose ids changed (bisect/subset.c)
  * @hash: the subset hash of the last tree, when @hashed
  * @hashed: whether @hash is valid
  *
@@ -48,8 +43,7 @@ struct glob_dir;
  */
 struct subset_walk {
 	bisect_repo *r;
-	struct glob_dir *root;
-	struct subset files, dirs;
+	struct walk_dir *root;
 	char hash[41];
 	int hashed;
 };
