@@ -285,8 +285,8 @@ static int add_entry(struct walk_dir *new, struct walk_dir *old,
 		if (!e->is_tree)
 			return 0;
 		/* A directory outside the directory rules: descend. */
-		o = bsearch(name, old->v, old->n, sizeof(*old->v),
-			    subdir_cmp);
+		o = !old->n ? NULL : bsearch(name, old->v, old->n,
+					     sizeof(*old->v), subdir_cmp);
 		if (o && o->dir && !o->moved) {
 			*e = *o;
 			o->moved = 1;
@@ -343,6 +343,13 @@ static int dir_update(bisect_repo *r, struct walk_dir *d, const git_oid *oid,
 	for (i = 0; i < n && !err; i++)
 		err = add_entry(&new, &old, git_tree_entry_byindex(tree, i),
 				path, plen);
+	/* Most entries of most directories are not kept. */
+	if (!err && new.n < n) {
+		void *v = realloc(new.v, (new.n ? new.n : 1) * sizeof(*new.v));
+
+		if (v)
+			new.v = v;
+	}
 	/* Git writes trees sorted; the manifest is sorted in any case. */
 	for (i = 1; i < new.n && !err; i++)
 		if (entry_order(&new.v[i - 1], &new.v[i]) > 0) {
