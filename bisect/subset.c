@@ -9,9 +9,14 @@
  * also the strcmp() order of the full paths below them (a file "a" sorts as
  * "a", the files of a directory "a" as "a/...", and names hold no '/'). So
  * one walk of the tree in tree order, not descending into directory rules,
- * writes the manifest in order; and the lines below a directory depend only
- * on its tree id and path. A subset_walk keeps each directory's lines with
- * its id, so that the next tree reads only the directories that changed.
+ * writes the manifest in order (a tree that is not sorted so, which git
+ * never writes, is sorted when read). It lists what looking the rules up by
+ * path, walking for the globs and sorting listed before: an entry inside a
+ * directory rule, which was dropped, is never reached, and an entry that a
+ * file rule and a glob both take is one entry of one directory. The lines
+ * below a directory depend only on its tree id and path: a subset_walk
+ * keeps each directory's lines with its id, so that the next tree reads
+ * only the directories that changed.
  */
 #include <fnmatch.h>
 #include <stdio.h>
