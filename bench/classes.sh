@@ -7,7 +7,7 @@
 #
 # For each size COMMITS:FILES, t/classes-history.py makes a history of
 # COMMITS commits (merges among them) over a base tree of about FILES
-# files, and 'linsched classes base..main --summary' classifies it,
+# files, and 'linsched classes base..main' classifies it,
 # full history, BENCH_CLASSES_REPS times (the best and the median count).
 # The same is timed with the bisect/ module of BENCH_CLASSES_BEFORE (by
 # default the commit before bisect/ hashed subsets incrementally) built
@@ -20,7 +20,10 @@
 #   BENCH_CLASSES_SKIP_BEFORE=1  time this tree only
 #
 # Prints one line per figure, "classes SIZE VERSION BEST MEDIAN RATE
-# CLASSES" (seconds; RATE in commits/s from the median), then a table.
+# CLASSES CPU CPU_RATE" (seconds; RATE in commits/s of the median wall
+# time, CPU_RATE of the median user+sys time, which other work on the
+# machine hardly changes), then a table. Fails when before and after list
+# different classes.
 
 set -euo pipefail
 export LC_ALL=C
@@ -55,14 +58,16 @@ if [[ ${BENCH_CLASSES_SKIP_BEFORE:-0} != 1 ]]; then
 	echo "  before: bisect/ of $(git log -n1 --format='%h %s' "$rev")" >&2
 fi
 
-# run BIN REPO: seconds of one classification into T, classes into K
+# run BIN REPO OUT: seconds of one classification into T, its CPU seconds
+# (user + sys) into C, classes into K; the listing into OUT
 run() {
 	local t0 t1
 	t0=$EPOCHREALTIME
-	"$1" classes base..main --repo "$2" --summary 2>"$TMP/err" ||
+	/usr/bin/time -f '%U %S' -o "$TMP/cpu" "$1" classes base..main --repo "$2" >"$3" 2>"$TMP/err" ||
 		{ cat "$TMP/err" >&2; die "$1 classes failed"; }
 	t1=$EPOCHREALTIME
 	T=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }')
+	C=$(awk '{ printf "%.4f", $1 + $2 }' "$TMP/cpu")
 	K=$(sed -n 's/.* in \([0-9]*\) classes.*/\1/p' "$TMP/err")
 }
 stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
@@ -83,22 +88,27 @@ for size in "${SIZES[@]}"; do
 			[[ -n $before ]] || continue
 			bin=$before; reps=1
 		fi
-		ts=()
+		ts=(); cs=()
 		for ((i = 1; i <= reps; i++)); do
-			run "$bin" "$repo"
-			ts+=("$T")
+			run "$bin" "$repo" "$TMP/list-$version"
+			ts+=("$T"); cs+=("$C")
 		done
+		if [[ $version == before ]] && ! cmp -s "$TMP/list-after" "$TMP/list-before"; then
+			die "history $size: the classes differ from before's"
+		fi
 		read -r b m < <(stats "${ts[@]}")
+		read -r _ cm < <(stats "${cs[@]}")
 		rate=$(awk -v n="$n" -v m="$m" 'BEGIN { printf "%.0f", n / m }')
-		echo "classes $n:$files $version $b $m $rate $K"
+		crate=$(awk -v n="$n" -v m="$cm" 'BEGIN { printf "%.0f", n / (m > 0 ? m : 0.001) }')
+		echo "classes $n:$files $version $b $m $rate $K $cm $crate"
 		st=""
 		[[ $version == after ]] &&
 			st=$(awk -v r="$rate" -v t=$T_RATE 'BEGIN { print (r >= t) ? "PASS" : "MISS" }')
-		ROWS+=("$n commits, $files files|$version|$(printf %.3f "$b")|$(printf %.3f "$m")|$rate|$K|${st:+>= $T_RATE}|$st")
+		ROWS+=("$n commits, $files files|$version|$(printf %.3f "$b")|$(printf %.3f "$m")|$rate|$crate|$K|${st:+>= $T_RATE}|$st")
 	done
 done
 echo
 {
-	echo "history|bisect/|best (s)|median (s)|commits/s|classes|target|status"
+	echo "history|bisect/|best (s)|median (s)|commits/s|per CPU-s|classes|target|status"
 	printf '%s\n' "${ROWS[@]}"
 } | column -t -s '|'
