@@ -20,6 +20,8 @@
 #   BENCH_SKIP_METRICS=1  skip the metrics overhead (section 3b)
 #   BENCH_SKIP_REPORT=1 skip the release report (section 6; ~4 min)
 #   BENCH_REPORT        the report's OLD and NEW (default "v6.1.170 v6.1.192")
+#   BENCH_SKIP_CLASSES=1  skip classifying generated histories (section 8,
+#                       bench/classes.sh; its BENCH_CLASSES_* apply)
 #   BENCH_SKIP_SLURM=1  skip the Slurm sweep (section 7; installs Slurm and
 #                       MUNGE if missing and starts a private cluster)
 #   BENCH_SUITE_REV     revision the suite runs on (default v6.1.192)
@@ -429,6 +431,30 @@ if [[ ${BENCH_SKIP_SLURM:-0} != 1 ]]; then
 		row "  slurm / local" "$srev" "$(fmt "$(best "${ratios[@]}")" 2)" "$(fmt "$rm_" 2)" "<= $T_SLURM_RATIO" "$st"
 		JSON+=("{\"name\":\"slurm_sweep\",\"revision\":\"$srev\",\"units\":$units,\"local_s\":[$(IFS=,; echo "${lw[*]}")],\"slurm_s\":[$(IFS=,; echo "${sw[*]}")],\"unit\":\"ratio\",\"best\":$(best "${ratios[@]}"),\"median\":$rm_,\"target\":$T_SLURM_RATIO,\"target_op\":\"<=\",\"status\":\"$st\"}")
 	fi
+fi
+
+# ---- 8. classifying commits: 'linsched classes' on generated histories of
+# 5,000 and 15,000 commits over kernel-sized trees, this bisect/ and the one
+# before it hashed subsets incrementally (bench/classes.sh) ----
+
+if [[ ${BENCH_SKIP_CLASSES:-0} != 1 ]]; then
+	LINSCHED=$LINSCHED bench/classes.sh >"$TMP/classes.out" 2>"$TMP/classes.err" ||
+		{ cat "$TMP/classes.out" "$TMP/classes.err" >&2; die "bench/classes.sh failed"; }
+	cat "$TMP/classes.err"
+	declare -A CLS_BEFORE
+	while read -r _ size version b m rate k cpu crate; do
+		[[ $version == before ]] && CLS_BEFORE[$size]=$rate
+	done < <(grep '^classes ' "$TMP/classes.out")
+	while read -r _ size version b m rate k cpu crate; do
+		[[ $version == after ]] || continue
+		st=$(verdict "$rate" ">=" 1000)
+		row "classes, ${size%%:*} commits/${size##*:} files (commits/s)" "generated" \
+			"$(fmt "$(calc "${size%%:*} / $b")" 0)" "$rate" ">= 1000" "$st"
+		row "  per CPU second (commits/s)" "generated" "" "$crate" "" ""
+		[[ -n ${CLS_BEFORE[$size]:-} ]] &&
+			row "  before incremental hashing (commits/s)" "generated" "" "${CLS_BEFORE[$size]}" "" ""
+		JSON+=("{\"name\":\"classes\",\"commits\":${size%%:*},\"files\":${size##*:},\"classes\":$k,\"unit\":\"commits/s\",\"best_s\":$b,\"median_s\":$m,\"median\":$rate,\"cpu_s\":$cpu,\"per_cpu_s\":$crate,\"before\":${CLS_BEFORE[$size]:-null},\"target\":1000,\"target_op\":\">=\",\"status\":\"$st\"}")
+	done < <(grep '^classes ' "$TMP/classes.out")
 fi
 
 # ---- the table ----

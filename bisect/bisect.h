@@ -229,7 +229,10 @@ struct bisect_classes {
  *
  * @good must be an ancestor of @bad: otherwise (also when they are the
  * same commit) the result is BISECT_EINVAL with a message that says so.
- * Subset hashes are computed once per distinct root tree.
+ * Subset hashes are computed once per distinct root tree, and each reads
+ * only the directories whose tree ids changed since the tree hashed before
+ * it (the manifest lines below each directory are kept with its id), so
+ * the cost grows with what the commits change, not with the tree's size.
  *
  * Return: 0, or BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EINVAL,
  * BISECT_ENOMEM; *@out is NULL on failure.

@@ -26,6 +26,28 @@ struct subset {
 	size_t n, cap;
 };
 
+/* A directory of a tree and what the build subset holds below it. */
+struct walk_dir;
+
+/**
+ * struct subset_walk - the subsets of many trees, one after the other
+ * @r: the repository
+ * @root: the last tree read: per directory, its tree id and the manifest
+ *	lines below it, so that the next tree reads only the directories
+ *	whose ids changed (bisect/subset.c)
+ * @hash: the subset hash of the last tree, when @hashed
+ * @hashed: whether @hash is valid
+ *
+ * Trees may come in any order; the closer two consecutive trees are, the
+ * less is read. The hash of a tree is the one bisect_subset_hash() gives.
+ */
+struct subset_walk {
+	bisect_repo *r;
+	struct walk_dir *root;
+	char hash[41];
+	int hashed;
+};
+
 int bisect_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int bisect_git_error(int git_code, const char *fmt, ...)
@@ -36,5 +58,12 @@ int bisect_lookup_commit(bisect_repo *r, const char *rev, git_commit **out);
 int subset_of_rev(bisect_repo *r, const char *rev, struct subset *s,
 		  char hash_hex[41]);
 void subset_release(struct subset *s);
+
+/* Start @w in @r with no tree; release it with subset_walk_release(). */
+int subset_walk_init(struct subset_walk *w, bisect_repo *r);
+/* The subset hash of @tree, read from what changed since the last tree. */
+int subset_walk_hash(struct subset_walk *w, const git_tree *tree,
+		     char hash_hex[41]);
+void subset_walk_release(struct subset_walk *w);
 
 #endif

@@ -85,39 +85,69 @@ void bisect_classes_free(struct bisect_classes *c)
 	free(c);
 }
 
-/* Subset hashes of every commit of the range, once per root tree. */
+/*
+ * The subset hash of commit @rev into @out: from @memo when its root tree
+ * was seen before, else from @w, which reads only what changed since the
+ * last tree it read. Counts a merge in *@nr_merges unless it is NULL.
+ */
+static int hash_commit(bisect_repo *r, struct subset_walk *w,
+		       struct tree_memo *memo, const char *rev, char out[41],
+		       size_t *nr_merges)
+{
+	git_commit *commit;
+	git_tree *tree;
+	size_t slot;
+	int err;
+
+	err = bisect_lookup_commit(r, rev, &commit);
+	if (err)
+		return err;
+	if (nr_merges && git_commit_parentcount(commit) > 1)
+		(*nr_merges)++;
+	slot = memo_slot(memo, git_commit_tree_id(commit));
+	if (memo->used[slot]) {
+		memcpy(out, memo->subsets[slot], 41);
+		git_commit_free(commit);
+		return 0;
+	}
+	err = git_commit_tree(&tree, commit);
+	if (err < 0) {
+		err = bisect_git_error(err,
+			"cannot read the tree of '%s' in repository '%s'",
+			rev, r->path);
+	} else {
+		err = subset_walk_hash(w, tree, out);
+		git_tree_free(tree);
+	}
+	if (!err) {
+		git_oid_cpy(&memo->trees[slot], git_commit_tree_id(commit));
+		memcpy(memo->subsets[slot], out, 41);
+		memo->used[slot] = 1;
+	}
+	git_commit_free(commit);
+	return err;
+}
+
+/* Subset hashes of GOOD and every commit of the range. */
 static int hash_commits(bisect_repo *r, struct bisect_classes *c)
 {
+	struct subset_walk walk;
 	struct tree_memo memo;
-	git_commit *commit;
-	size_t i, slot;
-	int err = 0;
+	size_t i;
+	int err;
 
-	if (memo_init(&memo, c->nr_commits)) {
+	if (memo_init(&memo, c->nr_commits + 1)) {
 		memo_release(&memo);
 		return bisect_error(BISECT_ENOMEM, "out of memory");
 	}
-	for (i = 0; i < c->nr_commits && !err; i++) {
-		err = bisect_lookup_commit(r, c->commits[i], &commit);
-		if (err)
-			break;
-		if (git_commit_parentcount(commit) > 1)
-			c->nr_merges++;
-		slot = memo_slot(&memo, git_commit_tree_id(commit));
-		if (memo.used[slot]) {
-			memcpy(c->subsets[i], memo.subsets[slot], 41);
-		} else {
-			err = bisect_subset_hash(r, c->commits[i],
-						 c->subsets[i]);
-			if (!err) {
-				git_oid_cpy(&memo.trees[slot],
-					    git_commit_tree_id(commit));
-				memcpy(memo.subsets[slot], c->subsets[i], 41);
-				memo.used[slot] = 1;
-			}
-		}
-		git_commit_free(commit);
-	}
+	err = subset_walk_init(&walk, r);
+	if (!err)
+		err = hash_commit(r, &walk, &memo, c->good, c->good_subset,
+				  NULL);
+	for (i = 0; i < c->nr_commits && !err; i++)
+		err = hash_commit(r, &walk, &memo, c->commits[i],
+				  c->subsets[i], &c->nr_merges);
+	subset_walk_release(&walk);
 	memo_release(&memo);
 	return err;
 }
@@ -180,10 +210,8 @@ int bisect_classes_new(struct bisect_classes **out, bisect_repo *r,
 	}
 	if (err < 0)
 		goto cleanup;
-	err = bisect_subset_hash(r, c->good, c->good_subset);
-	if (!err)
-		err = bisect_range(r, c->good, c->bad, first_parent,
-				   &c->commits, &c->nr_commits);
+	err = bisect_range(r, c->good, c->bad, first_parent,
+			   &c->commits, &c->nr_commits);
 	if (err)
 		goto cleanup;
 	if (!c->nr_commits ||

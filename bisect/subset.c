@@ -2,6 +2,21 @@
 /*
  * subset.c - the build subset of a revision: which tree entries belong to it
  * and their content hash, from tree and blob ids alone.
+ *
+ * The manifest lists the directory rules' trees, the file rules' entries and
+ * the glob rules' matches, sorted by path (strcmp). Git keeps the entries of
+ * a tree sorted by name, a subtree's name as if it ended in '/', which is
+ * also the strcmp() order of the full paths below them (a file "a" sorts as
+ * "a", the files of a directory "a" as "a/...", and names hold no '/'). So
+ * one walk of the tree in tree order, not descending into directory rules,
+ * writes the manifest in order (a tree that is not sorted so, which git
+ * never writes, is sorted when read). It lists what looking the rules up by
+ * path, walking for the globs and sorting listed before: an entry inside a
+ * directory rule, which was dropped, is never reached, and an entry that a
+ * file rule and a glob both take is one entry of one directory. The lines
+ * below a directory depend only on its tree id and path: a subset_walk
+ * keeps each directory's lines with its id, so that the next tree reads
+ * only the directories that changed.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -85,186 +100,375 @@ void subset_release(struct subset *s)
 	s->n = s->cap = 0;
 }
 
-struct glob_walk {
-	struct subset *s;
-	int err;
+static int is_file_rule(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < NR_RULES; i++)
+		if (!is_glob(subset_rules[i]) &&
+		    !dir_rule_len(subset_rules[i]) &&
+		    !strcmp(subset_rules[i], path))
+			return 1;
+	return 0;
+}
+
+static int glob_match(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_RULES; i++)
+		if (is_glob(subset_rules[i]) &&
+		    !fnmatch(subset_rules[i] + strlen(GLOB_PREFIX), name, 0))
+			return 1;
+	return 0;
+}
+
+#define PATH_LEN 4096
+
+/*
+ * An entry of a walk_dir: a directory to descend into (@dir; NULL once it
+ * moved to a newer walk_dir) or a line of the manifest (a directory rule's
+ * tree, a file rule's or a glob rule's entry).
+ */
+struct walk_entry {
+	char *name;
+	struct walk_dir *dir;
+	int is_tree;
+	int moved;
+	git_oid oid;
+	git_filemode_t mode;
 };
 
 /*
- * git_tree_walk() callback: collect the blobs whose base name matches a glob
- * rule; do not descend into directory rules, their tree id covers them.
+ * A directory of the last tree a subset_walk read: its tree id, the entries
+ * the subset cares about in tree order, and the manifest lines of all that
+ * is below it, in order (@text, @len bytes).
  */
-static int glob_walk_cb(const char *root, const git_tree_entry *te,
-			void *payload)
-{
-	struct glob_walk *w = payload;
-	const char *name = git_tree_entry_name(te);
-	size_t rlen = strlen(root), nlen = strlen(name), i;
-	char path[4096];
+struct walk_dir {
+	git_oid oid;
+	int read;
+	struct walk_entry *v;
+	size_t n;
+	char *text;
+	size_t len;
+};
 
-	if (rlen + nlen >= sizeof(path)) {
-		w->err = bisect_error(BISECT_EGIT, "path '%s%s' too long",
-				      root, name);
-		return -1;
-	}
-	memcpy(path, root, rlen);
-	memcpy(path + rlen, name, nlen + 1);
-	if (git_tree_entry_type(te) == GIT_OBJECT_TREE)
-		return is_dir_rule(path, rlen + nlen) ? 1 : 0;
-	for (i = 0; i < NR_RULES; i++) {
-		if (!is_glob(subset_rules[i]) ||
-		    fnmatch(subset_rules[i] + strlen(GLOB_PREFIX), name, 0))
+static void dir_release(struct walk_dir *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		if (d->v[i].moved)
 			continue;
-		w->err = subset_add(w->s, path, git_tree_entry_id(te),
-				    git_tree_entry_filemode(te));
-		return w->err ? -1 : 0;
+		free(d->v[i].name);
+		if (d->v[i].dir)
+			dir_release(d->v[i].dir);
+		free(d->v[i].dir);
 	}
-	return 0;
+	free(d->v);
+	free(d->text);
+	memset(d, 0, sizeof(*d));
 }
 
-static int entry_cmp(const void *a, const void *b)
+/* Git's order of tree entries (see the top of this file). */
+static int tree_order(const char *a, int a_tree, const char *b, int b_tree)
 {
-	const struct subset_entry *x = a, *y = b;
+	const unsigned char *x = (const unsigned char *)a;
+	const unsigned char *y = (const unsigned char *)b;
 
-	return strcmp(x->path, y->path);
+	while (*x && *x == *y)
+		x++, y++;
+	return (*x ? *x : a_tree ? '/' : 0) - (*y ? *y : b_tree ? '/' : 0);
 }
 
-/* Is @path strictly inside a directory rule that @s holds? */
-static int covered(const struct subset *s, const char *path)
+static int entry_order(const void *a, const void *b)
 {
-	size_t i, len;
+	const struct walk_entry *x = a, *y = b;
 
-	for (i = 0; i < s->n; i++) {
-		if (s->v[i].mode != GIT_FILEMODE_TREE)
-			continue;
-		len = strlen(s->v[i].path);
-		if (!strncmp(path, s->v[i].path, len) && path[len] == '/')
-			return 1;
+	return tree_order(x->name, x->is_tree, y->name, y->is_tree);
+}
+
+static int subdir_cmp(const void *key, const void *elem)
+{
+	const struct walk_entry *e = elem;
+
+	return tree_order(key, 1, e->name, e->is_tree);
+}
+
+/* Do @a and @b hold the same lines of their own, in the same order? */
+static int same_lines(const struct walk_dir *a, const struct walk_dir *b)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < a->n && a->v[i].dir)
+			i++;
+		while (j < b->n && b->v[j].dir)
+			j++;
+		if (i == a->n || j == b->n)
+			return i == a->n && j == b->n;
+		if (strcmp(a->v[i].name, b->v[j].name) ||
+		    !git_oid_equal(&a->v[i].oid, &b->v[j].oid) ||
+		    a->v[i].mode != b->v[j].mode)
+			return 0;
+		i++, j++;
 	}
-	return 0;
 }
 
-/* Sort @s by path; drop duplicates and the files that @dirs cover. */
-static void sort_unique(struct subset *s, const struct subset *dirs)
-{
-	struct subset_entry *v = s->v;
-	size_t i, j;
+/* "MODE OID PATH\n": MODE as "%06o" (a tree entry's mode has 16 bits). */
+#define LINE_LEN(plen) (7 + GIT_OID_HEXSZ + 1 + (plen) + 1)
 
-	qsort(v, s->n, sizeof(*v), entry_cmp);
-	for (i = j = 0; i < s->n; i++) {
-		if ((j && !strcmp(v[i].path, v[j - 1].path)) ||
-		    (v[i].mode != GIT_FILEMODE_TREE &&
-		     covered(dirs, v[i].path))) {
-			free(v[i].path);
-			continue;
+static char *put_line(char *p, const struct walk_entry *e, const char *path,
+		      size_t plen)
+{
+	unsigned int bits = e->mode;
+	size_t nlen = strlen(e->name);
+	int i;
+
+	for (i = 5; i >= 0; i--, bits >>= 3)
+		p[i] = '0' + (bits & 7);
+	p[6] = ' ';
+	git_oid_fmt(p + 7, &e->oid);
+	p += 7 + GIT_OID_HEXSZ;
+	*p++ = ' ';
+	memcpy(p, path, plen);
+	memcpy(p + plen, e->name, nlen);
+	p[plen + nlen] = '\n';
+	return p + plen + nlen + 1;
+}
+
+/* Write @d's text: its own lines (at @path, @plen bytes) and its subdirs'. */
+static int dir_text(struct walk_dir *d, const char *path, size_t plen)
+{
+	size_t i, len = 0;
+	char *p;
+
+	for (i = 0; i < d->n; i++)
+		len += d->v[i].dir ? d->v[i].dir->len :
+		       LINE_LEN(plen + strlen(d->v[i].name));
+	free(d->text);
+	d->text = NULL;
+	d->len = 0;
+	if (!len)
+		return 0;
+	d->text = p = malloc(len);
+	if (!p)
+		return bisect_error(BISECT_ENOMEM, "out of memory");
+	for (i = 0; i < d->n; i++) {
+		const struct walk_entry *e = &d->v[i];
+
+		if (!e->dir) {
+			p = put_line(p, e, path, plen);
+		} else if (e->dir->len) {
+			memcpy(p, e->dir->text, e->dir->len);
+			p += e->dir->len;
 		}
-		v[j++] = v[i];
 	}
-	s->n = j;
+	d->len = len;
+	return 0;
 }
 
 /*
- * Fill @out with the subset of @tree, sorted by path, no path twice and none
- * inside a directory rule's tree. Release @out with subset_release(), also
- * on failure.
+ * One entry of the tree at @path (@plen bytes, "" or ending in '/') into
+ * @new: as a manifest line, as a directory to descend into (taken from
+ * @old when it has one of that name), or not at all.
  */
-static int subset_collect(bisect_repo *r, const git_tree *tree,
-			  struct subset *out)
+static int add_entry(struct walk_dir *new, struct walk_dir *old,
+		     const git_tree_entry *te, char *path, size_t plen)
 {
-	struct subset dirs = { 0 };
-	struct glob_walk w = { .s = out };
-	int has_glob = 0, err = 0;
-	size_t i;
+	const char *name = git_tree_entry_name(te);
+	struct walk_entry *e = &new->v[new->n], *o;
+	size_t nlen = strlen(name);
 
-	memset(out, 0, sizeof(*out));
-	/* The directory and file rules, looked up by path. */
-	for (i = 0; i < NR_RULES && !err; i++) {
-		const char *rule = subset_rules[i];
-		size_t dlen = dir_rule_len(rule);
-		git_tree_entry *te;
-		char path[4096];
-		int is_tree;
+	if (plen + nlen + 1 >= PATH_LEN)
+		return bisect_error(BISECT_EGIT, "path '%.*s%s' too long",
+				    (int)plen, path, name);
+	memcpy(path + plen, name, nlen + 1);
+	e->is_tree = git_tree_entry_type(te) == GIT_OBJECT_TREE;
+	if (e->is_tree ? !is_dir_rule(path, plen + nlen) :
+	    !is_file_rule(path) && !glob_match(name)) {
+		if (!e->is_tree)
+			return 0;
+		/* A directory outside the directory rules: descend. */
+		o = !old->n ? NULL : bsearch(name, old->v, old->n,
+					     sizeof(*old->v), subdir_cmp);
+		if (o && o->dir && !o->moved) {
+			*e = *o;
+			o->moved = 1;
+		} else {
+			e->dir = calloc(1, sizeof(*e->dir));
+			if (!e->dir)
+				return bisect_error(BISECT_ENOMEM,
+						    "out of memory");
+		}
+	}
+	if (!e->name)
+		e->name = strdup(name);
+	if (!e->name) {
+		free(e->dir);
+		e->dir = NULL;
+		return bisect_error(BISECT_ENOMEM, "out of memory");
+	}
+	git_oid_cpy(&e->oid, git_tree_entry_id(te));
+	e->mode = git_tree_entry_filemode(te);
+	new->n++;
+	return 0;
+}
 
-		if (is_glob(rule)) {
-			has_glob = 1;
-			continue;
-		}
-		snprintf(path, sizeof(path), "%.*s",
-			 (int)(dlen ? dlen : strlen(rule)), rule);
-		err = git_tree_entry_bypath(&te, tree, path);
-		if (err == GIT_ENOTFOUND) {
-			err = 0;
-			continue;
-		}
-		if (err < 0) {
-			err = bisect_git_error(err,
-				"cannot read '%s' in repository '%s'",
-				path, r->path);
+/*
+ * Make @d the state of tree @oid at @path (@plen bytes, "" or ending in
+ * '/'): a directory whose id @d holds already is not read again. Set
+ * *@changed when @d's text changed. On failure @d is left empty, as never
+ * read.
+ */
+static int dir_update(bisect_repo *r, struct walk_dir *d, const git_oid *oid,
+		      char *path, size_t plen, int *changed)
+{
+	struct walk_dir old = *d, new = { .read = 1 };
+	git_tree *tree = NULL;
+	int err, sub_changed = 0;
+	size_t i, n;
+
+	if (d->read && git_oid_equal(&d->oid, oid))
+		return 0;
+	git_oid_cpy(&new.oid, oid);
+	err = git_tree_lookup(&tree, r->git, oid);
+	if (err < 0) {
+		err = bisect_git_error(err,
+			"cannot read tree '%.*s' in repository '%s'",
+			(int)plen, path, r->path);
+		goto out;
+	}
+	n = git_tree_entrycount(tree);
+	new.v = calloc(n ? n : 1, sizeof(*new.v));
+	if (!new.v) {
+		err = bisect_error(BISECT_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n && !err; i++)
+		err = add_entry(&new, &old, git_tree_entry_byindex(tree, i),
+				path, plen);
+	/* Most entries of most directories are not kept. */
+	if (!err && new.n < n) {
+		void *v = realloc(new.v, (new.n ? new.n : 1) * sizeof(*new.v));
+
+		if (v)
+			new.v = v;
+	}
+	/* Git writes trees sorted; the manifest is sorted in any case. */
+	for (i = 1; i < new.n && !err; i++)
+		if (entry_order(&new.v[i - 1], &new.v[i]) > 0) {
+			qsort(new.v, new.n, sizeof(*new.v), entry_order);
 			break;
 		}
-		is_tree = git_tree_entry_type(te) == GIT_OBJECT_TREE;
-		if (is_tree == !!dlen)
-			err = subset_add(is_tree ? &dirs : out, path,
-					 git_tree_entry_id(te),
-					 git_tree_entry_filemode(te));
-		git_tree_entry_free(te);
+	for (i = 0; i < new.n && !err; i++) {
+		struct walk_entry *e = &new.v[i];
+		size_t nlen = strlen(e->name);
+
+		if (!e->dir)
+			continue;
+		memcpy(path + plen, e->name, nlen);
+		path[plen + nlen] = '/';
+		path[plen + nlen + 1] = '\0';
+		err = dir_update(r, e->dir, &e->oid, path, plen + nlen + 1,
+				 &sub_changed);
 	}
-	if (!err && has_glob) {
-		err = git_tree_walk(tree, GIT_TREEWALK_PRE, glob_walk_cb, &w);
-		if (err < 0 && w.err)
-			err = w.err;
-		else if (err < 0)
-			err = bisect_git_error(err,
-				"cannot read a tree in repository '%s'",
-				r->path);
+	if (err)
+		goto out;
+	/* The old directories that were not moved over are gone. */
+	for (i = 0; i < old.n; i++)
+		if (old.v[i].dir && !old.v[i].moved && old.v[i].dir->len)
+			sub_changed = 1;
+	if (sub_changed || !same_lines(&old, &new)) {
+		path[plen] = '\0';
+		err = dir_text(&new, path, plen);
+		*changed = 1;
+	} else {
+		new.text = old.text;
+		new.len = old.len;
+		old.text = NULL;
 	}
-	/* Merge the directories in, then drop what they cover. */
-	for (i = 0; i < dirs.n && !err; i++)
-		if (!covered(&dirs, dirs.v[i].path))
-			err = subset_add(out, dirs.v[i].path, &dirs.v[i].oid,
-					 dirs.v[i].mode);
-	if (!err)
-		sort_unique(out, &dirs);
-	subset_release(&dirs);
+out:
+	git_tree_free(tree);
+	dir_release(&old);
+	if (err)
+		dir_release(&new);
+	*d = new;
 	return err;
 }
 
-static int manifest_hash(const struct subset *s, git_oid *out)
+/* Add the entries of @d's text, with their paths at @path, to @out. */
+static int dir_list(const struct walk_dir *d, char *path, size_t plen,
+		    struct subset *out)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0, i;
+	size_t i, nlen;
 	int err = 0;
 
-	for (i = 0; i < s->n; i++) {
-		/* "MODE OID PATH\n" */
-		size_t need = 7 + GIT_OID_HEXSZ + 1 + strlen(s->v[i].path) + 2;
-		char hex[GIT_OID_HEXSZ + 1];
+	for (i = 0; i < d->n && !err; i++) {
+		const struct walk_entry *e = &d->v[i];
 
-		if (len + need > cap) {
-			size_t ncap = cap ? 2 * cap : 65536;
-			char *p;
-
-			while (ncap < len + need)
-				ncap *= 2;
-			p = realloc(buf, ncap);
-			if (!p) {
-				err = bisect_error(BISECT_ENOMEM,
-						   "out of memory");
-				goto cleanup;
-			}
-			buf = p;
-			cap = ncap;
+		nlen = strlen(e->name);
+		memcpy(path + plen, e->name, nlen + 1);
+		if (!e->dir) {
+			err = subset_add(out, path, &e->oid, e->mode);
+		} else if (e->dir->len) {
+			path[plen + nlen] = '/';
+			path[plen + nlen + 1] = '\0';
+			err = dir_list(e->dir, path, plen + nlen + 1, out);
 		}
-		git_oid_tostr(hex, sizeof(hex), &s->v[i].oid);
-		len += snprintf(buf + len, cap - len, "%06o %s %s\n",
-				(unsigned int)s->v[i].mode, hex,
-				s->v[i].path);
 	}
-	err = git_odb_hash(out, len ? buf : "", len, GIT_OBJECT_BLOB);
+	return err;
+}
+
+int subset_walk_init(struct subset_walk *w, bisect_repo *r)
+{
+	memset(w, 0, sizeof(*w));
+	w->r = r;
+	w->root = calloc(1, sizeof(*w->root));
+	if (!w->root)
+		return bisect_error(BISECT_ENOMEM, "out of memory");
+	return 0;
+}
+
+void subset_walk_release(struct subset_walk *w)
+{
+	if (w->root)
+		dir_release(w->root);
+	free(w->root);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Move @w to @tree; the subset hash into @w->hash. */
+static int walk_hash(struct subset_walk *w, const git_tree *tree)
+{
+	char path[PATH_LEN] = "";
+	int changed = 0, err;
+	git_oid oid;
+
+	err = dir_update(w->r, w->root, git_tree_id(tree), path, 0, &changed);
+	if (err) {
+		w->hashed = 0;
+		return err;
+	}
+	if (w->hashed && !changed)
+		return 0;
+	w->hashed = 0;
+	err = git_odb_hash(&oid, w->root->len ? w->root->text : "",
+			   w->root->len, GIT_OBJECT_BLOB);
 	if (err < 0)
-		err = bisect_git_error(err, "cannot hash the subset manifest");
-cleanup:
-	free(buf);
+		return bisect_git_error(err, "cannot hash the subset manifest");
+	git_oid_tostr(w->hash, sizeof(w->hash), &oid);
+	w->hashed = 1;
+	return 0;
+}
+
+int subset_walk_hash(struct subset_walk *w, const git_tree *tree,
+		     char hash_hex[41])
+{
+	int err = walk_hash(w, tree);
+
+	if (!err)
+		memcpy(hash_hex, w->hash, 41);
 	return err;
 }
 
@@ -288,26 +492,29 @@ static int rev_tree(bisect_repo *r, const char *rev, git_tree **out)
 }
 
 /*
- * The subset of revision @rev and its hash. Release @s with subset_release(),
- * also on failure.
+ * The subset of revision @rev, sorted by path, and its hash. Release @s
+ * with subset_release(), also on failure.
  */
 int subset_of_rev(bisect_repo *r, const char *rev, struct subset *s,
 		  char hash_hex[41])
 {
-	git_tree *tree;
-	git_oid oid;
+	char path[PATH_LEN] = "";
+	struct subset_walk w;
+	git_tree *tree = NULL;
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	err = rev_tree(r, rev, &tree);
-	if (err)
-		return err;
-	err = subset_collect(r, tree, s);
+	err = subset_walk_init(&w, r);
 	if (!err)
-		err = manifest_hash(s, &oid);
+		err = rev_tree(r, rev, &tree);
 	if (!err)
-		git_oid_tostr(hash_hex, GIT_OID_HEXSZ + 1, &oid);
+		err = walk_hash(&w, tree);
+	if (!err)
+		err = dir_list(w.root, path, 0, s);
+	if (!err)
+		memcpy(hash_hex, w.hash, 41);
 	git_tree_free(tree);
+	subset_walk_release(&w);
 	return err;
 }
 

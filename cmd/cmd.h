@@ -75,6 +75,12 @@ const char *cmd_base_name(const char *s);
  */
 double sort_median(double *v, size_t k);
 
+/*
+ * Split "GOOD..BAD" into @good and @bad, @len bytes each. Return 0, or -1
+ * when @range is not such a range or a part is too long.
+ */
+int cmd_split_range(const char *range, char *good, char *bad, size_t len);
+
 /* Seconds on the monotonic clock. */
 double cmd_now(void);
 

@@ -624,19 +624,6 @@ static int collect_pair(const struct driver_paths *paths,
 	return 0;
 }
 
-/* "GOOD..BAD" into its two revisions. */
-static int split_range(const char *range, char *good, char *bad, size_t len)
-{
-	const char *dots = strstr(range, "..");
-
-	if (!dots || dots == range || !dots[2] || strstr(dots + 2, "..") ||
-	    (size_t)(dots - range) >= len || strlen(dots + 2) >= len)
-		return -1;
-	snprintf(good, len, "%.*s", (int)(dots - range), range);
-	snprintf(bad, len, "%s", dots + 2);
-	return 0;
-}
-
 int cmd_trend(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -709,7 +696,7 @@ int cmd_trend(int argc, char **argv)
 			"--workload and --topology are required");
 		goto usage;
 	}
-	if (split_range(argv[optind], good, bad, sizeof(good))) {
+	if (cmd_split_range(argv[optind], good, bad, sizeof(good))) {
 		fprintf(stderr, "error: '%s' is not a range GOOD..BAD\n",
 			argv[optind]);
 		goto usage;

@@ -113,6 +113,18 @@ double sort_median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+int cmd_split_range(const char *range, char *good, char *bad, size_t len)
+{
+	const char *dots = strstr(range, "..");
+
+	if (!dots || dots == range || !dots[2] || strstr(dots + 2, "..") ||
+	    (size_t)(dots - range) >= len || strlen(dots + 2) >= len)
+		return -1;
+	snprintf(good, len, "%.*s", (int)(dots - range), range);
+	snprintf(bad, len, "%s", dots + 2);
+	return 0;
+}
+
 double cmd_now(void)
 {
 	struct timespec ts;

@@ -34,6 +34,8 @@ static const char usage_main[] =
 "  suite         list, write or run the workload suite\n"
 "  timeline REV  draw which task ran when on each CPU, with idle states\n"
 "                and frequency (gnuplot)\n"
+"  classes A..B  list the commits of a range with their build subset\n"
+"                hashes and classes (what lsbisect and trend run)\n"
 "  trend A..B    run every revision of a range and draw how balance,\n"
 "                energy and other metrics move along it (gnuplot)\n"
 "  report A B    a release regression report: the suite on two revisions\n"
@@ -523,6 +525,7 @@ int cmd_topology(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
+int cmd_classes(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_sweep_worker(int argc, char **argv);
@@ -558,6 +561,8 @@ int main(int argc, char **argv)
 		return cmd_topology(argc - 1, argv + 1);
 	if (!strcmp(cmd, "timeline"))
 		return cmd_timeline(argc - 1, argv + 1);
+	if (!strcmp(cmd, "classes"))
+		return cmd_classes(argc - 1, argv + 1);
 	if (!strcmp(cmd, "trend"))
 		return cmd_trend(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
