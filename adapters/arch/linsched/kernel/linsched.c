@@ -338,6 +338,8 @@ static void linsched_init_main(void *unused)
 	 */
 	for (cpu = 1; cpu < machine->nr_cpus; cpu++)
 		resched_cpu(cpu);
+	/* as kernel_init() does once the init code is done */
+	system_state = SYSTEM_RUNNING;
 	lh_boot_done();
 	for (;;)
 		lk_task_sleep(0);
@@ -362,6 +364,8 @@ static void linsched_boot_main(void)
 	set_cpu_active(0, true);
 	sched_init();
 	sched_clock_init();
+	/* as rest_init() does before the first task is forked */
+	system_state = SYSTEM_SCHEDULING;
 	wake_up_new_task(linsched_fork("init", linsched_init_main, NULL,
 				       LT_USER));
 	linsched_stoppers_create(0);

@@ -381,6 +381,7 @@ const char *dev_driver_string(const struct device *dev)
 
 /* ---- init/'s and kernel/'s data that 7.x's init_task and debug read ---- */
 
+/* SYSTEM_BOOTING until linsched.c's boot moves it on, as init/main.c does */
 enum system_states system_state __read_mostly;
 
 struct uts_namespace init_uts_ns = {
