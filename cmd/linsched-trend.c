@@ -347,8 +347,12 @@ static void gp_tail(FILE *f, const char *name, int w, int h)
 		"set output '%s.svg'\nreplot\nunset output\n", w, h, name);
 }
 
-/* A shaded band with the reason's status at each gap. */
-static void gp_xtics(FILE *f, const struct point *pts, size_t n)
+/*
+ * A shaded band with the reason's status at each gap; tic labels slanted
+ * when more than @flat of them would have to share the width side by side
+ * (8 on a full-width plot, fewer in the panels of the small multiples).
+ */
+static void gp_xtics(FILE *f, const struct point *pts, size_t n, size_t flat)
 {
 	size_t i;
 
@@ -358,7 +362,7 @@ static void gp_xtics(FILE *f, const struct point *pts, size_t n)
 				"set label '%s' at first %zu, graph 0.5 center rotate by 90 tc rgb '#a03030'\n",
 				i, i, driver_status_name(pts[i].status), i);
 	fprintf(f, "set xrange [-0.5:%zu.5]\n", n - 1);
-	if (n > 8)
+	if (n > flat)
 		fprintf(f, "set xtics rotate by 35 right nomirror\n");
 	else
 		fprintf(f, "set xtics nomirror\n");
@@ -430,7 +434,7 @@ static int write_gp(const char *dir, const char *title,
 	if (!f)
 		return -1;
 	gp_head(f, "balance-energy", title, w, 560);
-	gp_xtics(f, pts, n);
+	gp_xtics(f, pts, n, 8);
 	gp_range(f, "y", pts, n, seeds, 0, 1, 0);
 	gp_range(f, "y2", pts, n, seeds, 4, -1, 0);
 	fprintf(f, "set xlabel 'revision'\nset ylabel 'balance score (lower is better)' tc rgb '#1f77b4'\n"
@@ -498,7 +502,8 @@ static int write_gp(const char *dir, const char *title,
 	fputs("set multiplot layout 3,2 title ", f);
 	plot_quote(f, title);
 	fputc('\n', f);
-	gp_xtics(f, pts, n);
+	/* two panels a row: half the width for the labels */
+	gp_xtics(f, pts, n, 4);
 	fprintf(f, "set key off\n");
 	for (m = 0; m < NR_METRICS; m++) {
 		fprintf(f, "set title '%s'\n", metric_name[m]);
