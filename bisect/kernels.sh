@@ -269,8 +269,7 @@ apt_dir=$(dirname "$cache_abs")/apt
 apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
 	-o Dir::Etc::SourceParts=/dev/null
 	-o "Dir::State::Lists=$apt_dir/lists"
-	-o "Dir::Cache=$apt_dir/cache"
-	-o Debug::NoLocking=1)
+	-o "Dir::Cache=$apt_dir/cache")
 ((EUID == 0)) && apt_opts+=(-o APT::Sandbox::User=root)
 extra_suites=${LSBISECT_APT_SUITES-bookworm-backports trixie trixie-backports sid experimental}
 
@@ -278,10 +277,10 @@ extra_suites=${LSBISECT_APT_SUITES-bookworm-backports trixie trixie-backports si
 # the deb822 formats.
 machine_sources() {
 	local f line uri= suites= key= types=
-	if [[ -r /etc/apt/sources.list ]]; then
-		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\)[[:space:]]\+\([^[:space:]]\+\).*/\2 - \3/p' \
-			/etc/apt/sources.list
-	fi
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[[ -r $f ]] || continue
+		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\)[[:space:]]\+\([^[:space:]]\+\).*/\2 - \3/p' "$f"
+	done
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[[ -r $f ]] || continue
 		{ cat "$f"; echo; } | while IFS= read -r line; do
@@ -291,7 +290,7 @@ machine_sources() {
 			Suites:*) suites=${line#*:} ;;
 			Signed-By:*) key=${line#*:} ;;
 			"")
-				if [[ -n $uri && $types == *deb* ]]; then
+				if [[ -n $uri && " $(echo $types) " == *" deb "* ]]; then
 					key=$(echo $key)
 					for u in $uri; do
 						echo "$u ${key:--} $suites"
@@ -300,10 +299,6 @@ machine_sources() {
 				uri= suites= key= types= ;;
 			esac
 		done
-	done
-	for f in /etc/apt/sources.list.d/*.list; do
-		[[ -r $f ]] || continue
-		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\)[[:space:]]\+\([^[:space:]]\+\).*/\2 - \3/p' "$f"
 	done
 }
 
