@@ -64,9 +64,12 @@ ok $? "wakeup_latency_ns.p99: every 6.12 release is at least 1 ms above every 6.
 
 # The plots: valid PNGs of their sizes, not blank; gnuplot runs each script
 # again without a word; the two places of the plane are both labelled.
+# trend widens the plots along the revisions past twelve of them
+n=$(echo $tags | wc -w)
+w=$((n > 12 ? 1000 + 30 * n : 1000))
 bad=
 for d in "$D1" "$D2"; do
-	for p in balance-energy:1000x560 plane:900x700 metrics:1000x900; do
+	for p in balance-energy:${w}x560 plane:900x700 metrics:${w}x900; do
 		c=$(png_check "$d/${p%%:*}.png" "${p#*:}")
 		[ "${c:-0}" -gt 20 ] || bad="$bad ${d##*/}/${p%%:*}.png($c)"
 		(cd "$d" && gnuplot "${p%%:*}.gp") > "$tmp/gp.out" 2>&1 &&
@@ -76,7 +79,7 @@ for d in "$D1" "$D2"; do
 		bad="$bad ${d##*/}/plane"
 done
 [ -z "$bad" ]
-ok $? "each PNG has its size and more than 20 colours, each script runs again quietly${bad:+ (bad:$bad)}"
+ok $? "each PNG has its size (${w} px wide for $n revisions) and more than 20 colours, each script runs again quietly${bad:+ (bad:$bad)}"
 grep -qx "  $D1/metrics.png" "$tmp/h.out" && grep -qx "  $D2/metrics.png" "$tmp/h.out" &&
 	grep -q "^set format y '%g'" "$D1/metrics.gp"
 ok $? "it prints the plots' paths; tic labels are %g"
