@@ -21,27 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <git2.h>
 
 #include "adapters/adapters.h"
 #include "adapters/adapters_internal.h"
 #include "common/common.h"
 
-static __thread char last_error[2048];
-
-void adapter_set_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	lsb_vformat(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
-}
-
-const char *adapter_last_error(void)
-{
-	return last_error;
-}
+LSB_DEFINE_LAST_ERROR(adapter)
 
 /* lib/ objects that compile unmodified and carry part of the link. */
 static const char *const lib_objects[] = {
@@ -73,21 +58,15 @@ static int hash_open(struct hashbuf *h)
 
 static int hash_close(struct hashbuf *h, char out[41])
 {
-	git_oid oid;
 	int ret;
 
 	if (fclose(h->f)) {
 		free(h->buf);
 		return -1;
 	}
-	git_libgit2_init();
-	ret = git_odb_hash(&oid, h->buf, h->len, GIT_OBJECT_BLOB);
-	git_libgit2_shutdown();
+	ret = lsb_blob_id(h->buf, h->len, out);
 	free(h->buf);
-	if (ret)
-		return -1;
-	git_oid_tostr(out, 41, &oid);
-	return 0;
+	return ret;
 }
 
 static int hash_file_into(struct hashbuf *h, const char *path,

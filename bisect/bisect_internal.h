@@ -48,6 +48,9 @@ struct subset_walk {
 	int hashed;
 };
 
+/* Set the message bisect_last_error() returns. */
+void bisect_set_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 int bisect_error(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int bisect_git_error(int git_code, const char *fmt, ...)

@@ -9,21 +9,20 @@
 #include <string.h>
 
 #include "bisect/bisect_internal.h"
+#include "common/common.h"
 
-static __thread char last_error[1024];
+LSB_DEFINE_LAST_ERROR(bisect)
 
-const char *bisect_last_error(void)
-{
-	return last_error;
-}
-
+/* The last message, followed by ": @suffix". */
 static void set_error(const char *fmt, va_list ap, const char *suffix)
 {
-	int len = vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	size_t len;
 
-	if (suffix && len >= 0 && (size_t)len < sizeof(last_error))
-		snprintf(last_error + len, sizeof(last_error) - len, ": %s",
-			 suffix);
+	bisect_vset_error(fmt, ap);
+	len = strlen(bisect_error_text);
+	if (suffix)
+		lsb_pathf(bisect_error_text + len,
+			  sizeof(bisect_error_text) - len, ": %s", suffix);
 }
 
 /* Record a message and return @code, so that "return bisect_error(...)". */

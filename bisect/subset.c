@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bisect/bisect_internal.h"
+#include "common/common.h"
 
 static const char *const subset_rules[] = {
 #include "subset_list.h"
@@ -443,7 +444,6 @@ static int walk_hash(struct subset_walk *w, const git_tree *tree)
 {
 	char path[PATH_LEN] = "";
 	int changed = 0, err;
-	git_oid oid;
 
 	err = dir_update(w->r, w->root, git_tree_id(tree), path, 0, &changed);
 	if (err) {
@@ -453,11 +453,8 @@ static int walk_hash(struct subset_walk *w, const git_tree *tree)
 	if (w->hashed && !changed)
 		return 0;
 	w->hashed = 0;
-	err = git_odb_hash(&oid, w->root->len ? w->root->text : "",
-			   w->root->len, GIT_OBJECT_BLOB);
-	if (err < 0)
-		return bisect_git_error(err, "cannot hash the subset manifest");
-	git_oid_tostr(w->hash, sizeof(w->hash), &oid);
+	if (lsb_blob_id(w->root->text, w->root->len, w->hash) < 0)
+		return bisect_git_error(GIT_ERROR, "cannot hash the subset manifest");
 	w->hashed = 1;
 	return 0;
 }

@@ -70,19 +70,10 @@ int suite_select(const char *suite, const char *const *globs, int nglobs,
 const char *cmd_base_name(const char *s);
 
 /*
- * Sort @k numbers (no NaN) in place and return their median, the mean of
- * the middle two for an even @k; NAN when @k is 0.
- */
-double sort_median(double *v, size_t k);
-
-/*
  * Split "GOOD..BAD" into @good and @bad, @len bytes each. Return 0, or -1
  * when @range is not such a range or a part is too long.
  */
 int cmd_split_range(const char *range, char *good, char *bad, size_t len);
-
-/* Seconds on the monotonic clock. */
-double cmd_now(void);
 
 /*
  * A command's units with a progress line on a terminal: done/total,

@@ -9,6 +9,7 @@
 
 #include "bisect/bisect.h"
 #include "cmd/cmd.h"
+#include "common/common.h"
 #include "driver/driver.h"
 
 int cmd_classes(int argc, char **argv);
@@ -78,7 +79,7 @@ int cmd_classes(int argc, char **argv)
 		}
 		repo = paths.repo;
 	}
-	t0 = cmd_now();
+	t0 = lsb_now();
 	if (bisect_repo_open(&r, repo) ||
 	    bisect_classes_new(&cls, r, good, bad, first_parent)) {
 		fprintf(stderr, "error: %s\n", bisect_last_error());
@@ -87,7 +88,7 @@ int cmd_classes(int argc, char **argv)
 	fprintf(stderr, "%s: %zu commits (%zu merges) in %zu classes (%s), %.3f s\n",
 		argv[optind], cls->nr_commits, cls->nr_merges,
 		cls->nr_classes, first_parent ? "first parents" :
-		"full history", cmd_now() - t0);
+		"full history", lsb_now() - t0);
 	if (!summary) {
 		printf("0 %s %s\n", cls->good, cls->good_subset);
 		for (i = 0; i < cls->nr_classes; i++)

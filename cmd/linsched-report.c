@@ -143,12 +143,6 @@ static struct {
 
 /* ---- small helpers ---- */
 
-static void sanitise(char *s)
-{
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
-			*s = '_';
-}
 
 /* The median of the values that are there; NAN when none. */
 static double median(const double *v, int n)
@@ -159,7 +153,7 @@ static double median(const double *v, int n)
 	for (i = 0; i < n; i++)
 		if (!isnan(v[i]))
 			s[k++] = v[i];
-	return sort_median(s, k);
+	return lsb_median(s, k);
 }
 
 /* The number formats of the text and the HTML: tests hold them to JSON. */
@@ -274,7 +268,7 @@ static int run_all(const struct driver_paths *paths,
 		goto out;
 	}
 	fprintf(stderr, "report: %zu runs, %zu from the cache, %.1f s\n", n,
-		prog.cached, cmd_now() - prog.start);
+		prog.cached, lsb_now() - prog.start);
 
 	/* collect: every unit is in the cache now */
 	for (u = 0; u < n; u++) {
@@ -471,7 +465,7 @@ static void summarise(int t, int m, struct summary *out)
 			w[k++] = row->worse[m];
 	}
 	if (w)
-		out->median_worse = sort_median(w, k);
+		out->median_worse = lsb_median(w, k);
 	free(w);
 }
 
@@ -602,7 +596,7 @@ static int write_plots(const char *dir, int t)
 			if (k) {
 				double v;
 
-				v = sort_median(w, k);
+				v = lsb_median(w, k);
 				if (fabs(v) > lim)
 					lim = fabs(v) > 50 ? 50 : fabs(v);
 				fprintf(h, "%d %zu %.15g\n", m, f, v);
@@ -1253,7 +1247,7 @@ int cmd_report(int argc, char **argv)
 	struct rank *worse = NULL, *better = NULL;
 	size_t nw = 0, nb = 0;
 	char *json = NULL, *end;
-	double t0 = cmd_now();
+	double t0 = lsb_now();
 	struct driver_engine engine;
 
 	memset(&R, 0, sizeof(R));
@@ -1342,7 +1336,7 @@ int cmd_report(int argc, char **argv)
 		R.topo_cpus[t] = topo.nr_cpus;
 		snprintf(R.topo_name[t], sizeof(R.topo_name[t]), "%s",
 			 cmd_base_name(R.topo[t]));
-		sanitise(R.topo_name[t]);
+		lsb_safe_name(R.topo_name[t]);
 		for (i = 0; i < t; i++)
 			if (!strcmp(R.topo_name[i], R.topo_name[t])) {
 				fprintf(stderr, "error: --topology '%s' given twice (or two files of one name)\n",
@@ -1389,7 +1383,7 @@ int cmd_report(int argc, char **argv)
 
 		snprintf(name, sizeof(name), "report-%s-%s", argv[optind],
 			 argv[optind + 1]);
-		sanitise(name);
+		lsb_safe_name(name);
 		lsb_pathf(R.out, sizeof(R.out), "%s/%s", paths.data_dir, name);
 	}
 	if (lsb_mkdir_p(R.out)) {
@@ -1406,7 +1400,7 @@ int cmd_report(int argc, char **argv)
 	find_changes(repo);
 	if (make_plots())
 		goto out;
-	json = report_json(worse, nw, better, nb, cmd_now() - t0);
+	json = report_json(worse, nw, better, nb, lsb_now() - t0);
 	if (!json) {
 		fprintf(stderr, "error: out of memory\n");
 		goto out;

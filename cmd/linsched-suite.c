@@ -356,14 +356,6 @@ struct outcome {
 	double wall;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void fmt_secs(char *buf, size_t len, double s)
 {
 	int t = (int)(s + 0.5);
@@ -475,7 +467,7 @@ static char *failure_message(const struct run_ctx *ctx, int i)
 
 static void progress(int done, int total, int failed, double start)
 {
-	double t = now() - start, rate = t > 0 ? done / t : 0;
+	double t = lsb_now() - start, rate = t > 0 ? done / t : 0;
 	char left[32] = "?";
 
 	if (rate > 0)
@@ -692,7 +684,7 @@ static int suite_run(int argc, char **argv)
 		unlink(log);
 	}
 
-	start = now();
+	start = lsb_now();
 	while (done < nr) {
 		int status;
 		pid_t pid;
@@ -714,7 +706,7 @@ static int suite_run(int argc, char **argv)
 				run_one(&ctx, todo[next]);
 			slots[k] = pid;
 			slot_task[k] = next;
-			started[k] = now();
+			started[k] = lsb_now();
 			next++;
 			running++;
 		}
@@ -732,7 +724,7 @@ static int suite_run(int argc, char **argv)
 		slots[k] = 0;
 		running--;
 		done++;
-		res[i].wall = now() - started[k];
+		res[i].wall = lsb_now() - started[k];
 		res[i].status = WIFEXITED(status) ? WEXITSTATUS(status) :
 						     DRIVER_CRASHED;
 		if (res[i].status > DRIVER_UNSUPPORTED || res[i].status == 2 ||
@@ -751,7 +743,7 @@ static int suite_run(int argc, char **argv)
 		if (tty)
 			progress(done, nr, failed, start);
 	}
-	wall = now() - start;
+	wall = lsb_now() - start;
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	if (ret)

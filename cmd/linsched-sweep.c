@@ -198,7 +198,7 @@ int cmd_sweep(int argc, char **argv)
 	const char **wl_name = NULL;
 	struct rev *revs = NULL;
 	size_t nrev = 0, n = 0, u, k, cached = 0, counts[8] = { 0 };
-	double t0 = cmd_now(), wall;
+	double t0 = lsb_now(), wall;
 	FILE *f = NULL;
 
 	engine_defaults(&engine);
@@ -402,7 +402,7 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	f = NULL;
-	wall = cmd_now() - t0;
+	wall = lsb_now() - t0;
 	{
 		cJSON *o = cJSON_CreateObject();
 		char *text;

@@ -487,12 +487,6 @@ static int parse_time(uint64_t *us, const char *s, const char *opt)
 	return 0;
 }
 
-static void sanitise(char *s)
-{
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			*s = '_';
-}
 
 /* The run's JSON: its duration (us) and a title; -1 when unreadable. */
 static int read_json(const char *path, uint64_t *dur, char *title,
@@ -654,7 +648,7 @@ int cmd_timeline(int argc, char **argv)
 
 		snprintf(name, sizeof(name), "timeline-%s-%.120s-%.60s",
 			 argv[optind], workload, topology);
-		sanitise(name);
+		lsb_safe_name(name);
 		lsb_pathf(dir, sizeof(dir), "%s/%s", paths.data_dir, name);
 	}
 	if (lsb_mkdir_p(dir)) {

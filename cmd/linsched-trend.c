@@ -172,17 +172,11 @@ static void stats(const double *v, int n, double out[3])
 		out[0] = out[1] = out[2] = NAN;
 		return;
 	}
-	out[0] = sort_median(s, k);
+	out[0] = lsb_median(s, k);
 	out[1] = s[0];
 	out[2] = s[k - 1];
 }
 
-static void sanitise(char *s)
-{
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("._-", *s))
-			*s = '_';
-}
 
 static void num(FILE *f, double v)
 {
@@ -759,7 +753,7 @@ int cmd_trend(int argc, char **argv)
 		char name[600];
 
 		snprintf(name, sizeof(name), "trend-%s-%s", good, bad);
-		sanitise(name);
+		lsb_safe_name(name);
 		lsb_pathf(dir, sizeof(dir), "%s/%s", paths.data_dir, name);
 	}
 
@@ -786,7 +780,7 @@ int cmd_trend(int argc, char **argv)
 	}
 	if (show_progress)
 		fprintf(stderr, "trend: %zu runs, %zu from the cache, %.1f s\n",
-			total, prog.cached, cmd_now() - prog.start);
+			total, prog.cached, lsb_now() - prog.start);
 	for (c = 0; c < nw * nt; c++) {
 		const char *w = workloads[c / nt], *t = topologies[c % nt];
 		char name[300];
@@ -796,7 +790,7 @@ int cmd_trend(int argc, char **argv)
 			goto out;
 		snprintf(name, sizeof(name), "%.120s-%.60s",
 			 cmd_base_name(w), cmd_base_name(t));
-		sanitise(name);
+		lsb_safe_name(name);
 		lsb_pathf(sub, sizeof(sub), "%s/%s", dir, name);
 		if (lsb_mkdir_p(sub)) {
 			fprintf(stderr, "error: cannot make '%s': %s\n", sub,

@@ -98,20 +98,6 @@ const char *cmd_base_name(const char *s)
 	return b && b[1] ? b + 1 : s;
 }
 
-static int by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-double sort_median(double *v, size_t k)
-{
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(*v), by_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
 
 int cmd_split_range(const char *range, char *good, char *bad, size_t len)
 {
@@ -125,19 +111,11 @@ int cmd_split_range(const char *range, char *good, char *bad, size_t len)
 	return 0;
 }
 
-double cmd_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void progress(size_t done, size_t total, size_t ran, void *arg)
 {
 	struct units_progress *p = arg;
 	const struct driver_engine *e = p->engine;
-	double el = cmd_now() - p->start, rate = el > 0 ? ran / el : 0;
+	double el = lsb_now() - p->start, rate = el > 0 ? ran / el : 0;
 
 	if (!ran)
 		p->cached = done;
@@ -164,7 +142,7 @@ int units_run(const struct driver_paths *paths, struct driver_unit *units,
 {
 	int ret;
 
-	p->start = cmd_now();
+	p->start = lsb_now();
 	p->engine = engine;
 	p->cached = 0;
 	ret = driver_units_run(paths, units, n, engine, progress, p);

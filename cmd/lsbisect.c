@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "common/common.h"
 #include "driver/driver.h"
 #include "guile/guile.h"
 #include "version.h"
@@ -106,10 +107,10 @@ static void name_part(char *out, size_t len, const char *s, size_t max)
 
 	if (base && base[1])
 		s = base + 1;
-	for (i = 0; i < max && s[i] && n + 1 < len; i++)
-		out[n++] = isalnum((unsigned char)s[i]) ||
-			   strchr(".+-=", s[i]) ? s[i] : '_';
-	out[n] = '\0';
+	for (i = 0; i < max && s[i] && n + i + 1 < len; i++)
+		out[n + i] = s[i];
+	out[n + i] = '\0';
+	lsb_safe_name(out + n);
 }
 
 static void default_out(char *out, size_t len, const struct driver_paths *p,

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <git2.h>
 
 #include "common/common.h"
 
@@ -127,4 +133,109 @@ fail:
 	unlink(tmp);
 	errno = err;
 	return -1;
+}
+
+int lsb_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	void **array = p;
+	size_t n = *cap, bytes;
+	void *q;
+
+	if (need <= n)
+		return 0;
+	if (n < 16)
+		n = 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2) {
+			errno = EOVERFLOW;
+			return -1;
+		}
+		n *= 2;
+	}
+	if (__builtin_mul_overflow(n, size, &bytes)) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	q = realloc(*array, bytes);
+	if (!q)
+		return -1;
+	memset((char *)q + *cap * size, 0, (n - *cap) * size);
+	*array = q;
+	*cap = n;
+	return 0;
+}
+
+int lsb_blob_id(const void *buf, size_t len, char out[41])
+{
+	git_oid oid;
+	int ret;
+
+	if (git_libgit2_init() < 0)
+		return -1;
+	ret = git_odb_hash(&oid, len ? buf : "", len, GIT_OBJECT_BLOB);
+	if (!ret)
+		git_oid_tostr(out, 41, &oid);
+	git_libgit2_shutdown();
+	return ret < 0 ? -1 : 0;
+}
+
+void lsb_safe_name(char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._+-=", *s))
+			*s = '_';
+}
+
+int lsb_parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !(isdigit((unsigned char)*s) ||
+		    ((*s == '-' || *s == '+') && isdigit((unsigned char)s[1]))))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int lsb_parse_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double lsb_median(double *v, size_t k)
+{
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(*v), by_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+double lsb_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

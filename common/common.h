@@ -67,4 +67,112 @@ char *lsb_read_file(const char *path, size_t *len);
  */
 int lsb_write_atomic(const char *path, const void *buf, size_t len);
 
+/**
+ * LSB_DEFINE_LAST_ERROR() - a module's last-error message, per thread
+ * @mod: the module's prefix
+ *
+ * Defines mod_set_error(fmt, ...), mod_vset_error(fmt, ap) and
+ * mod_last_error(), over one thread-local buffer of the module; the
+ * module's headers declare the ones it makes public.
+ */
+#define LSB_DEFINE_LAST_ERROR(mod)                                        \
+	static __thread char mod##_error_text[4096];                      \
+	static __attribute__((unused)) void               \
+	mod##_vset_error(const char *fmt, va_list ap)              \
+	{                                                                 \
+		lsb_vformat(mod##_error_text, sizeof(mod##_error_text), fmt, \
+			    ap);                                          \
+	}                                                                 \
+	void mod##_set_error(const char *fmt, ...)                        \
+	{                                                                 \
+		va_list ap;                                               \
+		va_start(ap, fmt);                                        \
+		mod##_vset_error(fmt, ap);                                \
+		va_end(ap);                                               \
+	}                                                                 \
+	const char *mod##_last_error(void)                                \
+	{                                                                 \
+		return mod##_error_text;                                  \
+	}
+
+/**
+ * lsb_grow() - make room in a growing array
+ * @p: the address of the array's pointer (NULL-initialised)
+ * @cap: its capacity in elements
+ * @need: the number of elements it must hold
+ * @size: the size of one element
+ *
+ * Doubles the capacity (at least 16) until @need fits, as git's
+ * ALLOC_GROW; new elements are zeroed. On failure the array is unchanged.
+ *
+ * Return: 0, or -1 with errno set (ENOMEM, EOVERFLOW).
+ */
+int lsb_grow(void *p, size_t *cap, size_t need, size_t size);
+
+/* lsb_grow() for an array @a of capacity @cap (size_t), to hold @need. */
+#define LSB_GROW(a, need, cap) lsb_grow(&(a), &(cap), (need), sizeof(*(a)))
+
+/**
+ * lsb_blob_id() - the git blob id of some bytes
+ * @buf: the bytes (may be NULL when @len is 0)
+ * @len: their number
+ * @out: receives 40 hex digits and a NUL
+ *
+ * The id git gives the bytes as a file's content (`git hash-object`): the
+ * content checksum of caches and keys.
+ *
+ * Return: 0, or -1.
+ */
+int lsb_blob_id(const void *buf, size_t len, char out[41]);
+
+/**
+ * lsb_safe_name() - make a string safe as one file name
+ * @s: the string, changed in place
+ *
+ * Every byte but ASCII letters, digits and "._+-=" becomes '_'.
+ */
+void lsb_safe_name(char *s);
+
+/**
+ * lsb_parse_long() - a whole string as a decimal integer in a range
+ * @s: the text
+ * @lo: the smallest value allowed
+ * @hi: the largest
+ * @out: receives the value
+ *
+ * Leading and trailing blanks, signs other than a leading '-' or '+',
+ * other bases, an empty string and trailing text are refused.
+ *
+ * Return: 0, or -1 (@out untouched).
+ */
+int lsb_parse_long(const char *s, long lo, long hi, long *out);
+
+/**
+ * lsb_parse_double() - a whole string as a finite number in a range
+ * @s: the text
+ * @lo: the smallest value allowed
+ * @hi: the largest
+ * @out: receives the value
+ *
+ * NaN, infinities, an empty string and trailing text are refused.
+ *
+ * Return: 0, or -1 (@out untouched).
+ */
+int lsb_parse_double(const char *s, double lo, double hi, double *out);
+
+/**
+ * lsb_median() - the median of some numbers
+ * @v: the numbers (no NaN), sorted in place
+ * @k: their count
+ *
+ * Return: the middle one, the mean of the middle two for an even @k, NAN
+ * when @k is 0.
+ */
+double lsb_median(double *v, size_t k);
+
+/**
+ * lsb_now() - seconds on the monotonic clock
+ */
+double lsb_now(void);
+
 #endif

@@ -23,21 +23,7 @@
 #include "workloads/workloads.h"
 #include "version.h"
 
-static __thread char last_error[4096];
-
-void driver_set_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	lsb_vformat(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
-}
-
-const char *driver_last_error(void)
-{
-	return last_error;
-}
+LSB_DEFINE_LAST_ERROR(driver)
 
 static int is_dir(const char *path)
 {

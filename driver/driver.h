@@ -423,10 +423,9 @@ int driver_sweep_worker(const struct driver_paths *paths, const char *dir,
 /**
  * driver_result_metrics() - metrics of a result, by name
  * @json: a result's JSON (struct driver_result's @json)
- * @names: dotted names, looked up under "metrics", then under "power"
- *	(as lsbisect --metric does): "balance_score",
- *	"wakeup_latency_ns.p99", "idle_entries_per_s"; a name of an object
- *	of numbers ("migrations_per_s") gives their sum
+ * @names: metric names, read as metric_value() (metrics/metrics.h) reads
+ *	them: "balance_score", "wakeup_latency_ns" (its p99),
+ *	"migrations_per_s" (summed over domain levels), "idle_residency.0.C6"
  * @n: their number
  * @out: receives each value, NAN when the result has none
  *

@@ -24,6 +24,7 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "driver/driver_internal.h"
+#include "metrics/metrics.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
@@ -67,14 +68,11 @@ void driver_result_release(struct driver_result *r)
 /* The git blob id of @len bytes: the checksum and the key's hash. */
 static int blob_id(const void *buf, size_t len, char out[41])
 {
-	git_oid oid;
-
-	if (git_odb_hash(&oid, len ? buf : "", len, GIT_OBJECT_BLOB) < 0) {
+	if (lsb_blob_id(buf, len, out) < 0) {
 		driver_set_error("cannot hash: %s", git_error_last() ?
 				 git_error_last()->message : "unknown error");
 		return -1;
 	}
-	git_oid_tostr(out, 41, &oid);
 	return 0;
 }
 
@@ -668,42 +666,15 @@ int driver_result(struct driver_result *out,
 	return ret;
 }
 
-/* A dotted name under @node; an object of numbers gives their sum. */
-static double metric_at(cJSON *node, const char *name)
-{
-	char path[256], *part, *save;
-	double sum = 0;
-	cJSON *m;
-
-	snprintf(path, sizeof(path), "%s", name);
-	for (part = strtok_r(path, ".", &save); part && node;
-	     part = strtok_r(NULL, ".", &save))
-		node = cJSON_GetObjectItemCaseSensitive(node, part);
-	if (cJSON_IsNumber(node))
-		return node->valuedouble;
-	if (!cJSON_IsObject(node) || !node->child)
-		return NAN;
-	cJSON_ArrayForEach(m, node) {
-		if (!cJSON_IsNumber(m))
-			return NAN;
-		sum += m->valuedouble;
-	}
-	return sum;
-}
-
 int driver_result_metrics(const char *json, const char *const *names,
 			  size_t n, double *out)
 {
 	cJSON *root = json ? cJSON_Parse(json) : NULL;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		out[i] = metric_at(cJSON_GetObjectItemCaseSensitive(root, "metrics"),
-				   names[i]);
-		if (isnan(out[i]))
-			out[i] = metric_at(cJSON_GetObjectItemCaseSensitive(root, "power"),
-					   names[i]);
-	}
+	for (i = 0; i < n; i++)
+		if (metric_value(root, names[i], &out[i]))
+			out[i] = NAN;
 	cJSON_Delete(root);
 	return root ? 0 : -1;
 }

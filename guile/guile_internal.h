@@ -131,6 +131,5 @@ void session_progress(struct session *s, size_t commits_left,
 int session_note(struct session *s, const char *msg);
 int session_end(struct session *s);
 
-int json_metric(const cJSON *result, const char *name, double *out);
 
 #endif

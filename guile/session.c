@@ -16,57 +16,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <git2.h>
 
 #include "common/common.h"
 #include "guile/guile_internal.h"
+#include "metrics/metrics.h"
 #include "version.h"
 
 #define LOG_FORMAT 1
 
-static __thread char last_error[4096];
+LSB_DEFINE_LAST_ERROR(guile)
 
 static void report_progress(struct session *s, const char *running);
-
-void guile_set_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	lsb_vformat(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
-}
-
-const char *guile_last_error(void)
-{
-	return last_error;
-}
-
-/* A metric by name: "metrics", then "power", then the top level. */
-int json_metric(const cJSON *result, const char *name, double *out)
-{
-	static const char *const roots[] = { "metrics", "power", NULL };
-	char path[256], *part, *save;
-	const cJSON *node;
-	size_t r;
-
-	for (r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
-		node = roots[r] ? cJSON_GetObjectItemCaseSensitive(result,
-								   roots[r]) :
-				  result;
-		lsb_pathf(path, sizeof(path), "%s", name);
-		for (part = strtok_r(path, ".", &save); part && node;
-		     part = strtok_r(NULL, ".", &save))
-			node = cJSON_IsArray(node) ?
-			       cJSON_GetArrayItem(node, atoi(part)) :
-			       cJSON_GetObjectItemCaseSensitive(node, part);
-		if (node && cJSON_IsNumber(node)) {
-			*out = node->valuedouble;
-			return 0;
-		}
-	}
-	return -1;
-}
 
 /* Append one event to the log and make it durable before going on. */
 static int log_append(struct session *s, const cJSON *ev)
@@ -163,7 +123,7 @@ static int load_run(struct session *s, cJSON *ev)
 	}
 	e->result = result;
 	if (result)
-		e->has_value = !json_metric(result, s->cfg.metric, &e->value);
+		e->has_value = !metric_value(result, s->cfg.metric, &e->value);
 	return 0;
 }
 
@@ -244,18 +204,11 @@ static int file_id(const char *path, char out[41])
 {
 	size_t len;
 	char *text = lsb_read_file(path, &len);
-	git_oid oid;
-	int ret = -1;
+	int ret;
 
 	if (!text)
 		return -1;
-	if (git_libgit2_init() >= 0) {
-		if (git_odb_hash(&oid, text, len, GIT_OBJECT_BLOB) >= 0) {
-			git_oid_tostr(out, 41, &oid);
-			ret = 0;
-		}
-		git_libgit2_shutdown();
-	}
+	ret = lsb_blob_id(text, len, out);
 	free(text);
 	return ret;
 }
@@ -712,7 +665,7 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	if (r.json) {
 		e->result = cJSON_Parse(r.json);
 		if (e->result)
-			e->has_value = !json_metric(e->result, s->cfg.metric,
+			e->has_value = !metric_value(e->result, s->cfg.metric,
 						    &e->value);
 	}
 	s->answer->nr_built += r.built;

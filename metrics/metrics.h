@@ -14,6 +14,7 @@
 #ifndef LSB_METRICS_H
 #define LSB_METRICS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "topologies/topologies.h"
@@ -193,5 +194,80 @@ void metrics_advance(struct metrics *m, uint64_t now);
 void metrics_finish(struct metrics *m, uint64_t now,
 		    struct metrics_result *out);
 void metrics_release(struct metrics *m);
+
+/*
+ * The catalogue: every named metric of a result (metrics/catalogue.c), the
+ * one place that says what a name means. The driver, Guile, the report,
+ * the trend and the help texts all read it.
+ */
+
+/* How a metric whose value is a JSON object becomes one number. */
+enum metric_reduce {
+	METRIC_NUMBER,		/* the value is a number */
+	METRIC_SUM,		/* an object of numbers: their sum */
+	METRIC_KEY,		/* an object: its member named by ->key */
+};
+
+struct metric_def {
+	const char *name;	/* as --metric takes it, under "metrics"/"power" */
+	const char *unit;	/* "" when it has none */
+	int higher_is_better;
+	double floor;		/* changes are percent of max(|old|, floor) */
+	enum metric_reduce reduce;
+	const char *key;	/* METRIC_KEY's member */
+	int reported;		/* one of the report's columns */
+	const char *doc;	/* one line, for --help */
+};
+
+/* The catalogue, in the report's order first; *@n receives its length. */
+const struct metric_def *metric_catalogue(size_t *n);
+
+/**
+ * metric_find() - the catalogue's entry of a metric name
+ * @name: a name as --metric takes it: a catalogued name, or a dotted path
+ *	into the result ("wakeup_latency_ns.p50", "idle_residency.0.C6")
+ *
+ * Return: the entry of @name, or of its first component when @name is a
+ * path below a catalogued metric; NULL for other names.
+ */
+const struct metric_def *metric_find(const char *name);
+
+/*
+ * Whether a larger value of @name is better: the catalogue's direction,
+ * lower is better for names it does not hold.
+ */
+int metric_higher_is_better(const char *name);
+
+/*
+ * The floor of @name: a report takes its changes in percent of
+ * max(|old|, floor); 0 for names the catalogue does not hold.
+ */
+double metric_floor(const char *name);
+
+/**
+ * metric_path() - the dotted path a metric's number is read at
+ * @name: the name
+ * @buf: receives @name, with ".KEY" appended for a METRIC_KEY metric
+ *	("wakeup_latency_ns" → "wakeup_latency_ns.p99")
+ * @len: its size
+ *
+ * Return: @buf.
+ */
+char *metric_path(const char *name, char *buf, size_t len);
+
+struct cJSON;
+
+/**
+ * metric_value() - a metric of a result
+ * @result: a run's result (the JSON `linsched run --json` writes)
+ * @name: the metric: looked up under "metrics", then "power", then the
+ *	top level; a dotted path goes down objects by key and arrays by
+ *	index; an object reduces as the catalogue says
+ * @out: receives the number
+ *
+ * Return: 0; -1 when the result has no such number (absent, not a
+ * number, or an object the catalogue does not reduce).
+ */
+int metric_value(const struct cJSON *result, const char *name, double *out);
 
 #endif
