@@ -66,6 +66,16 @@ int suite_files(const char *dir, const int *patterns, int np, int nr_cpus);
 int suite_select(const char *suite, const char *const *globs, int nglobs,
 		 int **patterns, int *np);
 
+/*
+ * Option values, checked: @arg of option @opt ("--jobs") as an integer or
+ * a finite number from @lo to @hi. Anything else ("x", "nan", "1e3" for
+ * an integer, out of range) prints "error: --jobs 'x': expected an
+ * integer from 1 to 4096" and returns -1: the command exits 2 (usage).
+ */
+int opt_int(const char *opt, const char *arg, long lo, long hi, int *out);
+int opt_double(const char *opt, const char *arg, double lo, double hi,
+	       double *out);
+
 /* The last part of a path ("topologies/x.json" → "x.json"); @s if none. */
 const char *cmd_base_name(const char *s);
 

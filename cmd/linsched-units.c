@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,30 @@ const char *cmd_base_name(const char *s)
 	return b && b[1] ? b + 1 : s;
 }
 
+
+int opt_int(const char *opt, const char *arg, long lo, long hi, int *out)
+{
+	long v;
+
+	if (lo < INT_MIN || hi > INT_MAX || lsb_parse_long(arg, lo, hi, &v)) {
+		fprintf(stderr, "error: %s '%s': expected an integer from %ld to %ld\n",
+			opt, arg, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int opt_double(const char *opt, const char *arg, double lo, double hi,
+	       double *out)
+{
+	if (lsb_parse_double(arg, lo, hi, out)) {
+		fprintf(stderr, "error: %s '%s': expected a number from %g to %g\n",
+			opt, arg, lo, hi);
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_split_range(const char *range, char *good, char *bad, size_t len)
 {
