@@ -292,4 +292,36 @@ int bisect_commit_info(struct bisect_commit_info *out, bisect_repo *r,
  */
 void bisect_commit_info_release(struct bisect_commit_info *info);
 
+/**
+ * struct bisect_tag - a tag and the commit it names
+ * @name: the tag's name without "refs/tags/" ("v6.12.118"), malloc()ed
+ * @commit: the commit it peels to (40 hex digits)
+ */
+struct bisect_tag {
+	char *name;
+	char commit[41];
+};
+
+/**
+ * bisect_tags() - the tags of a repository that name commits
+ * @r: the repository
+ * @out: receives a malloc()ed array, sorted by name (strcmp, as git
+ *	for-each-ref sorts); free it with bisect_tags_free(). NULL when
+ *	there are none.
+ * @n: receives its length
+ *
+ * Annotated tags are peeled to their commit; tags of trees or blobs are
+ * left out.
+ *
+ * Return: 0, or BISECT_EGIT, BISECT_EINVAL, BISECT_ENOMEM.
+ */
+int bisect_tags(bisect_repo *r, struct bisect_tag **out, size_t *n);
+
+/**
+ * bisect_tags_free() - free what bisect_tags() made
+ * @tags: the array; NULL is allowed
+ * @n: its length
+ */
+void bisect_tags_free(struct bisect_tag *tags, size_t n);
+
 #endif
