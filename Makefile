@@ -53,6 +53,7 @@ COMMON_SRC := $(wildcard common/*.c)
 GUILE_SRC := $(wildcard guile/*.c)
 SUITE_SRC := $(wildcard suite/*.c)
 PLOTS_SRC := $(wildcard plots/*.c)
+REPORT_SRC := $(wildcard report/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
 	$(wildcard power/*.c)
 SIM_ASM := $(wildcard sim/*.S)
@@ -67,6 +68,7 @@ COMMON_OBJ := $(call obj,$(COMMON_SRC))
 GUILE_OBJ := $(call obj,$(GUILE_SRC))
 SUITE_OBJ := $(call obj,$(SUITE_SRC))
 PLOTS_OBJ := $(call obj,$(PLOTS_SRC))
+REPORT_OBJ := $(call obj,$(REPORT_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
 
@@ -145,7 +147,11 @@ $(O)/lib/libplots.a: $(PLOTS_OBJ)
 	@mkdir -p $(dir $@)
 	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
-HOST_LIBS := $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
+$(O)/lib/libreport.a: $(REPORT_OBJ)
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
+HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
 	$(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets).
@@ -215,7 +221,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c common driver guile metrics plots power sim suite topologies workloads cmd t/unit
+		bisect adapters/*.c common driver guile metrics plots power report sim suite topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

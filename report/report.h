@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * report - what `linsched report`, `linsched trend` and lsbisect write:
+ *
+ * - the release report: the suite's patterns on two revisions over some
+ *   topologies, each metric of the catalogue's report columns judged
+ *   (threshold against the metric's floor, the seeds' noise rule), the
+ *   changes ranked, a summary per topology, the commits between the two
+ *   that changed the build subset, plots, and the text, JSON and HTML
+ *   files (report/report.c, text.c, json.c, html.c, plots.c);
+ * - the trend: one point per revision class of a range, labelled by tag,
+ *   its values per seed, trend.dat and the gnuplot scripts (trend.c);
+ * - the answer of a bisection as report.txt, report.json and a plot
+ *   (bisection.c).
+ *
+ * The module never exits and prints only to the FILE it is given;
+ * failures return -1 with report_last_error() set. Structs are filled by
+ * the caller as each says, and released with their *_release().
+ */
+#ifndef LSB_REPORT_H
+#define LSB_REPORT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bisect/bisect.h"
+#include "driver/driver.h"
+#include "metrics/metrics.h"
+
+/**
+ * report_last_error() - the message of the last failure in this thread
+ *
+ * Return: a borrowed string, lowercase, no final period; "" if none.
+ */
+const char *report_last_error(void);
+
+/* ---- the release report ---- */
+
+#define REPORT_MAX_TOPOS 8
+#define REPORT_MAX_SEEDS 16
+#define REPORT_MAX_METRICS 16
+
+/**
+ * enum report_verdict - a change's judgement
+ * @REPORT_SAME: within the threshold, or not compared
+ * @REPORT_NOISE: past the threshold, but within the seeds' spread
+ * @REPORT_WORSE: a regression
+ * @REPORT_BETTER: an improvement
+ */
+enum report_verdict {
+	REPORT_SAME,
+	REPORT_NOISE,
+	REPORT_WORSE,
+	REPORT_BETTER,
+};
+
+/**
+ * report_verdict_name() - a verdict as the JSON names it
+ * @v: the verdict
+ *
+ * Return: "same", "noise", "regression" or "improvement".
+ */
+const char *report_verdict_name(enum report_verdict v);
+
+/**
+ * struct report_topology - a machine of the report
+ * @spec: as the user named it (a preset or a file); borrowed
+ * @name: a file-name-safe short name, unique in the report (the plots')
+ * @nr_cpus: its CPUs (the suite's files are written for that many)
+ */
+struct report_topology {
+	const char *spec;
+	char name[128];
+	int nr_cpus;
+};
+
+/**
+ * struct report_row - one pattern on one topology, on OLD (0) and NEW (1)
+ * @topo: index in report.topo
+ * @pattern: the suite's pattern index
+ * @ok: seeds that ran to the end
+ * @status: the worst skip's enum driver_status, DRIVER_OK if none
+ * @reason: its reason
+ * @v: per column and seed, NAN when absent
+ * @med: per column, the median over the seeds (NAN unless all ran);
+ *	set by report_judge_row()
+ * @pct: the change in percent of max(|OLD|, floor); NAN: none
+ * @worse: the same, positive when worse
+ * @verdict: per column
+ * @run_verdict: REPORT_WORSE when every seed finished on OLD and not on
+ *	NEW, REPORT_BETTER the other way round
+ */
+struct report_row {
+	int topo;
+	int pattern;
+	int ok[2];
+	int status[2];
+	char reason[2][256];
+	double v[2][REPORT_MAX_METRICS][REPORT_MAX_SEEDS];
+	double med[2][REPORT_MAX_METRICS];
+	double pct[REPORT_MAX_METRICS];
+	double worse[REPORT_MAX_METRICS];
+	enum report_verdict verdict[REPORT_MAX_METRICS];
+	enum report_verdict run_verdict;
+};
+
+/**
+ * struct report_rank - a ranked change
+ * @row: its row
+ * @metric: its column; -1: the run itself (finished on one side only)
+ */
+struct report_rank {
+	const struct report_row *row;
+	int metric;
+};
+
+/**
+ * struct report_summary - a topology's verdicts for one column
+ * @worse: regressions
+ * @better: improvements
+ * @noise: changes within the seeds' noise
+ * @compared: patterns with a value on both sides
+ * @median_worse: the median change, positive worse (NAN: none)
+ */
+struct report_summary {
+	int worse, better, noise, compared;
+	double median_worse;
+};
+
+/**
+ * struct report_change - a commit between OLD and NEW that changed the
+ *	build subset
+ * @id: the commit
+ * @subject: its subject (malloc()ed)
+ * @author: its author (malloc()ed)
+ * @time: author time
+ * @files: the files it changed under kernel/sched/ by name, those under
+ *	include/ counted
+ */
+struct report_change {
+	char id[41];
+	char *subject;
+	char *author;
+	long long time;
+	char files[512];
+};
+
+/**
+ * struct report - a release report
+ * @suite: the suite's name ("quick"), as the texts show it
+ * @duration: simulated time per run
+ * @seeds: seeds 1..@seeds per run, at most REPORT_MAX_SEEDS
+ * @threshold: the regression threshold, percent
+ * @top: changes listed in the text and the HTML
+ * @timeout: wall-clock limit of a run, seconds (0: none)
+ * @topo: the machines
+ * @nr_topos: their number
+ * @patterns: the suite's patterns (borrowed)
+ * @nr_patterns: their number
+ * @rev: OLD and NEW, prepared (borrowed)
+ * @out: the output directory
+ * @wall_s: the report's wall-clock time so far, for report.json
+ * @metric: the columns: the catalogue's entries marked reported, in its
+ *	order; set by report_init()
+ * @nr_metrics: their number
+ * @label: each column's label, metric_path() of its name
+ *	("wakeup_latency_ns.p99")
+ * @rows: per topology and pattern, topology-major; set by
+ *	report_collect()
+ * @nr_rows: their number
+ * @worse: every regression, worst first; set by report_rank()
+ * @nr_worse: their number
+ * @better: every improvement, best first
+ * @nr_better: their number
+ * @changes: set by report_find_changes()
+ * @nr_changes: their number
+ * @nr_range_commits: the commits from OLD to NEW
+ * @range_note: why the commits are not listed, or ""
+ * @files: the workload files of report_units() (private)
+ *
+ * The caller sets everything up to @wall_s after report_init().
+ */
+struct report {
+	const char *suite;
+	const char *duration;
+	int seeds;
+	double threshold;
+	int top;
+	int timeout;
+	struct report_topology topo[REPORT_MAX_TOPOS];
+	int nr_topos;
+	const int *patterns;
+	int nr_patterns;
+	const struct driver_target *rev[2];
+	char out[4096];
+	double wall_s;
+
+	const struct metric_def *metric[REPORT_MAX_METRICS];
+	int nr_metrics;
+	char label[REPORT_MAX_METRICS][64];
+	struct report_row *rows;
+	size_t nr_rows;
+	struct report_rank *worse;
+	size_t nr_worse;
+	struct report_rank *better;
+	size_t nr_better;
+	struct report_change *changes;
+	size_t nr_changes;
+	size_t nr_range_commits;
+	char range_note[512];
+	char (*files)[4352];
+};
+
+/**
+ * report_init() - an empty report with the catalogue's columns
+ * @rep: zeroed and given its columns; release with report_release()
+ *
+ * Return: 0, or -1 when the catalogue has more report columns than
+ * REPORT_MAX_METRICS.
+ */
+int report_init(struct report *rep);
+
+/**
+ * report_release() - free what the report_*() calls made
+ * @rep: the report (what the caller set is left alone)
+ */
+void report_release(struct report *rep);
+
+/**
+ * report_column() - a column's index by the catalogue's name
+ * @rep: the report
+ * @name: "energy_j"
+ *
+ * Return: the index, or -1.
+ */
+int report_column(const struct report *rep, const char *name);
+
+/**
+ * report_workload_dir() - where the suite's files of a topology go
+ * @rep: the report
+ * @t: the topology's index
+ * @buf: receives "OUT/workloads/NCPUScpus"
+ * @len: its size
+ */
+void report_workload_dir(const struct report *rep, int t, char *buf,
+			 size_t len);
+
+/**
+ * report_units() - every run of the report
+ * @rep: the report, its settings made
+ * @out: receives a malloc()ed array of @rep's units, in the order
+ *	report_collect() reads them: topology, pattern, OLD then NEW, seed;
+ *	free() it. The specs point into @rep, which must outlive them.
+ * @n: receives their number
+ *
+ * The workloads are the files report_workload_dir() names, one per
+ * pattern ("NAME.json"); the caller writes them.
+ *
+ * Return: 0, or -1 (out of memory).
+ */
+int report_units(struct report *rep, struct driver_unit **out, size_t *n);
+
+/**
+ * report_collect() - the rows, from the result cache
+ * @rep: the report
+ * @paths: from driver_paths_init()
+ * @units: report_units()'s, each of which has its result now
+ *
+ * Return: 0, or -1 when a result is missing.
+ */
+int report_collect(struct report *rep, const struct driver_paths *paths,
+		   const struct driver_unit *units);
+
+/**
+ * report_judge_row() - a row's medians, changes and verdicts
+ * @rep: the report (seeds, threshold and columns)
+ * @row: its seeds' values and @row->ok set
+ *
+ * A change is a regression when NEW's median is worse than OLD's by more
+ * than @rep->threshold percent of max(|OLD|, the metric's floor) and, with
+ * two seeds or more, every NEW seed lies beyond every OLD seed (else it is
+ * noise). A row whose every seed finished on OLD but not on NEW is a
+ * regression of the run itself.
+ */
+void report_judge_row(const struct report *rep, struct report_row *row);
+
+/**
+ * report_judge() - report_judge_row() of every row, then report_rank()
+ * @rep: the report, collected
+ *
+ * Return: 0, or -1 (out of memory).
+ */
+int report_judge(struct report *rep);
+
+/**
+ * report_rank() - the regressions and improvements, ranked
+ * @rep: the report, judged
+ *
+ * The largest change first, a run that stopped (or started) finishing
+ * before any; ties by topology, pattern and column.
+ *
+ * Return: 0, or -1 (out of memory).
+ */
+int report_rank(struct report *rep);
+
+/**
+ * report_summarise() - a topology's verdicts in one column
+ * @rep: the report, judged
+ * @t: the topology's index
+ * @m: the column, -1 for the runs themselves
+ * @out: filled in
+ */
+void report_summarise(const struct report *rep, int t, int m,
+		      struct report_summary *out);
+
+/**
+ * report_run_state() - how a side of a row ended
+ * @rep: the report
+ * @row: the row
+ * @r: 0 OLD, 1 NEW
+ *
+ * Return: "finished", or the status name of its worst skip.
+ */
+const char *report_run_state(const struct report *rep,
+			     const struct report_row *row, int r);
+
+/**
+ * report_find_changes() - the commits from OLD to NEW that changed the
+ *	build subset
+ * @rep: the report
+ * @repo: the repository
+ *
+ * When they cannot be listed, @rep->range_note says why; not an error.
+ */
+void report_find_changes(struct report *rep, const char *repo);
+
+/**
+ * report_plots() - per topology the heat map and the plane
+ * @rep: the report, judged
+ *
+ * Writes OUT/plots/{heat,plane}-NAME.{dat,gp} and runs gnuplot on each.
+ *
+ * Return: 0, or -1.
+ */
+int report_plots(const struct report *rep);
+
+/**
+ * report_text() - report.txt
+ * @f: where it goes
+ * @rep: the report, judged
+ * @summary: leave out the last line (the pointer to the other files), as
+ *	the command prints it
+ */
+void report_text(FILE *f, const struct report *rep, int summary);
+
+/**
+ * report_json() - report.json
+ * @rep: the report, judged
+ *
+ * Return: the text, malloc()ed; NULL when memory ran out.
+ */
+char *report_json(const struct report *rep);
+
+/**
+ * report_html() - report.html, the plots' PNGs embedded
+ * @f: where it goes
+ * @rep: the report, judged, its plots drawn
+ *
+ * Return: 0, or -1 when a PNG cannot be read.
+ */
+int report_html(FILE *f, const struct report *rep);
+
+/**
+ * report_write_files() - report.json, report.txt and report.html in OUT
+ * @rep: the report, judged, its plots drawn
+ *
+ * Each file is replaced at once (lsb_write_atomic()).
+ *
+ * Return: 0, or -1.
+ */
+int report_write_files(const struct report *rep);
+
+#endif

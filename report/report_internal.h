@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * report_internal.h - shared between the files of report/, not installed.
+ */
+#ifndef LSB_REPORT_INTERNAL_H
+#define LSB_REPORT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/report.h"
+
+/* Set the message report_last_error() returns. */
+void report_set_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/*
+ * The number formats of the text and the HTML ("-" for NAN): the tests
+ * hold them to the JSON's numbers.
+ */
+void report_fmt_value(char *buf, size_t len, double v);
+void report_fmt_pct(char *buf, size_t len, double v);
+
+/* The header report.txt and report.html start with (text.c). */
+void report_text_header(FILE *f, const struct report *rep);
+
+#endif
