@@ -380,4 +380,136 @@ int report_html(FILE *f, const struct report *rep);
  */
 int report_write_files(const struct report *rep);
 
+/* ---- the trend ---- */
+
+#define REPORT_TREND_METRICS 6
+
+/**
+ * report_trend_metrics() - the metrics a trend draws, catalogue names
+ *
+ * Return: a static array of REPORT_TREND_METRICS names.
+ */
+const char *const *report_trend_metrics(void);
+
+/**
+ * struct report_trend_point - GOOD, or a class of the range
+ * @first: its oldest commit
+ * @last: its newest
+ * @n: its commits
+ * @label: the newest tag on one of its commits, else the short hash
+ *	(with "+N" for N more commits)
+ * @ok: seeds that ran (set per workload and topology)
+ * @status: the last skip's enum driver_status
+ * @reason: its reason
+ * @v: per metric and seed, NAN when absent
+ */
+struct report_trend_point {
+	char first[41];
+	char last[41];
+	size_t n;
+	char label[64];
+	int ok;
+	int status;
+	char reason[512];
+	double *v[REPORT_TREND_METRICS];
+};
+
+/**
+ * struct report_trend - the points of a range
+ * @seeds: seeds per point
+ * @classes: the range's classes (owned)
+ * @pts: GOOD, then one point per class
+ * @n: their number
+ */
+struct report_trend {
+	int seeds;
+	struct bisect_classes *classes;
+	struct report_trend_point *pts;
+	size_t n;
+};
+
+/**
+ * report_trend_init() - the points of GOOD..BAD, labelled
+ * @tr: filled in; release with report_trend_release(), also on failure
+ * @r: the repository
+ * @good: the good revision
+ * @bad: the bad one
+ * @first_parent: follow only BAD's first parents
+ * @seeds: seeds per point, 1 to 64
+ *
+ * Return: 0, or -1.
+ */
+int report_trend_init(struct report_trend *tr, bisect_repo *r,
+		      const char *good, const char *bad, int first_parent,
+		      int seeds);
+
+/**
+ * report_trend_release() - free what report_trend_init() made
+ * @tr: the trend
+ */
+void report_trend_release(struct report_trend *tr);
+
+/**
+ * report_trend_label() - a point's label from the tags
+ * @p: the point, @p->first and @p->n set
+ * @commits: its commits, oldest first (@p->n of them)
+ * @tags: the repository's tags, as bisect_tags() lists them
+ * @nr_tags: their number
+ *
+ * The newest commit with a tag gives its tag (the first by name when it
+ * has several); else the short hash of @p->first, "+N" when N more.
+ */
+void report_trend_label(struct report_trend_point *p,
+			const char (*commits)[41],
+			const struct bisect_tag *tags, size_t nr_tags);
+
+/**
+ * report_trend_units() - every run of the trend
+ * @tr: the trend
+ * @targets: per point, its first commit prepared
+ * @workloads: the workloads
+ * @nw: their number
+ * @topologies: the topologies
+ * @nt: their number
+ * @base: the run's other settings (duration, timeout, ...)
+ * @out: receives a malloc()ed array in the order report_trend_collect()
+ *	takes them: workload, topology, point, seed; free() it. The specs
+ *	borrow the strings of @base and of the lists.
+ * @n: receives their number
+ *
+ * Return: 0, or -1 (out of memory).
+ */
+int report_trend_units(const struct report_trend *tr,
+		       const struct driver_target *targets,
+		       const char *const *workloads, int nw,
+		       const char *const *topologies, int nt,
+		       const struct driver_run_spec *base,
+		       struct driver_unit **out, size_t *n);
+
+/**
+ * report_trend_collect() - one workload and topology's values
+ * @tr: the trend
+ * @paths: from driver_paths_init()
+ * @units: that pair's @tr->n * @tr->seeds units, which have their results
+ *
+ * Return: 0, or -1 when a result is missing.
+ */
+int report_trend_collect(struct report_trend *tr,
+			 const struct driver_paths *paths,
+			 const struct driver_unit *units);
+
+/**
+ * report_trend_plot() - one pair's data, scripts and plots
+ * @tr: the trend, collected
+ * @dir: the pair's directory (made if missing)
+ * @title: the plots' title
+ *
+ * Writes trend.dat, plane.dat, arrows.dat, balance-energy.gp, plane.gp and
+ * metrics.gp and runs gnuplot on each script.
+ *
+ * Return: 0, or -1.
+ */
+int report_trend_plot(const struct report_trend *tr, const char *dir,
+		      const char *title);
+
 #endif
