@@ -512,4 +512,110 @@ int report_trend_collect(struct report_trend *tr,
 int report_trend_plot(const struct report_trend *tr, const char *dir,
 		      const char *title);
 
+/* ---- the answer of a bisection ---- */
+
+/**
+ * enum report_outcome - how a bisection ended
+ * @REPORT_CULPRIT: the first bad commit was found
+ * @REPORT_NO_REGRESSION: BAD is not worse than GOOD
+ * @REPORT_AMBIGUOUS: skipped revisions leave several candidates
+ */
+enum report_outcome {
+	REPORT_CULPRIT,
+	REPORT_NO_REGRESSION,
+	REPORT_AMBIGUOUS,
+};
+
+/**
+ * struct report_step - a revision the bisection decided
+ * @step: its number, from 1
+ * @cls: its class (-1: GOOD)
+ * @commit: the commit it ran
+ * @verdict: "good", "bad" or "skip"
+ * @reason: why it was skipped, or what decided it
+ * @value: the metric's median over its runs, when @has_value
+ * @has_value: whether the runs gave the metric
+ * @nr_runs: runs it took
+ */
+struct report_step {
+	int step;
+	long cls;
+	const char *commit;
+	const char *verdict;
+	const char *reason;
+	double value;
+	int has_value;
+	int nr_runs;
+};
+
+/**
+ * struct report_bisection - what a bisection asked and found
+ * @repo: the repository
+ * @good: GOOD as the user named it
+ * @bad: BAD
+ * @workload: the run's workload
+ * @topology: its topology
+ * @duration: its duration (NULL: the default)
+ * @threshold: percent
+ * @seeds: seeds per revision
+ * @script: the user's Scheme file, NULL for none
+ * @first_parent: followed first parents only
+ * @outcome: see enum report_outcome
+ * @classes: the range
+ * @culprit: the first bad class (REPORT_CULPRIT)
+ * @candidates: the classes that may hold it (REPORT_AMBIGUOUS)
+ * @nr_candidates: their number
+ * @steps: the decided revisions in order
+ * @nr_steps: their number
+ * @metric: the metric the values are of
+ * @higher_is_better: its direction
+ * @log_path: the bisection's log
+ * @nr_built: revisions built
+ * @nr_ran: simulations run
+ * @nr_cached: runs from the result cache
+ * @nr_from_log: runs from the log
+ * @nr_corrupt: corrupt cache entries removed
+ *
+ * Everything is borrowed.
+ */
+struct report_bisection {
+	const char *repo;
+	const char *good;
+	const char *bad;
+	const char *workload;
+	const char *topology;
+	const char *duration;
+	double threshold;
+	int seeds;
+	const char *script;
+	int first_parent;
+	enum report_outcome outcome;
+	const struct bisect_classes *classes;
+	long culprit;
+	const long *candidates;
+	size_t nr_candidates;
+	const struct report_step *steps;
+	size_t nr_steps;
+	const char *metric;
+	int higher_is_better;
+	const char *log_path;
+	int nr_built, nr_ran, nr_cached, nr_from_log, nr_corrupt;
+};
+
+/**
+ * report_bisection_write() - the answer, as text, JSON and a plot
+ * @b: the bisection
+ * @out_dir: where report.txt, report.json, plot.dat, plot.gp and plot.png
+ *	go (made if missing)
+ * @echo: the text goes there too (and is flushed) before the files are
+ *	written; NULL for nowhere
+ * @plot_status: receives plot_run()'s enum plot_status: a plot gnuplot
+ *	could not draw is not an error
+ *
+ * Return: 0, or -1 when a file could not be written (every file is
+ * tried; the message is the last failure's).
+ */
+int report_bisection_write(const struct report_bisection *b,
+			   const char *out_dir, FILE *echo, int *plot_status);
+
 #endif
