@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report.c - unit test of report/ on hand-made rows (no kernel): the
+ * columns come from the catalogue; the verdicts follow the threshold, the
+ * metric's floor and the seeds' noise rule; a crash on NEW is a
+ * regression; the ranking's order; the summaries; the text writer's
+ * summary; the trend's labels from tags, with the tags of a real
+ * repository made by the git CLI.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "t/tap.h"
+
+static struct driver_target old_rev = { .name = "v1", .commit = "1111" };
+static struct driver_target new_rev = { .name = "v2", .commit = "2222" };
+
+/* A report of one topology, @seeds seeds, a 5 % threshold. */
+static void make_report(struct report *rep, int seeds)
+{
+	if (report_init(rep))
+		abort();
+	rep->suite = "quick";
+	rep->duration = "1s";
+	rep->seeds = seeds;
+	rep->threshold = 5;
+	rep->top = 20;
+	rep->nr_topos = 1;
+	rep->topo[0].spec = "quad-smt";
+	snprintf(rep->topo[0].name, sizeof(rep->topo[0].name), "quad-smt");
+	rep->topo[0].nr_cpus = 8;
+	rep->rev[0] = &old_rev;
+	rep->rev[1] = &new_rev;
+}
+
+/* A row where every seed ran and every column is @v on both sides. */
+static void make_row(const struct report *rep, struct report_row *row,
+		     double v)
+{
+	int r, m, s;
+
+	memset(row, 0, sizeof(*row));
+	for (r = 0; r < 2; r++) {
+		row->ok[r] = rep->seeds;
+		for (m = 0; m < rep->nr_metrics; m++)
+			for (s = 0; s < rep->seeds; s++)
+				row->v[r][m][s] = v;
+	}
+}
+
+/* Column @name's seeds on side @r. */
+static void set_seeds(const struct report *rep, struct report_row *row,
+		      const char *name, int r, double a, double b, double c)
+{
+	int m = report_column(rep, name);
+
+	row->v[r][m][0] = a;
+	row->v[r][m][1] = b;
+	row->v[r][m][2] = c;
+}
+
+static void test_columns(void)
+{
+	static const char *const want[] = {
+		"balance_score", "work_conservation", "wakeup_latency_ns.p99",
+		"fairness", "throughput", "migrations_per_s", "energy_j",
+		"idle_entries_per_s",
+	};
+	struct report rep;
+	int m, ok;
+
+	make_report(&rep, 3);
+	ok = rep.nr_metrics == 8;
+	for (m = 0; ok && m < rep.nr_metrics; m++)
+		ok = !strcmp(rep.label[m], want[m]) &&
+		     rep.metric[m]->reported;
+	tap_ok(ok, "the columns are the catalogue's reported metrics in its order, labelled by path (%d)",
+	       rep.nr_metrics);
+	report_release(&rep);
+}
+
+static void test_judge_regression(void)
+{
+	struct report rep;
+	struct report_row row;
+	int m;
+
+	make_report(&rep, 3);
+	m = report_column(&rep, "balance_score");
+	make_row(&rep, &row, 5000);
+	set_seeds(&rep, &row, "balance_score", 0, 2000, 2100, 2050);
+	set_seeds(&rep, &row, "balance_score", 1, 3100, 3000, 3050);
+	report_judge_row(&rep, &row);
+	tap_ok(row.verdict[m] == REPORT_WORSE && row.med[0][m] == 2050 &&
+	       row.med[1][m] == 3050 &&
+	       fabs(row.pct[m] - 100000.0 / 2050) < 1e-9 &&
+	       row.worse[m] == row.pct[m] &&
+	       row.run_verdict == REPORT_SAME,
+	       "a higher balance score past the threshold, seeds apart, is a regression (%+.1f%%)",
+	       row.pct[m]);
+	report_release(&rep);
+}
+
+static void test_judge_improvement(void)
+{
+	struct report rep;
+	struct report_row row;
+	int m;
+
+	make_report(&rep, 3);
+	m = report_column(&rep, "throughput");
+	make_row(&rep, &row, 1);
+	set_seeds(&rep, &row, "throughput", 0, 3.0, 3.1, 2.9);
+	set_seeds(&rep, &row, "throughput", 1, 3.6, 3.7, 3.5);
+	report_judge_row(&rep, &row);
+	tap_ok(row.verdict[m] == REPORT_BETTER && row.pct[m] > 19 &&
+	       row.worse[m] == -row.pct[m],
+	       "a higher throughput (higher is better) is an improvement, its change negative when worse is positive (%+.1f%%)",
+	       row.pct[m]);
+	report_release(&rep);
+}
+
+static void test_judge_noise(void)
+{
+	struct report rep;
+	struct report_row row;
+	int m;
+
+	make_report(&rep, 3);
+	m = report_column(&rep, "energy_j");
+	make_row(&rep, &row, 1);
+	/* the median moves 20 %, but one NEW seed lies among OLD's */
+	set_seeds(&rep, &row, "energy_j", 0, 10, 9, 13);
+	set_seeds(&rep, &row, "energy_j", 1, 12, 11.5, 14);
+	report_judge_row(&rep, &row);
+	tap_ok(row.verdict[m] == REPORT_NOISE && row.pct[m] == 20,
+	       "a change past the threshold within the seeds' spread is noise");
+	report_release(&rep);
+}
+
+static void test_judge_same(void)
+{
+	struct report rep;
+	struct report_row row;
+	int m, ok = 1;
+
+	make_report(&rep, 3);
+	make_row(&rep, &row, 100);
+	m = report_column(&rep, "energy_j");
+	set_seeds(&rep, &row, "energy_j", 1, 104, 104, 104);
+	report_judge_row(&rep, &row);
+	ok = row.verdict[m] == REPORT_SAME && row.pct[m] == 4;
+	for (m = 0; m < rep.nr_metrics; m++)
+		ok &= row.verdict[m] == REPORT_SAME;
+	tap_ok(ok && row.run_verdict == REPORT_SAME,
+	       "equal values, and a change within the threshold, are the same");
+	report_release(&rep);
+}
+
+static void test_judge_floor(void)
+{
+	struct report rep;
+	struct report_row row, small;
+	int m;
+
+	make_report(&rep, 3);
+	m = report_column(&rep, "balance_score");
+	make_row(&rep, &row, 0);
+	set_seeds(&rep, &row, "balance_score", 1, 500, 500, 500);
+	report_judge_row(&rep, &row);
+	make_row(&rep, &small, 0);
+	set_seeds(&rep, &small, "balance_score", 1, 30, 30, 30);
+	report_judge_row(&rep, &small);
+	tap_ok(rep.metric[m]->floor == 1000 && row.pct[m] == 50 &&
+	       row.verdict[m] == REPORT_WORSE && small.pct[m] == 3 &&
+	       small.verdict[m] == REPORT_SAME,
+	       "from 0, a change is a percentage of the metric's floor (1000: 500 is +50%%, 30 is +3%%)");
+	report_release(&rep);
+}
+
+static void test_judge_crash(void)
+{
+	struct report rep;
+	struct report_row row, back;
+	int m;
+
+	make_report(&rep, 3);
+	m = report_column(&rep, "balance_score");
+	make_row(&rep, &row, 1);
+	row.ok[1] = 1;
+	row.status[1] = DRIVER_CRASHED;
+	snprintf(row.reason[1], sizeof(row.reason[1]), "BUG: oops");
+	report_judge_row(&rep, &row);
+	make_row(&rep, &back, 1);
+	back.ok[0] = 0;
+	back.status[0] = DRIVER_HUNG;
+	report_judge_row(&rep, &back);
+	tap_ok(row.run_verdict == REPORT_WORSE && isnan(row.med[1][m]) &&
+	       isnan(row.pct[m]) && row.verdict[m] == REPORT_SAME &&
+	       !strcmp(report_run_state(&rep, &row, 0), "finished") &&
+	       !strcmp(report_run_state(&rep, &row, 1), "crashed") &&
+	       back.run_verdict == REPORT_BETTER,
+	       "a pattern that finished on OLD and crashed on NEW is a regression of the run (%s), the other way an improvement",
+	       report_run_state(&rep, &row, 1));
+	report_release(&rep);
+}
+
+static void test_judge_one_seed(void)
+{
+	struct report rep;
+	struct report_row row;
+	int m;
+
+	make_report(&rep, 1);
+	m = report_column(&rep, "energy_j");
+	make_row(&rep, &row, 10);
+	row.v[1][m][0] = 11;
+	report_judge_row(&rep, &row);
+	tap_ok(row.verdict[m] == REPORT_WORSE,
+	       "with one seed, noise is not judged: past the threshold is a regression");
+	report_release(&rep);
+}
+
+/* Three rows: a crash, a large and a small regression, an improvement. */
+static void judged_rows(struct report *rep, struct report_row *rows)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		make_row(rep, &rows[i], 5000);
+		rows[i].pattern = 2 - i;
+	}
+	rows[0].ok[1] = 0;
+	rows[0].status[1] = DRIVER_HUNG;
+	set_seeds(rep, &rows[1], "balance_score", 1, 6000, 6000, 6000);
+	set_seeds(rep, &rows[1], "energy_j", 1, 5500, 5500, 5500);
+	set_seeds(rep, &rows[2], "balance_score", 1, 7500, 7500, 7500);
+	set_seeds(rep, &rows[2], "energy_j", 1, 4000, 4000, 4000);
+	rep->rows = rows;
+	rep->nr_rows = 3;
+}
+
+static void test_rank(void)
+{
+	struct report_row *rows = calloc(3, sizeof(*rows));
+	int b, e, ok;
+	struct report rep;
+
+	make_report(&rep, 3);
+	b = report_column(&rep, "balance_score");
+	e = report_column(&rep, "energy_j");
+	judged_rows(&rep, rows);
+	ok = !report_judge(&rep);
+	ok = ok && rep.nr_worse == 4 && rep.nr_better == 1;
+	/* the hung run first, then +50 %, then the two +20 %/+10 % */
+	ok = ok && rep.worse[0].row == &rows[0] && rep.worse[0].metric < 0 &&
+	     rep.worse[1].row == &rows[2] && rep.worse[1].metric == b &&
+	     rep.worse[2].row == &rows[1] && rep.worse[2].metric == b &&
+	     rep.worse[3].row == &rows[1] && rep.worse[3].metric == e &&
+	     rep.better[0].row == &rows[2] && rep.better[0].metric == e;
+	tap_ok(ok, "the run's regression ranks first, then the largest change; %zu regressions, %zu improvement",
+	       rep.nr_worse, rep.nr_better);
+	report_release(&rep);
+}
+
+static void test_rank_ties(void)
+{
+	struct report_row *rows = calloc(2, sizeof(*rows));
+	struct report rep;
+	int b, ok;
+
+	make_report(&rep, 3);
+	b = report_column(&rep, "balance_score");
+	make_row(&rep, &rows[0], 1000);
+	make_row(&rep, &rows[1], 1000);
+	rows[0].pattern = 7;
+	rows[1].pattern = 3;
+	set_seeds(&rep, &rows[0], "balance_score", 1, 2000, 2000, 2000);
+	set_seeds(&rep, &rows[1], "balance_score", 1, 2000, 2000, 2000);
+	rep.rows = rows;
+	rep.nr_rows = 2;
+	ok = !report_judge(&rep) && rep.nr_worse == 2 &&
+	     rep.worse[0].row == &rows[1] && rep.worse[1].row == &rows[0] &&
+	     rep.worse[0].metric == b;
+	tap_ok(ok, "equal changes rank by topology, then pattern");
+	report_release(&rep);
+}
+
+static void test_summary(void)
+{
+	struct report_row *rows = calloc(3, sizeof(*rows));
+	struct report_summary run, bal, en;
+	struct report rep;
+
+	make_report(&rep, 3);
+	judged_rows(&rep, rows);
+	report_judge(&rep);
+	report_summarise(&rep, 0, -1, &run);
+	report_summarise(&rep, 0, report_column(&rep, "balance_score"), &bal);
+	report_summarise(&rep, 0, report_column(&rep, "energy_j"), &en);
+	tap_ok(run.compared == 3 && run.worse == 1 && run.better == 0 &&
+	       bal.compared == 2 && bal.worse == 2 && bal.median_worse == 35 &&
+	       en.compared == 2 && en.worse == 1 && en.better == 1 &&
+	       en.median_worse == -5,
+	       "per topology: runs 1 of 3 worse; balance 2 of 2 worse, median %+.0f%%; energy 1 worse 1 better, median %+.0f%%",
+	       bal.median_worse, en.median_worse);
+	report_release(&rep);
+}
+
+static void test_text_summary(void)
+{
+	struct report_row *rows = calloc(3, sizeof(*rows));
+	char *full = NULL, *sum = NULL;
+	size_t lf = 0, ls = 0;
+	struct report rep;
+	FILE *f;
+	int ok;
+
+	make_report(&rep, 3);
+	judged_rows(&rep, rows);
+	report_judge(&rep);
+	f = open_memstream(&full, &lf);
+	report_text(f, &rep, 0);
+	fclose(f);
+	f = open_memstream(&sum, &ls);
+	report_text(f, &rep, 1);
+	fclose(f);
+	ok = ls < lf && !strncmp(full, sum, ls) &&
+	     !strcmp(full + ls, "Every pattern, metric and seed: report.json; tables and plots: report.html\n") &&
+	     strstr(sum, "verdict: 4 regressions, 1 improvement\n") &&
+	     strstr(sum, "  wakeup_latency_ns.p99 ");
+	tap_ok(ok, "the printed summary is report.txt without its last line");
+	free(full);
+	free(sum);
+	report_release(&rep);
+}
+
+static void test_verdict_names(void)
+{
+	tap_ok(!strcmp(report_verdict_name(REPORT_SAME), "same") &&
+	       !strcmp(report_verdict_name(REPORT_NOISE), "noise") &&
+	       !strcmp(report_verdict_name(REPORT_WORSE), "regression") &&
+	       !strcmp(report_verdict_name(REPORT_BETTER), "improvement"),
+	       "verdicts are named as report.json names them");
+}
+
+static void test_trend_label(void)
+{
+	static const char commits[3][41] = {
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+		"cccccccccccccccccccccccccccccccccccccccc",
+	};
+	struct bisect_tag tags[] = {
+		{ "v1-rc1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" },
+		{ "v2", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" },
+		{ "v2-alias", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" },
+	};
+	struct report_trend_point p = { .n = 3 }, q = { .n = 3 },
+				  one = { .n = 1 };
+
+	memcpy(p.first, commits[0], 41);
+	report_trend_label(&p, commits, tags, 3);
+	memcpy(q.first, commits[0], 41);
+	report_trend_label(&q, commits, tags, 0);
+	memcpy(one.first, commits[2], 41);
+	report_trend_label(&one, &commits[2], tags, 3);
+	tap_ok(!strcmp(p.label, "v2") && !strcmp(q.label, "aaaaaaaaaaaa+2") &&
+	       !strcmp(one.label, "cccccccccccc"),
+	       "a point is named by its newest tagged commit's first tag (%s), else its short hash (%s, %s)",
+	       p.label, q.label, one.label);
+}
+
+/* Run a shell command in @dir; its exit status. */
+static int sh(const char *dir, const char *cmd)
+{
+	char *full;
+	int st;
+
+	if (asprintf(&full, "cd '%s' && { %s; } >/dev/null 2>&1", dir, cmd) < 0)
+		abort();
+	st = system(full);
+	free(full);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_bisect_tags(void)
+{
+	char dir[] = "/tmp/lsb-report-XXXXXX", head[41] = "", cmd[256];
+	struct bisect_tag *tags = NULL;
+	bisect_repo *r = NULL;
+	size_t n = 0;
+	FILE *p;
+	int ok;
+
+	if (!mkdtemp(dir) ||
+	    sh(dir, "git init -q . && echo x > f && git add f && "
+		    "git -c user.name=t -c user.email=t@e commit -q -m one && "
+		    "git tag b && git -c user.name=t -c user.email=t@e tag -a -m a a && "
+		    "git tag tree 'HEAD^{tree}'")) {
+		tap_ok(1, "# SKIP no git CLI to make a repository");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "git -C '%s' rev-parse HEAD", dir);
+	p = popen(cmd, "r");
+	if (p) {
+		if (!fgets(head, sizeof(head), p))
+			head[0] = '\0';
+		pclose(p);
+	}
+	ok = !bisect_repo_open(&r, dir) && !bisect_tags(r, &tags, &n) &&
+	     n == 2 && !strcmp(tags[0].name, "a") &&
+	     !strcmp(tags[1].name, "b") && !strcmp(tags[0].commit, head) &&
+	     !strcmp(tags[1].commit, head);
+	tap_ok(ok, "bisect_tags(): annotated and lightweight tags by name, peeled to their commit, a tree's tag left out (%zu)",
+	       n);
+	bisect_tags_free(tags, n);
+	bisect_repo_free(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	sh("/", cmd);
+}
+
+int main(void)
+{
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	tap_plan(15);
+	test_columns();
+	test_judge_regression();
+	test_judge_improvement();
+	test_judge_noise();
+	test_judge_same();
+	test_judge_floor();
+	test_judge_crash();
+	test_judge_one_seed();
+	test_rank();
+	test_rank_ties();
+	test_summary();
+	test_text_summary();
+	test_verdict_names();
+	test_trend_label();
+	test_bisect_tags();
+	return tap_done();
+}
