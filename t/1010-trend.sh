@@ -29,8 +29,8 @@ ASYM=$LSB_ROOT/topologies/examples/asym-smt.json
 	--topology "$ASYM" --topology quad --duration 1s --out "$tmp/a" \
 	> "$tmp/a.out" 2> "$tmp/a.err"
 ok $? "trend of v6.1.170..v6.1.192, 2 workloads x 2 topologies, exits 0"
-A=$tmp/a/hog_1_cpus_2_hog_1_name_misfit_cpus_0_unpin_10ms-asym-smt.json
-Q=$tmp/a/hog_4_cpus_0_unpin_10ms-quad
+A=$tmp/a/hog_1_cpus=2+hog_1_name=misfit_cpus=0_unpin=10ms-asym-smt.json
+Q=$tmp/a/hog_4_cpus=0_unpin=10ms-quad
 n=0
 for d in "$tmp"/a/*/; do
 	for f in balance-energy.png plane.png metrics.png trend.dat; do
@@ -87,7 +87,7 @@ trend_dat "$A" "X = 'A'$same" && trend_dat "$Q" "X = 'Q'$same"
 ok $? "for 6.1.187 and 6.1.190, on both pairs, the 6 metrics of trend.dat are those of 'linsched run --json'"
 trend_dat "$A" "a, b = [[r for r in d if r['label'] == v][0]['throughput'] for v in ('v6.1.187', 'v6.1.190')]; print('# throughput %g -> %g' % (a, b)); ok = a > 1.9 and b < 1.45"
 ok $? "the misfit workload's throughput on asym-smt drops from 6.1.187 to 6.1.190"
-P=$tmp/a/hog_4_cpus_0_unpin_10ms-asym-smt.json
+P=$tmp/a/hog_4_cpus=0_unpin=10ms-asym-smt.json
 [ "$(grep -vc '^#' "$P/plane.dat")" = 2 ] && [ "$(grep -vc '^#' "$P/arrows.dat")" = 1 ] &&
 	grep -q '"v6.1.190, v6.1.192"$' "$P/plane.dat" && [ "$(grep -vc '^#' "$A/plane.dat")" = 1 ] &&
 	grep -q 'balance_score' "$A/metrics.gp" && grep -q "axes x1y2" "$A/balance-energy.gp"
@@ -108,7 +108,7 @@ c2=$(git -C "$repo" -c user.name=t -c user.email=t@t commit-tree "v6.1.190^{tree
 "$LINSCHED" trend "v6.1.187..$c2" --repo "$repo" --workload "$W2" --topology quad \
 	--seeds 2 --duration 200ms --out "$tmp/x" > "$tmp/x.out" 2> "$tmp/x.err"
 rc=$?
-X=$tmp/x/hog_4_cpus_0_unpin_10ms-quad
+X=$tmp/x/hog_4_cpus=0_unpin=10ms-quad
 [ $rc = 0 ] && grep -q "^  gap: ${c1:0:12} (${c1:0:12}): crashed: .*BUG" "$tmp/x.out" &&
 	grep -q "1 gap" "$tmp/x.out" &&
 	trend_dat "$X" "import math; ok = [r['status'] for r in d] == ['ok', 'crashed', 'ok'] and all(math.isnan(v) for k, v in d[1].items() if k not in ('index', 'label', 'first_commit', 'last_commit', 'commits', 'status')) and not math.isnan(d[2]['throughput'])" &&
