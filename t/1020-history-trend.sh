@@ -39,8 +39,8 @@ start=$(date +%s)
 	--topology $T2 --duration 1s --out "$tmp/h" > "$tmp/h.out" 2> "$tmp/h.err"
 rc=$?
 diag "trend: $(($(date +%s) - start)) s (builds included)"
-D1=$tmp/h/hog_8_periodic_8_run_500us_sleep_5ms-quad-smt
-D2=$tmp/h/hog_8_periodic_8_run_500us_sleep_5ms-dynamiq-1_3_4
+D1=$tmp/h/hog_8+periodic_8_run=500us_sleep=5ms-quad-smt
+D2=$tmp/h/hog_8+periodic_8_run=500us_sleep=5ms-dynamiq-1+3+4
 [ $rc = 0 ] && [ -d "$D1" ] && [ -d "$D2" ] && grep -q ', 0 gaps;' "$tmp/h.out" &&
 	! grep -q . "$tmp/h.err"
 ok $? "trend of the whole history on $T1 and $T2 exits 0 ($rc), no gaps, nothing on stderr"
