@@ -15,9 +15,10 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "guile/guile.h"
+#include "metrics/metrics.h"
 #include "version.h"
 
-static const char usage[] =
+static const char usage_head[] =
 "usage: lsbisect GOOD BAD WORKLOAD [options]\n"
 "       lsbisect --continue [GOOD BAD WORKLOAD] [options]\n"
 "       lsbisect --replay LOG [options]\n"
@@ -33,12 +34,13 @@ static const char usage[] =
 "                      %s)\n"
 "  -t, --topology T    the machine (default quad-smt)\n"
 "  -d, --duration D    simulated time per run (default 2s)\n"
-"  -m, --metric NAME   what is compared (default balance_score): a key of\n"
-"                      the results' \"metrics\" or \"power\", or a dotted\n"
-"                      path, e.g. work_conservation, energy_j, mean_power_w,\n"
-"                      wakeup_latency_ns.p99, runqueue_wait_ns,\n"
-"                      migrations_per_s.MC, throughput. Higher is worse\n"
-"                      for every metric but fairness and throughput.\n"
+"  -m, --metric NAME   what is compared (default balance_score): a metric\n"
+"                      of the catalogue, below, or a dotted path into the\n"
+"                      results (wakeup_latency_ns.p50, migrations_per_s.MC,\n"
+"                      power.idle_residency.0.C6); higher is worse unless\n"
+"                      the catalogue says otherwise:\n";
+
+static const char usage_tail[] =
 "      --threshold PCT  how much worse than GOOD is bad (default 5)\n"
 "      --seeds N       seeds per revision, GOOD's too (default 1). With N > 1\n"
 "                      a revision is bad only when its median passes the\n"
@@ -189,62 +191,272 @@ static int linsched_beside(char *out, size_t len)
 	return 0;
 }
 
-static int parse_count(const char *opt, const char *s, int min, int *out)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
+/* What the command line says, before the settings are made of it. */
+struct bisect_opts {
+	const char *out_dir, *scheme;
+	const char *repo, *topology, *duration, *metric, *script;
+	int repl, quiet, max_seeds, seeds, timeout;
+	double threshold;
+	struct driver_engine engine;
+	char tool[4200];
+};
 
-	if (*end || end == s || v < min || v > 1000000) {
-		fprintf(stderr, "error: %s '%s': expected a whole number of at least %d\n",
-			opt, s, min);
-		return -1;
+static const struct option long_opts[] = {
+	{ "repo", required_argument, NULL, 'r' },
+	{ "topology", required_argument, NULL, 't' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "metric", required_argument, NULL, 'm' },
+	{ "threshold", required_argument, NULL, 'T' },
+	{ "seeds", required_argument, NULL, 'S' },
+	{ "max-seeds", required_argument, NULL, 'M' },
+	{ "script", required_argument, NULL, 's' },
+	{ "first-parent", no_argument, NULL, 'F' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "continue", no_argument, NULL, 'C' },
+	{ "replay", required_argument, NULL, 'R' },
+	{ "timeout", required_argument, NULL, 'O' },
+	{ "governor", required_argument, NULL, 'G' },
+	{ "cpuidle", required_argument, NULL, 'I' },
+	{ "no-energy-model", no_argument, NULL, 'E' },
+	{ "fatal-warnings", no_argument, NULL, 'W' },
+	{ "repl", no_argument, NULL, 'P' },
+	{ "scheme", required_argument, NULL, 'X' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	ENGINE_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+static void print_usage(FILE *f, const struct driver_paths *paths)
+{
+	size_t i, n;
+	const struct metric_def *m = metric_catalogue(&n);
+
+	fprintf(f, usage_head, paths->repo);
+	for (i = 0; i < n; i++) {
+		char line[160];
+		size_t len;
+
+		len = (size_t)snprintf(line, sizeof(line), "%24s%-20s %s%s%s",
+				       "", m[i].name, m[i].unit,
+				       *m[i].unit && m[i].higher_is_better ?
+				       ", " : "", m[i].higher_is_better ?
+				       "higher is better" : "");
+		while (len > 0 && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(f, "%s\n", line);
 	}
-	*out = (int)v;
-	return 0;
+	fprintf(f, usage_tail, paths->data_dir);
+}
+
+/* getopt: -1 to go on, else the exit status. */
+static int parse_opts(int argc, char **argv, struct bisect_opts *o,
+		      struct guile_config *cfg)
+{
+	int c;
+
+	o->timeout = -1;
+	o->threshold = -1;
+	engine_defaults(&o->engine);
+	while ((c = getopt_long(argc, argv, "r:t:d:m:j:o:qvh", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'r': o->repo = optarg; break;
+		case 't': o->topology = optarg; break;
+		case 'd': o->duration = optarg; break;
+		case 'm': o->metric = optarg; break;
+		case 'T':
+			if (opt_double("--threshold", optarg, 0, 1e9,
+				       &o->threshold))
+				return 2;
+			break;
+		case 'S':
+			if (opt_int("--seeds", optarg, 1, 1000000, &o->seeds))
+				return 2;
+			break;
+		case 'M':
+			if (opt_int("--max-seeds", optarg, 1, 1000000,
+				    &o->max_seeds))
+				return 2;
+			break;
+		case 's': o->script = optarg; break;
+		case 'F': cfg->first_parent = 1; break;
+		case 'o': o->out_dir = optarg; break;
+		case 'C': cfg->mode = GUILE_CONTINUE; break;
+		case 'R':
+			cfg->mode = GUILE_REPLAY;
+			cfg->replay_log = optarg;
+			break;
+		case 'O':
+			if (opt_int("--timeout", optarg, 0, 1000000,
+				    &o->timeout))
+				return 2;
+			break;
+		case 'G': cfg->run.governor = optarg; break;
+		case 'I': cfg->run.cpuidle = optarg; break;
+		case 'E': cfg->run.no_energy_model = 1; break;
+		case 'W': cfg->run.fatal_warnings = 1; break;
+		case 'P': o->repl = 1; break;
+		case 'X': o->scheme = optarg; break;
+		case 'q': o->quiet = 1; break;
+		case 'v': cfg->verbose = 1; break;
+		case 'h':
+			print_usage(stdout, cfg->paths);
+			return 0;
+		case 'V':
+			printf("lsbisect %s\n", LSB_VERSION);
+			return 0;
+		default:
+			if (!engine_option(&o->engine, c, optarg))
+				break;
+			print_usage(stderr, cfg->paths);
+			return 2;
+		}
+	}
+	cfg->jobs = o->engine.jobs;
+	cfg->engine = &o->engine;
+	if (o->engine.slurm) {
+		if (linsched_beside(o->tool, sizeof(o->tool)))
+			return 2;
+		o->engine.tool = o->tool;
+	}
+	return -1;
+}
+
+static void config_defaults(struct guile_config *cfg)
+{
+	cfg->repo = cfg->paths->repo;
+	cfg->run.topology = "quad-smt";
+	cfg->run.duration = "2s";
+	cfg->metric = "balance_score";
+	cfg->threshold = 5;
+	cfg->seeds = 1;
+	cfg->run.timeout_s = 600;
+}
+
+/* The settings: from the arguments or from the log, then the options. */
+static int make_config(int argc, char **argv, const struct bisect_opts *o,
+		       struct guile_config *cfg)
+{
+	if (argc - optind == 3) {
+		cfg->good = argv[optind];
+		cfg->bad = argv[optind + 1];
+		cfg->run.workload = argv[optind + 2];
+		config_defaults(cfg);
+	} else if (argc != optind) {
+		fprintf(stderr, "error: expected GOOD BAD WORKLOAD\n\n");
+		print_usage(stderr, cfg->paths);
+		return 2;
+	} else if (cfg->mode == GUILE_REPLAY ||
+		   (cfg->mode == GUILE_CONTINUE && o->out_dir)) {
+		char log[4300] = "";
+
+		if (cfg->mode == GUILE_CONTINUE)
+			snprintf(log, sizeof(log), "%s/log.jsonl", o->out_dir);
+		if (guile_config_from_log(cfg, cfg->mode == GUILE_REPLAY ?
+					  cfg->replay_log : log)) {
+			fprintf(stderr, "error: %s\n", guile_last_error());
+			return 2;
+		}
+	} else if (!o->repl && !o->scheme) {
+		fprintf(stderr, "error: %s\n\n", cfg->mode == GUILE_CONTINUE ?
+			"--continue needs GOOD BAD WORKLOAD or --out DIR" :
+			"expected GOOD BAD WORKLOAD");
+		print_usage(stderr, cfg->paths);
+		return 2;
+	} else {
+		config_defaults(cfg);
+	}
+	if (o->repo)
+		cfg->repo = o->repo;
+	if (o->topology)
+		cfg->run.topology = o->topology;
+	if (o->duration)
+		cfg->run.duration = o->duration;
+	if (o->metric)
+		cfg->metric = o->metric;
+	if (o->script)
+		cfg->script = o->script;
+	if (o->threshold >= 0)
+		cfg->threshold = o->threshold;
+	if (o->seeds)
+		cfg->seeds = o->seeds;
+	if (o->timeout >= 0)
+		cfg->run.timeout_s = o->timeout;
+	if (o->max_seeds)
+		cfg->max_seeds = o->max_seeds;
+	else if (!cfg->max_seeds || o->seeds)
+		cfg->max_seeds = cfg->seeds > 1 ? 4 * cfg->seeds : 1;
+	if (cfg->max_seeds < cfg->seeds) {
+		fprintf(stderr, "error: --max-seeds %d is below --seeds %d\n",
+			cfg->max_seeds, cfg->seeds);
+		return 2;
+	}
+	cfg->run.metrics = 1;
+	if (cfg->run.workload &&
+	    check_specs(cfg->run.workload, cfg->run.topology,
+			cfg->run.duration))
+		return 2;
+	if (cfg->script && access(cfg->script, R_OK)) {
+		fprintf(stderr, "error: script '%s' cannot be read\n",
+			cfg->script);
+		return 2;
+	}
+	return -1;
+}
+
+/* The bisection itself, its answer printed and written; the exit status. */
+static int bisect(struct guile_config *cfg, struct bisect_opts *o)
+{
+	static char out[4200];
+	struct guile_answer *a = NULL;
+	int ret;
+
+	if (!o->out_dir && cfg->mode == GUILE_REPLAY) {
+		char log[4200];
+
+		snprintf(log, sizeof(log), "%s", cfg->replay_log);
+		snprintf(out, sizeof(out), "%s/replay", dirname(log));
+		o->out_dir = out;
+	} else if (!o->out_dir) {
+		default_out(out, sizeof(out), cfg->paths, cfg);
+		o->out_dir = out;
+	}
+	cfg->out_dir = o->out_dir;
+	isatty_err = isatty(2);
+	cfg->on_progress = on_progress;
+	cfg->on_message = on_message;
+	cfg->payload = &o->quiet;
+
+	ret = guile_bisect(cfg, &a);
+	if (isatty_err && !o->quiet)
+		fputs("\r\033[K", stderr);
+	if (!a) {
+		fprintf(stderr, "error: %s\n", guile_last_error());
+		return 4;
+	}
+	if (ret == GUILE_USAGE || ret == GUILE_STOPPED) {
+		fprintf(stderr, "error: %s\n", a->message);
+		if (ret == GUILE_STOPPED && *a->log_path &&
+		    cfg->mode != GUILE_REPLAY && !access(a->log_path, F_OK))
+			fprintf(stderr, "the log '%s' keeps what was done (%zu steps): resume with --continue\n",
+				a->log_path, a->nr_steps);
+	} else if (report_write(cfg, a, o->out_dir)) {
+		ret = GUILE_STOPPED;
+	}
+	guile_answer_free(a);
+	return ret;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "topology", required_argument, NULL, 't' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "threshold", required_argument, NULL, 'T' },
-		{ "seeds", required_argument, NULL, 'S' },
-		{ "max-seeds", required_argument, NULL, 'M' },
-		{ "script", required_argument, NULL, 's' },
-		{ "first-parent", no_argument, NULL, 'F' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "continue", no_argument, NULL, 'C' },
-		{ "replay", required_argument, NULL, 'R' },
-		{ "timeout", required_argument, NULL, 'O' },
-		{ "governor", required_argument, NULL, 'G' },
-		{ "cpuidle", required_argument, NULL, 'I' },
-		{ "no-energy-model", no_argument, NULL, 'E' },
-		{ "fatal-warnings", no_argument, NULL, 'W' },
-		{ "repl", no_argument, NULL, 'P' },
-		{ "scheme", required_argument, NULL, 'X' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		ENGINE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct driver_paths paths;
+	static struct bisect_opts o;
 	struct guile_config cfg = { 0 };
-	struct guile_answer *a = NULL;
-	char out[4200], replay_out[4200], *end;
-	const char *out_dir = NULL, *scheme = NULL;
-	const char *o_repo = NULL, *o_topology = NULL, *o_duration = NULL;
-	const char *o_metric = NULL, *o_script = NULL;
-	int c, repl = 0, quiet = 0, ret, max_seeds = 0, seeds = 0;
-	int timeout = -1;
-	double threshold = -1;
-	struct driver_engine engine;
-	char tool[4200];
+	int ret;
 
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
@@ -252,191 +464,19 @@ int main(int argc, char **argv)
 	}
 	cfg.paths = &paths;
 	cfg.mode = GUILE_NEW;
-	engine_defaults(&engine);
-	while ((c = getopt_long(argc, argv, "r:t:d:m:j:o:qvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r': o_repo = optarg; break;
-		case 't': o_topology = optarg; break;
-		case 'd': o_duration = optarg; break;
-		case 'm': o_metric = optarg; break;
-		case 'T':
-			threshold = strtod(optarg, &end);
-			if (*end || end == optarg || threshold < 0) {
-				fprintf(stderr, "error: --threshold '%s': expected a percentage, e.g. 5\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			if (parse_count("--seeds", optarg, 1, &seeds))
-				return 2;
-			break;
-		case 'M':
-			if (parse_count("--max-seeds", optarg, 1, &max_seeds))
-				return 2;
-			break;
-		case 's': o_script = optarg; break;
-		case 'F': cfg.first_parent = 1; break;
-		case 'o': out_dir = optarg; break;
-		case 'C': cfg.mode = GUILE_CONTINUE; break;
-		case 'R':
-			cfg.mode = GUILE_REPLAY;
-			cfg.replay_log = optarg;
-			break;
-		case 'O':
-			if (parse_count("--timeout", optarg, 0, &timeout))
-				return 2;
-			break;
-		case 'G': cfg.run.governor = optarg; break;
-		case 'I': cfg.run.cpuidle = optarg; break;
-		case 'E': cfg.run.no_energy_model = 1; break;
-		case 'W': cfg.run.fatal_warnings = 1; break;
-		case 'P': repl = 1; break;
-		case 'X': scheme = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'v': cfg.verbose = 1; break;
-		case 'h':
-			printf(usage, paths.repo, paths.data_dir);
-			return 0;
-		case 'V':
-			printf("lsbisect %s\n", LSB_VERSION);
-			return 0;
-		default:
-			if (!engine_option(&engine, c, optarg))
-				break;
-			fprintf(stderr, usage, paths.repo, paths.data_dir);
-			return 2;
-		}
-	}
-	cfg.jobs = engine.jobs;
-	cfg.engine = &engine;
-	if (engine.slurm) {
-		if (linsched_beside(tool, sizeof(tool)))
-			return 2;
-		engine.tool = tool;
-	}
-
-	/* the settings: from the arguments, or from the log */
-	if (argc - optind == 3) {
-		cfg.good = argv[optind];
-		cfg.bad = argv[optind + 1];
-		cfg.run.workload = argv[optind + 2];
-		cfg.repo = paths.repo;
-		cfg.run.topology = "quad-smt";
-		cfg.run.duration = "2s";
-		cfg.metric = "balance_score";
-		cfg.threshold = 5;
-		cfg.seeds = 1;
-		cfg.run.timeout_s = 600;
-	} else if (argc != optind) {
-		fprintf(stderr, "error: expected GOOD BAD WORKLOAD\n\n");
-		fprintf(stderr, usage, paths.repo, paths.data_dir);
-		return 2;
-	} else if (cfg.mode == GUILE_REPLAY ||
-		   (cfg.mode == GUILE_CONTINUE && out_dir)) {
-		char log[4300] = "";
-
-		if (cfg.mode == GUILE_CONTINUE)
-			snprintf(log, sizeof(log), "%s/log.jsonl", out_dir);
-		if (guile_config_from_log(&cfg, cfg.mode == GUILE_REPLAY ?
-					  cfg.replay_log : log)) {
-			fprintf(stderr, "error: %s\n", guile_last_error());
-			return 2;
-		}
-	} else if (!repl && !scheme) {
-		fprintf(stderr, "error: %s\n\n", cfg.mode == GUILE_CONTINUE ?
-			"--continue needs GOOD BAD WORKLOAD or --out DIR" :
-			"expected GOOD BAD WORKLOAD");
-		fprintf(stderr, usage, paths.repo, paths.data_dir);
-		return 2;
-	} else {
-		cfg.repo = paths.repo;
-		cfg.metric = "balance_score";
-		cfg.threshold = 5;
-		cfg.seeds = 1;
-		cfg.run.topology = "quad-smt";
-		cfg.run.duration = "2s";
-		cfg.run.timeout_s = 600;
-	}
-	if (o_repo)
-		cfg.repo = o_repo;
-	if (o_topology)
-		cfg.run.topology = o_topology;
-	if (o_duration)
-		cfg.run.duration = o_duration;
-	if (o_metric)
-		cfg.metric = o_metric;
-	if (o_script)
-		cfg.script = o_script;
-	if (threshold >= 0)
-		cfg.threshold = threshold;
-	if (seeds)
-		cfg.seeds = seeds;
-	if (timeout >= 0)
-		cfg.run.timeout_s = timeout;
-	if (max_seeds)
-		cfg.max_seeds = max_seeds;
-	else if (!cfg.max_seeds || seeds)
-		cfg.max_seeds = cfg.seeds > 1 ? 4 * cfg.seeds : 1;
-	if (cfg.max_seeds < cfg.seeds) {
-		fprintf(stderr, "error: --max-seeds %d is below --seeds %d\n",
-			cfg.max_seeds, cfg.seeds);
-		return 2;
-	}
-	cfg.run.metrics = 1;
-	if (cfg.run.workload &&
-	    check_specs(cfg.run.workload, cfg.run.topology,
-			cfg.run.duration))
-		return 2;
-	if (cfg.script && access(cfg.script, R_OK)) {
-		fprintf(stderr, "error: script '%s' cannot be read\n",
-			cfg.script);
-		return 2;
-	}
-
-	if (repl || scheme) {
-		ret = repl ? guile_repl(&cfg) : guile_run_file(&cfg, scheme);
+	ret = parse_opts(argc, argv, &o, &cfg);
+	if (ret < 0)
+		ret = make_config(argc, argv, &o, &cfg);
+	if (ret >= 0)
+		return ret;
+	if (o.repl || o.scheme) {
+		ret = o.repl ? guile_repl(&cfg) : guile_run_file(&cfg, o.scheme);
 		if (ret)
 			fprintf(stderr, "error: %s\n", guile_last_error());
 		guile_config_release(&cfg);
 		return ret ? 4 : 0;
 	}
-
-	if (!out_dir && cfg.mode == GUILE_REPLAY) {
-		char log[4200];
-
-		snprintf(log, sizeof(log), "%s", cfg.replay_log);
-		snprintf(replay_out, sizeof(replay_out), "%s/replay",
-			 dirname(log));
-		out_dir = replay_out;
-	} else if (!out_dir) {
-		default_out(out, sizeof(out), &paths, &cfg);
-		out_dir = out;
-	}
-	cfg.out_dir = out_dir;
-	isatty_err = isatty(2);
-	cfg.on_progress = on_progress;
-	cfg.on_message = on_message;
-	cfg.payload = &quiet;
-
-	ret = guile_bisect(&cfg, &a);
-	if (isatty_err && !quiet)
-		fputs("\r\033[K", stderr);
-	if (!a) {
-		fprintf(stderr, "error: %s\n", guile_last_error());
-		guile_config_release(&cfg);
-		return 4;
-	}
-	if (ret == GUILE_USAGE || ret == GUILE_STOPPED) {
-		fprintf(stderr, "error: %s\n", a->message);
-		if (ret == GUILE_STOPPED && *a->log_path &&
-		    cfg.mode != GUILE_REPLAY && !access(a->log_path, F_OK))
-			fprintf(stderr, "the log '%s' keeps what was done (%zu steps): resume with --continue\n",
-				a->log_path, a->nr_steps);
-	} else if (report_write(&cfg, a, out_dir)) {
-		ret = GUILE_STOPPED;
-	}
-	guile_answer_free(a);
+	ret = bisect(&cfg, &o);
 	guile_config_release(&cfg);
 	return ret;
 }

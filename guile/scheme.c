@@ -19,6 +19,7 @@
 
 #include "common/common.h"
 #include "guile/guile_internal.h"
+#include "metrics/metrics.h"
 
 /* The session the primitives act on (one at a time, in Guile's thread). */
 static struct session *cur;
@@ -73,6 +74,14 @@ static SCM sym(const char *s)
 }
 
 /* JSON as Scheme: objects are alists with string keys, arrays vectors. */
+/* A JSON number as Scheme: exact when it is an integer a double holds. */
+static SCM number_to_scm(double d)
+{
+	if (d == floor(d) && fabs(d) < 9007199254740992.0)
+		return scm_from_int64((int64_t)d);
+	return scm_from_double(d);
+}
+
 static SCM json_to_scm(const cJSON *j)
 {
 	const cJSON *c;
@@ -95,13 +104,8 @@ static SCM json_to_scm(const cJSON *j)
 		}
 		return v;
 	}
-	if (cJSON_IsNumber(j)) {
-		double d = j->valuedouble;
-
-		if (d == floor(d) && fabs(d) < 9007199254740992.0)
-			return scm_from_int64((int64_t)d);
-		return scm_from_double(d);
-	}
+	if (cJSON_IsNumber(j))
+		return number_to_scm(j->valuedouble);
 	if (cJSON_IsString(j))
 		return str(j->valuestring);
 	if (cJSON_IsBool(j))
@@ -434,13 +438,15 @@ static void leaves(SCM alist, const char *prefix, char *out, size_t len)
 	}
 }
 
-/* (metric R NAME) → a number */
+/* (metric R NAME) → a number, as metrics/catalogue.c reads NAME */
 static SCM p_metric(SCM r, SCM name)
 {
-	static const char *const roots[] = { "metrics", "power", NULL };
-	char *n, *path, *part, *save, msg[2048] = "";
-	size_t i;
-	SCM node;
+	char *n, msg[2048] = "";
+	const struct metric_def *cat;
+	size_t i, nc;
+	cJSON *j;
+	double v;
+	int err;
 
 	if (!scm_is_string(ref(r, "outcome")))
 		scm_wrong_type_arg_msg("metric", 1, r, "result");
@@ -455,34 +461,42 @@ static SCM p_metric(SCM r, SCM name)
 		scm_dynwind_end();
 		throw_error(KEY_ERROR, "metric", msg);
 	}
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-		node = roots[i] ? ref(r, roots[i]) : r;
-		path = strdup(n);
-		if (!path)
-			break;
-		for (part = strtok_r(path, ".", &save);
-		     part && scm_is_true(node);
-		     part = strtok_r(NULL, ".", &save))
-			node = scm_is_vector(node) ?
-			       (atoi(part) >= 0 &&
-				(size_t)atoi(part) < scm_c_vector_length(node) ?
-				scm_c_vector_ref(node, atoi(part)) : SCM_BOOL_F) :
-			       ref(node, part);
-		free(path);
-		if (scm_is_real(node)) {
-			scm_dynwind_end();
-			return node;
-		}
+	j = scm_to_json(r);
+	err = metric_value(j, n, &v);
+	cJSON_Delete(j);
+	if (!err) {
+		scm_dynwind_end();
+		return number_to_scm(v);
 	}
-	snprintf(msg, sizeof(msg), "unknown metric '%s'; the results have: ",
+	snprintf(msg, sizeof(msg), "unknown metric '%s'; the catalogue has: ",
 		 n);
 	scm_dynwind_end();
+	cat = metric_catalogue(&nc);
+	for (i = 0; i < nc; i++)
+		snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), "%s%s",
+			 i ? ", " : "", cat[i].name);
+	strncat(msg, "; the results also have: ", sizeof(msg) - strlen(msg) - 1);
 	leaves(ref(r, "metrics"), "", msg + strlen(msg),
 	       sizeof(msg) - strlen(msg));
 	strncat(msg, "; and in power: ", sizeof(msg) - strlen(msg) - 1);
 	leaves(ref(r, "power"), "", msg + strlen(msg),
 	       sizeof(msg) - strlen(msg));
 	throw_error(KEY_METRIC, "metric", msg);
+}
+
+/* (higher-is-better? NAME) → the catalogue's direction of NAME */
+static SCM p_higher_is_better(SCM name)
+{
+	char *n;
+	SCM v;
+
+	if (scm_is_symbol(name))
+		name = scm_symbol_to_string(name);
+	scm_dynwind_begin(0);
+	n = arg_str(name, 1, "higher-is-better?");
+	v = scm_from_bool(metric_higher_is_better(n));
+	scm_dynwind_end();
+	return v;
 }
 
 /* (log MESSAGE) → a note in the log, shown to the user */
@@ -624,6 +638,7 @@ static void define_module(void *data)
 		{ "skip?", 1, 0, (scm_t_subr)p_skip_p },
 		{ "skip-reason", 1, 0, (scm_t_subr)p_skip_reason },
 		{ "metric", 2, 0, (scm_t_subr)p_metric },
+		{ "higher-is-better?", 1, 0, (scm_t_subr)p_higher_is_better },
 		{ "log", 1, 0, (scm_t_subr)p_log },
 		{ "log-step", 2, 2, (scm_t_subr)p_log_step },
 		{ "progress", 2, 0, (scm_t_subr)p_progress },

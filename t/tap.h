@@ -7,9 +7,12 @@
 #ifndef LSB_TAP_H
 #define LSB_TAP_H
 
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int tap_n, tap_failed;
 
@@ -55,5 +58,51 @@ static inline int tap_done(void)
 		tap_diag("%d of %d failed", tap_failed, tap_n);
 	return tap_failed ? 1 : 0;
 }
+
+/*
+ * One case per function, after the kernel's tools/testing/vma:
+ * static bool test_x(void) { ASSERT_EQ(...); ... return true; } and
+ * TEST(test_x) in main(). A failed assertion prints file:line, the
+ * expression and both values, and returns false from the case.
+ */
+#define TEST(fn)	tap_ok(fn(), "%s", #fn + 5)
+
+#define ASSERT_TRUE(c) do {						\
+	if (!(c)) {							\
+		tap_diag("%s:%d: expected %s", __FILE__, __LINE__, #c);	\
+		return false;						\
+	}								\
+} while (0)
+
+#define ASSERT_FALSE(c)	ASSERT_TRUE(!(c))
+
+#define ASSERT_EQ(a, b) do {						\
+	long long a_ = (long long)(a), b_ = (long long)(b);		\
+	if (a_ != b_) {							\
+		tap_diag("%s:%d: %s == %s: %lld != %lld", __FILE__,	\
+			 __LINE__, #a, #b, a_, b_);			\
+		return false;						\
+	}								\
+} while (0)
+
+/* |a - b| <= eps (two NaNs are not equal). */
+#define ASSERT_NEAR(a, b, eps) do {					\
+	double a_ = (a), b_ = (b);					\
+	if (!(fabs(a_ - b_) <= (eps))) {				\
+		tap_diag("%s:%d: %s == %s: %.17g != %.17g", __FILE__,	\
+			 __LINE__, #a, #b, a_, b_);			\
+		return false;						\
+	}								\
+} while (0)
+
+#define ASSERT_STREQ(a, b) do {						\
+	const char *a_ = (a), *b_ = (b);				\
+	if (!a_ || !b_ || strcmp(a_, b_)) {				\
+		tap_diag("%s:%d: %s == %s: \"%s\" != \"%s\"", __FILE__,	\
+			 __LINE__, #a, #b, a_ ? a_ : "(null)",		\
+			 b_ ? b_ : "(null)");				\
+		return false;						\
+	}								\
+} while (0)
 
 #endif

@@ -10,9 +10,10 @@
   #:use-module (srfi srfi-11)
   #:export (class-index class-commit class-commits class-subset
             energy mean-power balance work-conservation wakeup-p99
-            usage-error higher-is-better? median mann-whitney-p
+            usage-error median mann-whitney-p
             threshold-judge predicate->judge default-judge
-            runs-of evaluate default-strategy bisect-with))
+            runs-of evaluate default-strategy bisect-with)
+  #:re-export (higher-is-better?))
 
 ;;; Classes, as (session 'classes) and revision-range give them.
 (define (class-index c) (assq-ref c 'index))
@@ -31,12 +32,8 @@
   "Stop the bisection: its arguments do not make one (exit status 2)."
   (throw 'lsbisect-usage (apply format #f fmt args)))
 
-;;; Higher is worse for every metric but these.
-(define higher-is-better '("fairness" "throughput"))
-
-(define (higher-is-better? name)
-  (let ((n (if (symbol? name) (symbol->string name) name)))
-    (and (member (last (string-split n #\.)) higher-is-better) #t)))
+;;; Which way a metric goes is (lsbisect)'s higher-is-better?: the
+;;; catalogue of metrics/catalogue.c, lower is better for other names.
 
 (define (median xs)
   (let* ((v (list->vector (sort xs <)))
@@ -119,7 +116,7 @@ a normal approximation with continuity correction above."
   "Bad when the median of metric NAME is worse than GOOD's by more than
 THRESHOLD percent and, with several seeds whose values vary, a one-sided
 Mann-Whitney test agrees (p < 0.05); undecided when only the threshold
-passes. Higher is worse, except for the metrics higher-is-better names."
+passes. Higher is worse, except where the metric catalogue says otherwise."
   (let ((sign (if (higher-is-better? name) -1 1)))
     (lambda (goods these)
       (let* ((gv (map (lambda (r) (* sign (metric r name))) goods))
