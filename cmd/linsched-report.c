@@ -145,10 +145,10 @@ static int report_option(struct report_options *o, int c, const char *arg)
 	case 'q': o->quiet = 1; return 0;
 	case 'v': o->verbose = 1; return 0;
 	default:
-		if (!engine_option(&o->engine, c, arg))
-			return 0;
-		fputs(usage_report, stderr);
-		return 2;
+		c = engine_option(&o->engine, c, arg);
+		if (c > 0)
+			fputs(usage_report, stderr);
+		return c ? 2 : 0;
 	}
 }
 

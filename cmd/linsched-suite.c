@@ -6,16 +6,15 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
+#include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
 #include "suite/suite.h"
@@ -61,10 +60,13 @@ static const char usage_write[] =
 static const char usage_run[] =
 "usage: linsched suite run REV [options]\n"
 "\n"
-"Build revision REV once and run every pattern of the suite on it, N\n"
-"simulations at a time. Each pattern's workload, result (the simulator's\n"
-"JSON, or its failure) and log go under the output directory, with\n"
-"summary.json; a progress line is shown on a terminal.\n"
+"Build revision REV once and run every pattern of the suite on it, as\n"
+"units on the engine (--jobs at a time here, or Slurm job arrays) through\n"
+"the result cache that report, trend, sweep and lsbisect share: a pattern\n"
+"whose result is cached is not run again. Each pattern's workload and\n"
+"result (the simulator's JSON, or what became of it and why) go under the\n"
+"output directory, with summary.json; a progress line is shown on a\n"
+"terminal.\n"
 "\n"
 "  -r, --repo R        kernel repository (default: the bundled history)\n"
 "  -t, --topology T    the machine (default quad-smt)\n"
@@ -73,6 +75,7 @@ static const char usage_run[] =
 "  -o, --out DIR       output directory (default: DATA/suite/REV-TOPOLOGY,\n"
 "                      DATA being build/ in a build tree)\n"
 "  -j, --jobs N        simulations at a time, and build jobs (default 2)\n"
+ENGINE_USAGE
 "  -m, --match GLOB    only names matching GLOB (repeatable: any matches)\n"
 "      --timeout S     wall-clock limit of each simulation (default 600)\n"
 "  -v, --verbose       show kbuild's output\n"
@@ -324,219 +327,42 @@ static int suite_write(int argc, char **argv)
 
 /* ---- run ---- */
 
-static const char *const status_names[] = {
-	[DRIVER_OK] = "finished",
-	[DRIVER_ERROR] = "error",
-	[2] = "error",
-	[DRIVER_BUILD_FAILED] = "error",
-	[DRIVER_CRASHED] = "crashed",
-	[DRIVER_HUNG] = "hung",
-	[DRIVER_UNSUPPORTED] = "error",
-};
-
-static const char *status_name(int st)
-{
-	return st >= 0 && st <= DRIVER_UNSUPPORTED ? status_names[st] : "error";
-}
-
-struct run_ctx {
-	struct driver_revision rev;
-	const char *topology;
-	const char *duration;
+/* What 'suite run' was asked, and what it made. */
+struct suite_run {
+	const char *rev, *repo, *out_opt;
+	struct driver_run_spec spec;
 	const char *seed;
-	int timeout;
-	char out[4096];
-	char wl_dir[4200];
-	char res_dir[4200];
-	char log_dir[4200];
-};
-
-struct outcome {
-	int status;		/* enum driver_status; -1: not run */
+	struct selection sel;
+	int verbose, nr_cpus;
+	struct driver_engine engine;
+	struct driver_paths paths;
+	struct driver_target target;
+	int *patterns, np;
+	char out[4096], wl_dir[4200], res_dir[4200];
+	char (*wl)[4400];
+	struct driver_unit *units;
+	size_t cached;
+	int counts[DRIVER_UNSUPPORTED + 1];
 	double wall;
 };
 
-static void fmt_secs(char *buf, size_t len, double s)
+/* A result's status as the suite counts it: finished, crashed or hung. */
+static int suite_status(const struct driver_unit *u,
+			const struct driver_result *r, int found)
 {
-	int t = (int)(s + 0.5);
-
-	if (t >= 3600)
-		snprintf(buf, len, "%dh%02dm", t / 3600, t / 60 % 60);
-	else if (t >= 60)
-		snprintf(buf, len, "%dm%02ds", t / 60, t % 60);
-	else
-		snprintf(buf, len, "%ds", t);
+	if (!found || u->state == DRIVER_UNIT_FAILED)
+		return DRIVER_ERROR;
+	return r->status == DRIVER_CRASHED || r->status == DRIVER_HUNG ?
+	       r->status : r->status == DRIVER_OK ? DRIVER_OK : DRIVER_ERROR;
 }
 
-static void pattern_paths(const struct run_ctx *ctx, int i, char *wl,
-			  char *res, char *log, size_t len)
+static const char *status_name(int st)
 {
-	const char *name = suite_pattern_name(i);
-
-	lsb_pathf(wl, len, "%s/%s.json", ctx->wl_dir, name);
-	lsb_pathf(res, len, "%s/%s.json", ctx->res_dir, name);
-	lsb_pathf(log, len, "%s/%s.log", ctx->log_dir, name);
+	return st == DRIVER_OK ? "finished" : st == DRIVER_CRASHED ?
+	       "crashed" : st == DRIVER_HUNG ? "hung" : "error";
 }
 
-static off_t file_size(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? -1 : st.st_size;
-}
-
-/* The failure's result: what became of the pattern, and why. */
-static void write_failure(const struct run_ctx *ctx, int i, int status,
-			  const char *msg, const char *res, const char *log)
-{
-	cJSON *root = cJSON_CreateObject();
-	char *text;
-
-	cJSON_AddStringToObject(root, "pattern", suite_pattern_name(i));
-	cJSON_AddStringToObject(root, "family", suite_pattern_family(i));
-	cJSON_AddStringToObject(root, "status", status_name(status));
-	cJSON_AddStringToObject(root, "error", msg);
-	cJSON_AddStringToObject(root, "revision", ctx->rev.name);
-	cJSON_AddStringToObject(root, "commit", ctx->rev.commit);
-	cJSON_AddStringToObject(root, "topology", ctx->topology);
-	cJSON_AddStringToObject(root, "duration", ctx->duration);
-	cJSON_AddStringToObject(root, "seed", ctx->seed);
-	cJSON_AddStringToObject(root, "log", log);
-	text = cJSON_Print(root);
-	if (text)
-		write_text(res, text);
-	free(text);
-	cJSON_Delete(root);
-}
-
-/*
- * In a child of its own, so that N simulations run at once while
- * driver_run() keeps waiting for exactly one child with its time limit.
- */
-static void run_one(const struct run_ctx *ctx, int i)
-{
-	char wl[4400], res[4400], log[4400];
-	char *args[24];
-	int n = 0, ret;
-	FILE *f;
-
-	pattern_paths(ctx, i, wl, res, log, sizeof(wl));
-	n = driver_sim_identity(args, &ctx->rev);
-	args[n++] = "--topology";
-	args[n++] = (char *)ctx->topology;
-	args[n++] = "--workload";
-	args[n++] = wl;
-	args[n++] = "--duration";
-	args[n++] = (char *)ctx->duration;
-	args[n++] = "--seed";
-	args[n++] = (char *)ctx->seed;
-	args[n++] = "--json";
-	args[n++] = res;
-	args[n] = NULL;
-	ret = driver_run(ctx->rev.exe, args, ctx->timeout, log);
-	if (ret == DRIVER_OK) {
-		if (file_size(log) == 0)
-			unlink(log);
-		_exit(DRIVER_OK);
-	}
-	f = fopen(log, "a");
-	if (f) {
-		fprintf(f, "linsched: %s: %s\n", status_name(ret),
-			driver_last_error());
-		fclose(f);
-	}
-	write_failure(ctx, i, ret, driver_last_error(), res, log);
-	_exit(ret);
-}
-
-/* The message of a failure, from its result file. */
-static char *failure_message(const struct run_ctx *ctx, int i)
-{
-	char wl[4400], res[4400], log[4400], *text, *msg = NULL;
-	cJSON *root;
-
-	pattern_paths(ctx, i, wl, res, log, sizeof(wl));
-	text = lsb_read_file(res, NULL);
-	root = text ? cJSON_Parse(text) : NULL;
-	if (cJSON_IsString(cJSON_GetObjectItem(root, "error")))
-		msg = strdup(cJSON_GetObjectItem(root, "error")->valuestring);
-	cJSON_Delete(root);
-	free(text);
-	return msg ? msg : strdup("no result written");
-}
-
-static void progress(int done, int total, int failed, double start)
-{
-	double t = lsb_now() - start, rate = t > 0 ? done / t : 0;
-	char left[32] = "?";
-
-	if (rate > 0)
-		fmt_secs(left, sizeof(left), (total - done) / rate);
-	fprintf(stderr, "\r\033[Ksuite: %d/%d, %.2f patterns/s, %s left",
-		done, total, rate, left);
-	if (failed)
-		fprintf(stderr, ", %d not finished", failed);
-}
-
-static int write_summary(const struct run_ctx *ctx, const int *todo, int nr,
-			 const struct outcome *res, int nr_cpus, double wall,
-			 const int *counts)
-{
-	cJSON *root = cJSON_CreateObject(), *list, *o;
-	char path[4400], *text, *msg;
-	int k, ret = -1;
-
-	cJSON_AddStringToObject(root, "revision", ctx->rev.name);
-	cJSON_AddStringToObject(root, "commit", ctx->rev.commit);
-	cJSON_AddStringToObject(root, "subset", ctx->rev.subset);
-	cJSON_AddStringToObject(root, "topology", ctx->topology);
-	cJSON_AddNumberToObject(root, "nr_cpus", nr_cpus);
-	cJSON_AddStringToObject(root, "duration", ctx->duration);
-	cJSON_AddStringToObject(root, "seed", ctx->seed);
-	cJSON_AddNumberToObject(root, "patterns", nr);
-	cJSON_AddNumberToObject(root, "finished", counts[DRIVER_OK]);
-	cJSON_AddNumberToObject(root, "crashed", counts[DRIVER_CRASHED]);
-	cJSON_AddNumberToObject(root, "hung", counts[DRIVER_HUNG]);
-	cJSON_AddNumberToObject(root, "errors", counts[DRIVER_ERROR]);
-	cJSON_AddNumberToObject(root, "wall_s", wall);
-	list = cJSON_AddArrayToObject(root, "results");
-	for (k = 0; k < nr; k++) {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "pattern", suite_pattern_name(todo[k]));
-		cJSON_AddStringToObject(o, "family", suite_pattern_family(todo[k]));
-		cJSON_AddStringToObject(o, "status", status_name(res[k].status));
-		cJSON_AddNumberToObject(o, "wall_s", res[k].wall);
-		if (res[k].status != DRIVER_OK) {
-			msg = failure_message(ctx, todo[k]);
-			cJSON_AddStringToObject(o, "error", msg);
-			free(msg);
-		}
-		cJSON_AddItemToArray(list, o);
-	}
-	text = cJSON_Print(root);
-	if (text && lsb_pathf(path, sizeof(path), "%s/summary.json", ctx->out) >= 0)
-		ret = write_text(path, text);
-	if (ret)
-		fprintf(stderr, "error: cannot write '%s/summary.json'\n", ctx->out);
-	free(text);
-	cJSON_Delete(root);
-	return ret;
-}
-
-/* REV-TOPOLOGY, with what a file name cannot hold replaced */
-static void default_out(char *buf, size_t len, const struct driver_paths *paths,
-			const char *rev, const char *topo)
-{
-	char name[512], *p;
-
-	snprintf(name, sizeof(name), "%s-%s", rev, topo);
-	for (p = name; *p; p++)
-		if (*p == '/' || *p == ' ' || (*p == '.' && p == name))
-			*p = '_';
-	lsb_pathf(buf, len, "%s/suite/%s", paths->data_dir, name);
-}
-
-static int suite_run(int argc, char **argv)
+static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 {
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, 'r' },
@@ -549,49 +375,45 @@ static int suite_run(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'O' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct run_ctx ctx;
-	static struct driver_paths paths;
-	struct selection sel = { .nr_globs = 0 };
-	const char *repo = NULL, *out = NULL;
-	int c, i, k, jobs = 2, verbose = 0, nr_cpus, n = suite_count(), nr = 0;
-	int counts[DRIVER_UNSUPPORTED + 1] = { 0 }, done = 0, running = 0;
-	int failed = 0, tty = isatty(2), ret = 0, *todo = NULL, next = 0;
-	pid_t *slots = NULL;
-	int *slot_task = NULL;	/* the index into todo a slot runs */
-	struct outcome *res = NULL;
-	double *started = NULL, start, wall;
-	char wl[4400], rs[4400], log[4400];
 	uint64_t ns;
+	long seed;
+	int c;
 
-	if (driver_paths_init(&paths)) {
-		fprintf(stderr, "error: %s\n", driver_last_error());
-		return 1;
-	}
-	ctx.topology = "quad-smt";
-	ctx.duration = "10s";
-	ctx.seed = "1";
-	ctx.timeout = 600;
+	engine_defaults(&r->engine);
+	r->engine.jobs = 2;
+	r->spec.topology = "quad-smt";
+	r->spec.duration = "10s";
+	r->seed = "1";
+	r->spec.timeout_s = 600;
 	while ((c = getopt_long(argc, argv, "r:t:d:s:o:j:m:vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': repo = optarg; break;
-		case 't': ctx.topology = optarg; break;
-		case 'd': ctx.duration = optarg; break;
-		case 's': ctx.seed = optarg; break;
-		case 'o': out = optarg; break;
-		case 'j': jobs = atoi(optarg); break;
-		case 'O': ctx.timeout = atoi(optarg); break;
-		case 'v': verbose = 1; break;
+		case 'r': r->repo = optarg; break;
+		case 't': r->spec.topology = optarg; break;
+		case 'd': r->spec.duration = optarg; break;
+		case 's': r->seed = optarg; break;
+		case 'o': r->out_opt = optarg; break;
+		case 'O':
+			if (opt_int("--timeout", optarg, 0, 1000000,
+				    &r->spec.timeout_s))
+				return 2;
+			break;
+		case 'v': r->verbose = 1; break;
 		case 'm':
-			if (add_glob(&sel, optarg))
+			if (add_glob(&r->sel, optarg))
 				return 2;
 			break;
 		case 'h':
 			fputs(usage_run, stdout);
 			return 0;
 		default:
-			fputs(usage_run, stderr);
+			c = engine_option(&r->engine, c, optarg);
+			if (!c)
+				break;
+			if (c > 0)
+				fputs(usage_run, stderr);
 			return 2;
 		}
 	}
@@ -600,184 +422,240 @@ static int suite_run(int argc, char **argv)
 		fputs(usage_run, stderr);
 		return 2;
 	}
-	if (jobs < 1 || jobs > 256) {
-		fprintf(stderr, "error: --jobs '%d': expected 1 to 256\n", jobs);
+	r->rev = argv[optind];
+	if (lsb_parse_long(r->seed, 0, LONG_MAX, &seed)) {
+		fprintf(stderr, "error: --seed '%s': expected an integer from 0 to %ld\n",
+			r->seed, LONG_MAX);
 		return 2;
 	}
-	if (workload_parse_duration(&ns, ctx.duration)) {
+	r->spec.seed = (unsigned long long)seed;
+	if (workload_parse_duration(&ns, r->spec.duration)) {
 		fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
-			ctx.duration);
+			r->spec.duration);
 		return 2;
 	}
-	if (topology_cpus(&nr_cpus, ctx.topology))
+	if (topology_cpus(&r->nr_cpus, r->spec.topology))
 		return 2;
+	return suite_select("full", r->sel.globs, r->sel.nr_globs,
+			    &r->patterns, &r->np) ? 2 : -1;
+}
 
-	todo = calloc(n, sizeof(*todo));
-	res = calloc(n, sizeof(*res));
-	slots = calloc(jobs, sizeof(*slots));
-	started = calloc(jobs, sizeof(*started));
-	slot_task = calloc(jobs, sizeof(*slot_task));
-	if (!todo || !res || !slots || !started || !slot_task) {
-		fprintf(stderr, "error: suite: out of memory\n");
-		ret = 1;
-		goto cleanup;
-	}
-	for (i = 0; i < n; i++)
-		if (selected(&sel, i))
-			todo[nr++] = i;
-	if (!nr) {
-		fprintf(stderr, "error: suite: no pattern matches\n");
-		ret = 2;
-		goto cleanup;
-	}
+/* The revision built, the output directory made, the workloads written. */
+static int run_setup(struct suite_run *r)
+{
+	int tty = isatty(2), ret, k;
 
+	if (driver_paths_init(&r->paths)) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		return 1;
+	}
 	if (tty)
-		fprintf(stderr, "linsched: preparing %s...\r", argv[optind]);
-	ret = driver_prepare(&ctx.rev, &paths, repo ? repo : paths.repo,
-			     argv[optind], jobs, verbose);
+		fprintf(stderr, "linsched: preparing %s...\r", r->rev);
+	ret = driver_target_prepare(&r->target, &r->paths,
+				    r->repo ? r->repo : r->paths.repo, r->rev,
+				    r->engine.jobs, r->verbose);
 	if (tty)
 		fprintf(stderr, "\033[K");
 	if (ret) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
-		goto cleanup;
+		return ret;
 	}
-	if (out)
-		lsb_pathf(ctx.out, sizeof(ctx.out), "%s", out);
-	else
-		default_out(ctx.out, sizeof(ctx.out), &paths, ctx.rev.name,
-			    ctx.topology);
-	lsb_pathf(ctx.wl_dir, sizeof(ctx.wl_dir), "%s/workloads", ctx.out);
-	lsb_pathf(ctx.res_dir, sizeof(ctx.res_dir), "%s/results", ctx.out);
-	lsb_pathf(ctx.log_dir, sizeof(ctx.log_dir), "%s/logs", ctx.out);
-	if (lsb_mkdir_p(ctx.wl_dir) || lsb_mkdir_p(ctx.res_dir) ||
-	    lsb_mkdir_p(ctx.log_dir)) {
-		fprintf(stderr, "error: cannot make '%s': %s\n", ctx.out,
+	if (r->target.status != DRIVER_OK) {
+		fprintf(stderr, "error: revision '%s' does not build: %s\n",
+			r->rev, r->target.reason);
+		return DRIVER_BUILD_FAILED;
+	}
+	if (r->out_opt) {
+		lsb_pathf(r->out, sizeof(r->out), "%s", r->out_opt);
+	} else {
+		char name[512];
+
+		snprintf(name, sizeof(name), "%s-%s", r->target.name,
+			 r->spec.topology);
+		lsb_safe_name(name);
+		lsb_pathf(r->out, sizeof(r->out), "%s/suite/%s",
+			  r->paths.data_dir, name);
+	}
+	lsb_pathf(r->wl_dir, sizeof(r->wl_dir), "%s/workloads", r->out);
+	lsb_pathf(r->res_dir, sizeof(r->res_dir), "%s/results", r->out);
+	if (lsb_mkdir_p(r->res_dir)) {
+		fprintf(stderr, "error: cannot make '%s': %s\n", r->res_dir,
 			strerror(errno));
-		ret = 1;
-		goto release;
+		return 1;
 	}
 	/* every workload first: a pattern the parser refuses is our bug */
-	for (k = 0; k < nr; k++) {
+	if (suite_files(r->wl_dir, r->patterns, r->np, r->nr_cpus))
+		return 1;
+	r->wl = calloc(r->np, sizeof(*r->wl));
+	r->units = calloc(r->np, sizeof(*r->units));
+	if (!r->wl || !r->units) {
+		fprintf(stderr, "error: suite: out of memory\n");
+		return 1;
+	}
+	for (k = 0; k < r->np; k++) {
 		struct workload w;
 		char err[1024];
 
-		pattern_paths(&ctx, todo[k], wl, rs, log, sizeof(wl));
-		if (write_pattern(ctx.wl_dir, todo[k], nr_cpus, wl, sizeof(wl))) {
-			ret = 1;
-			goto release;
-		}
-		if (workload_parse(&w, wl, err, sizeof(err))) {
-			fprintf(stderr, "error: suite pattern '%s': %s\n",
-				suite_pattern_name(todo[k]), err);
-			ret = 1;
-			goto release;
-		}
-		if (workload_check(&w, nr_cpus, err, sizeof(err))) {
-			fprintf(stderr, "error: suite pattern '%s': %s\n",
-				suite_pattern_name(todo[k]), err);
+		lsb_pathf(r->wl[k], sizeof(*r->wl), "%s/%s.json", r->wl_dir,
+			  suite_pattern_name(r->patterns[k]));
+		if (workload_parse(&w, r->wl[k], err, sizeof(err))) {
+			ret = -1;
+		} else {
+			ret = workload_check(&w, r->nr_cpus, err, sizeof(err));
 			workload_release(&w);
-			ret = 1;
-			goto release;
 		}
-		workload_release(&w);
-		unlink(rs);
-		unlink(log);
+		if (ret) {
+			fprintf(stderr, "error: suite pattern '%s': %s\n",
+				suite_pattern_name(r->patterns[k]), err);
+			return 1;
+		}
+		r->units[k].target = &r->target;
+		r->units[k].spec = r->spec;
+		r->units[k].spec.workload = r->wl[k];
 	}
+	return 0;
+}
 
-	start = lsb_now();
-	while (done < nr) {
-		int status;
-		pid_t pid;
+/* results/NAME.json: the simulator's result, or what became of it. */
+static int write_result(const struct suite_run *r, int k,
+			const struct driver_result *res, int status)
+{
+	cJSON *root = res->json ? cJSON_Parse(res->json) : NULL;
+	char path[4500];
+	int ret;
 
-		while (running < jobs && next < nr) {
-			for (k = 0; slots[k]; k++)
-				;
-			fflush(NULL);	/* the child must not write our buffers */
-			pid = fork();
-			if (pid < 0) {
-				fprintf(stderr, "error: cannot fork: %s\n",
-					strerror(errno));
-				ret = 1;
-				if (!running)
-					goto release;
-				break;
-			}
-			if (!pid)
-				run_one(&ctx, todo[next]);
-			slots[k] = pid;
-			slot_task[k] = next;
-			started[k] = lsb_now();
-			next++;
-			running++;
-		}
-		pid = waitpid(-1, &status, 0);
-		if (pid < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (k = 0; k < jobs && slots[k] != pid; k++)
-			;
-		if (k == jobs)
-			continue;
-		i = slot_task[k];
-		slots[k] = 0;
-		running--;
-		done++;
-		res[i].wall = lsb_now() - started[k];
-		res[i].status = WIFEXITED(status) ? WEXITSTATUS(status) :
-						     DRIVER_CRASHED;
-		if (res[i].status > DRIVER_UNSUPPORTED || res[i].status == 2 ||
-		    res[i].status == DRIVER_BUILD_FAILED ||
-		    res[i].status == DRIVER_UNSUPPORTED)
-			res[i].status = DRIVER_ERROR;
-		counts[res[i].status]++;
-		if (res[i].status != DRIVER_OK) {
-			failed++;
-			if (tty)
-				fprintf(stderr, "\r\033[K");
-			fprintf(stderr, "suite: %s: %s\n",
-				suite_pattern_name(todo[i]),
-				status_name(res[i].status));
-		}
-		if (tty)
-			progress(done, nr, failed, start);
+	if (status == DRIVER_OK && root && cJSON_HasObjectItem(root, "workload"))
+		/* a cached result may have been made from another copy */
+		cJSON_ReplaceItemInObjectCaseSensitive(root, "workload",
+			cJSON_CreateString(r->wl[k]));
+	if (status != DRIVER_OK || !root) {
+		cJSON_Delete(root);
+		root = cJSON_CreateObject();
+		cJSON_AddStringToObject(root, "pattern",
+					suite_pattern_name(r->patterns[k]));
+		cJSON_AddStringToObject(root, "family",
+					suite_pattern_family(r->patterns[k]));
+		cJSON_AddStringToObject(root, "status", status_name(status));
+		cJSON_AddStringToObject(root, "error", *res->reason ?
+					res->reason : driver_last_error());
+		cJSON_AddStringToObject(root, "revision", r->target.name);
+		cJSON_AddStringToObject(root, "commit", r->target.commit);
+		cJSON_AddStringToObject(root, "topology", r->spec.topology);
+		cJSON_AddStringToObject(root, "duration", r->spec.duration);
+		cJSON_AddStringToObject(root, "seed", r->seed);
 	}
-	wall = lsb_now() - start;
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	lsb_pathf(path, sizeof(path), "%s/%s.json", r->res_dir,
+		  suite_pattern_name(r->patterns[k]));
+	ret = lsb_write_json(path, root);
 	if (ret)
-		goto release;
+		fprintf(stderr, "error: cannot write '%s': %s\n", path,
+			strerror(errno));
+	cJSON_Delete(root);
+	return ret;
+}
 
-	write_summary(&ctx, todo, nr, res, nr_cpus, wall, counts);
-	printf("suite: %d patterns on %s (%.12s), %s (%d CPUs), %s each, seed %s\n",
-	       nr, ctx.rev.name, ctx.rev.commit, ctx.topology, nr_cpus,
-	       ctx.duration, ctx.seed);
-	printf("finished %d, crashed %d, hung %d, errors %d in %.1f s (%.2f patterns/s, %d at a time)\n",
-	       counts[DRIVER_OK], counts[DRIVER_CRASHED], counts[DRIVER_HUNG],
-	       counts[DRIVER_ERROR], wall, wall > 0 ? nr / wall : 0.0, jobs);
-	for (k = 0; k < nr; k++) {
-		char *msg;
+/* Every result written, with summary.json; failures listed on stdout. */
+static int run_report(struct suite_run *r)
+{
+	cJSON *root = cJSON_CreateObject(), *list, *o;
+	char path[4400];
+	int k, st, ret = 0;
 
-		if (res[k].status == DRIVER_OK)
-			continue;
-		msg = failure_message(&ctx, todo[k]);
-		printf("%s: %s: %s\n", status_name(res[k].status),
-		       suite_pattern_name(todo[k]), msg);
-		free(msg);
+	list = cJSON_CreateArray();
+	for (k = 0; k < r->np; k++) {
+		struct driver_result res = { 0 };
+		int found = !driver_target_result(&res, &r->paths, &r->target,
+						  &r->units[k].spec,
+						  DRIVER_RESULT_LOOKUP);
+
+		st = suite_status(&r->units[k], &res, found);
+		r->counts[st]++;
+		ret |= write_result(r, k, &res, st);
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "pattern",
+					suite_pattern_name(r->patterns[k]));
+		cJSON_AddStringToObject(o, "family",
+					suite_pattern_family(r->patterns[k]));
+		cJSON_AddStringToObject(o, "status", status_name(st));
+		if (st != DRIVER_OK) {
+			const char *why = *res.reason ? res.reason :
+					  driver_last_error();
+
+			cJSON_AddStringToObject(o, "error", why);
+			printf("%s: %s: %s\n", status_name(st),
+			       suite_pattern_name(r->patterns[k]), why);
+		}
+		cJSON_AddItemToArray(list, o);
+		driver_result_release(&res);
 	}
-	printf("results in %s\n", ctx.out);
-	ret = counts[DRIVER_ERROR] ? DRIVER_ERROR :
-	      counts[DRIVER_CRASHED] ? DRIVER_CRASHED :
-	      counts[DRIVER_HUNG] ? DRIVER_HUNG : 0;
-release:
-	driver_revision_release(&ctx.rev);
-cleanup:
-	free(todo);
-	free(res);
-	free(slots);
-	free(started);
-	free(slot_task);
+	cJSON_AddStringToObject(root, "revision", r->target.name);
+	cJSON_AddStringToObject(root, "commit", r->target.commit);
+	cJSON_AddStringToObject(root, "subset", r->target.subset);
+	cJSON_AddStringToObject(root, "topology", r->spec.topology);
+	cJSON_AddNumberToObject(root, "nr_cpus", r->nr_cpus);
+	cJSON_AddStringToObject(root, "duration", r->spec.duration);
+	cJSON_AddStringToObject(root, "seed", r->seed);
+	cJSON_AddNumberToObject(root, "patterns", r->np);
+	cJSON_AddNumberToObject(root, "finished", r->counts[DRIVER_OK]);
+	cJSON_AddNumberToObject(root, "crashed", r->counts[DRIVER_CRASHED]);
+	cJSON_AddNumberToObject(root, "hung", r->counts[DRIVER_HUNG]);
+	cJSON_AddNumberToObject(root, "errors", r->counts[DRIVER_ERROR]);
+	cJSON_AddNumberToObject(root, "cached", (double)r->cached);
+	cJSON_AddNumberToObject(root, "wall_s", r->wall);
+	cJSON_AddItemToObject(root, "results", list);
+	lsb_pathf(path, sizeof(path), "%s/summary.json", r->out);
+	if (lsb_write_json(path, root)) {
+		fprintf(stderr, "error: cannot write '%s': %s\n", path,
+			strerror(errno));
+		ret = -1;
+	}
+	cJSON_Delete(root);
+	return ret;
+}
+
+static int suite_run(int argc, char **argv)
+{
+	static struct suite_run r;
+	struct units_progress prog = { .what = "suite" };
+	double start;
+	int ret;
+
+	ret = parse_run_opts(argc, argv, &r);
+	if (ret >= 0)
+		goto out;
+	ret = run_setup(&r);
+	if (ret)
+		goto out;
+	start = lsb_now();
+	prog.tty = isatty(2);
+	ret = units_run(&r.paths, r.units, r.np, &r.engine, &prog);
+	r.cached = prog.cached;
+	r.wall = lsb_now() - start;
+	if (ret < 0) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		ret = 1;
+		goto out;
+	}
+	printf("suite: %d patterns on %s (%.12s), %s (%d CPUs), %s each, seed %s\n",
+	       r.np, r.target.name, r.target.commit, r.spec.topology,
+	       r.nr_cpus, r.spec.duration, r.seed);
+	if (run_report(&r)) {
+		ret = 1;
+		goto out;
+	}
+	printf("finished %d, crashed %d, hung %d, errors %d in %.1f s (%zu from the cache, %d at a time)\n",
+	       r.counts[DRIVER_OK], r.counts[DRIVER_CRASHED],
+	       r.counts[DRIVER_HUNG], r.counts[DRIVER_ERROR], r.wall,
+	       r.cached, r.engine.jobs);
+	printf("results in %s\n", r.out);
+	ret = r.counts[DRIVER_ERROR] ? DRIVER_ERROR :
+	      r.counts[DRIVER_CRASHED] ? DRIVER_CRASHED :
+	      r.counts[DRIVER_HUNG] ? DRIVER_HUNG : 0;
+out:
+	driver_target_release(&r.target);
+	free(r.patterns);
+	free(r.wl);
+	free(r.units);
 	return ret;
 }
 

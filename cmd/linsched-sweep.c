@@ -167,7 +167,59 @@ static void write_line(FILE *f, const struct rev *rv, const char *topo,
 	free(text);
 }
 
-int cmd_sweep(int argc, char **argv)
+/* What the command line asks, and what the sweep makes of it. */
+struct sweep {
+	const char *topos[MAX_SPECS], *specs[MAX_SPECS], *globs[MAX_MATCH];
+	const char *suite, *duration, *repo, *out;
+	int nt, nw, nglobs, seeds, timeout, quiet, verbose;
+	int *patterns, np, cpus[MAX_SPECS];
+	struct driver_engine engine;
+	struct driver_paths paths;
+	char dir[4200];
+	struct rev *revs;
+	size_t nrev;
+	char (*wl)[4400];	/* per topology, then per workload */
+	const char **wl_name;
+	struct driver_unit *units;
+	size_t n, cached, counts[8];	/* counts[7]: failed units */
+};
+
+static int add_spec(const char **list, int *n, int max, const char *arg,
+		    const char *opt)
+{
+	if (*n == max) {
+		fprintf(stderr, "error: at most %d %s options\n", max, opt);
+		return -1;
+	}
+	list[(*n)++] = arg;
+	return 0;
+}
+
+/* One option into @w: 0, or -1 after printing the error. */
+static int sweep_option(struct sweep *w, int c, const char *arg)
+{
+	switch (c) {
+	case 's': w->suite = arg; return 0;
+	case 'm': return add_spec(w->globs, &w->nglobs, MAX_MATCH, arg, "--match");
+	case 'w': return add_spec(w->specs, &w->nw, MAX_SPECS, arg, "--workload");
+	case 't': return add_spec(w->topos, &w->nt, MAX_SPECS, arg, "--topology");
+	case 'n': return opt_int("--seeds", arg, 1, 64, &w->seeds);
+	case 'd': w->duration = arg; return 0;
+	case 'r': w->repo = arg; return 0;
+	case 'o': w->out = arg; return 0;
+	case 'O': return opt_int("--timeout", arg, 0, 1000000, &w->timeout);
+	case 'q': w->quiet = 1; return 0;
+	case 'v': w->verbose = 1; return 0;
+	default:
+		c = engine_option(&w->engine, c, arg);
+		if (c > 0)
+			fputs(usage_sweep, stderr);
+		return c ? -1 : 0;
+	}
+}
+
+/* The command line and the specs checked: -1 to go on, else the status. */
+static int parse_sweep(struct sweep *w, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "suite", required_argument, NULL, 's' },
@@ -186,282 +238,268 @@ int cmd_sweep(int argc, char **argv)
 		ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct driver_paths paths;
-	const char *topos[MAX_SPECS], *specs[MAX_SPECS], *globs[MAX_MATCH];
-	const char *suite = NULL, *duration = "10s", *repo = NULL, *out = NULL;
-	int c, nt = 0, nw = 0, nglobs = 0, seeds = 1, timeout = 600, quiet = 0;
-	int verbose = 0, ret = 1, *patterns = NULL, np = 0, i, t, s, cpus[MAX_SPECS];
-	struct driver_engine engine;
-	struct units_progress prog = { 0 };
-	struct driver_unit *units = NULL;
-	char (*wl)[4400] = NULL, dir[4200], path[4300], *end;
-	const char **wl_name = NULL;
-	struct rev *revs = NULL;
-	size_t nrev = 0, n = 0, u, k, cached = 0, counts[8] = { 0 };
-	double t0 = lsb_now(), wall;
-	FILE *f = NULL;
+	int c, i, t;
 
-	engine_defaults(&engine);
+	w->duration = "10s";
+	w->seeds = 1;
+	w->timeout = 600;
+	engine_defaults(&w->engine);
 	while ((c = getopt_long(argc, argv, "s:m:w:t:n:d:r:o:j:qvh", opts,
 				NULL)) != -1) {
-		switch (c) {
-		case 's': suite = optarg; break;
-		case 'm':
-			if (nglobs == MAX_MATCH)
-				goto usage;
-			globs[nglobs++] = optarg;
-			break;
-		case 'w':
-			if (nw == MAX_SPECS)
-				goto usage;
-			specs[nw++] = optarg;
-			break;
-		case 't':
-			if (nt == MAX_SPECS)
-				goto usage;
-			topos[nt++] = optarg;
-			break;
-		case 'n':
-			seeds = (int)strtol(optarg, &end, 10);
-			if (*end || seeds < 1 || seeds > 64) {
-				fprintf(stderr, "error: --seeds '%s': expected 1 to 64\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'd': duration = optarg; break;
-		case 'r': repo = optarg; break;
-		case 'o': out = optarg; break;
-		case 'O': timeout = atoi(optarg); break;
-		case 'q': quiet = 1; break;
-		case 'v': verbose = 1; break;
-		case 'h':
+		if (c == 'h') {
 			fputs(usage_sweep, stdout);
 			return 0;
-		default:
-			if (!engine_option(&engine, c, optarg))
-				break;
-			goto usage;
 		}
+		if (sweep_option(w, c, optarg))
+			return 2;
 	}
-	if (optind == argc || !nt) {
+	if (optind == argc || !w->nt) {
 		fprintf(stderr, "error: %s\n", optind == argc ?
 			"linsched sweep takes revisions or ranges" :
 			"at least one --topology is required");
-		goto usage;
+		fputs(usage_sweep, stderr);
+		return 2;
 	}
-	if (!suite && (nglobs || !nw))
-		suite = "full";
-	if (suite) {
-		ret = suite_select(suite, globs, nglobs, &patterns, &np);
-		if (ret)
-			goto out;
-		ret = 1;
-	}
-	for (t = 0; t < nt; t++) {
+	if (!w->suite && (w->nglobs || !w->nw))
+		w->suite = "full";
+	if (w->suite &&
+	    (c = suite_select(w->suite, w->globs, w->nglobs, &w->patterns,
+			      &w->np)))
+		return c;
+	for (t = 0; t < w->nt; t++) {
 		static struct topology topo;
 		char err[512];
 
-		if (topology_from_spec(&topo, topos[t], err, sizeof(err))) {
+		if (topology_from_spec(&topo, w->topos[t], err, sizeof(err))) {
 			fprintf(stderr, "error: %s\n", err);
-			ret = 2;
-			goto out;
+			return 2;
 		}
-		cpus[t] = topo.nr_cpus;
+		w->cpus[t] = topo.nr_cpus;
 	}
-	for (i = 0; i < (nw ? nw : 1); i++)
-		if (driver_check_specs(nw ? specs[i] : "hog", topos[0], duration)) {
+	for (i = 0; i < (w->nw ? w->nw : 1); i++)
+		if (driver_check_specs(w->nw ? w->specs[i] : "hog", w->topos[0],
+				       w->duration)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());
-			ret = 2;
-			goto out;
+			return 2;
 		}
-	if (driver_paths_init(&paths)) {
-		fprintf(stderr, "error: %s\n", driver_last_error());
-		goto out;
-	}
-	if (!repo)
-		repo = paths.repo;
-	if (out)
-		snprintf(dir, sizeof(dir), "%s", out);
-	else
-		lsb_pathf(dir, sizeof(dir), "%s/sweep", paths.data_dir);
-	if (expand(repo, argv + optind, argc - optind, &revs, &nrev))
-		goto out;
-	tty = !quiet && isatty(2);
+	return -1;
+}
 
-	/* the workloads, per topology: suite files for its CPU count */
-	wl = calloc((size_t)nt * (np + nw), sizeof(*wl));
-	wl_name = calloc((size_t)nt * (np + nw), sizeof(*wl_name));
-	if (!wl || !wl_name)
-		goto nomem;
-	for (t = 0; t < nt; t++) {
+/* The workloads, per topology: suite files for its CPU count. */
+static int sweep_workloads(struct sweep *w)
+{
+	int t, i, nwl = w->np + w->nw;
+
+	w->wl = calloc((size_t)w->nt * nwl + 1, sizeof(*w->wl));
+	w->wl_name = calloc((size_t)w->nt * nwl + 1, sizeof(*w->wl_name));
+	if (!w->wl || !w->wl_name) {
+		fprintf(stderr, "error: out of memory\n");
+		return -1;
+	}
+	for (t = 0; t < w->nt; t++) {
 		char sub[4300];
 
-		lsb_pathf(sub, sizeof(sub), "%s/workloads/%dcpus", dir, cpus[t]);
-		if (np && suite_files(sub, patterns, np, cpus[t]))
-			goto out;
-		for (i = 0; i < np; i++) {
-			lsb_pathf(wl[t * (np + nw) + i], sizeof(*wl), "%s/%s.json",
-				  sub, suite_pattern_name(patterns[i]));
-			wl_name[t * (np + nw) + i] = suite_pattern_name(patterns[i]);
+		lsb_pathf(sub, sizeof(sub), "%s/workloads/%dcpus", w->dir,
+			  w->cpus[t]);
+		if (w->np && suite_files(sub, w->patterns, w->np, w->cpus[t]))
+			return -1;
+		for (i = 0; i < w->np; i++) {
+			const char *name = suite_pattern_name(w->patterns[i]);
+
+			lsb_pathf(w->wl[t * nwl + i], sizeof(*w->wl),
+				  "%s/%s.json", sub, name);
+			w->wl_name[t * nwl + i] = name;
 		}
-		for (i = 0; i < nw; i++) {
-			snprintf(wl[t * (np + nw) + np + i], sizeof(*wl), "%s",
-				 specs[i]);
-			wl_name[t * (np + nw) + np + i] = specs[i];
+		for (i = 0; i < w->nw; i++) {
+			snprintf(w->wl[t * nwl + w->np + i], sizeof(*w->wl),
+				 "%s", w->specs[i]);
+			w->wl_name[t * nwl + w->np + i] = w->specs[i];
 		}
 	}
+	return 0;
+}
 
-	/* build every revision here, once */
-	for (k = 0; k < nrev; k++) {
+/* Every revision built here, once; then the units, in output order. */
+static int sweep_units(struct sweep *w)
+{
+	int t, i, s, nwl = w->np + w->nw;
+	size_t k, u = 0;
+
+	for (k = 0; k < w->nrev; k++) {
 		if (tty)
 			fprintf(stderr, "\rsweep: preparing %s (%zu of %zu)...\033[K",
-				revs[k].name, k + 1, nrev);
-		if (driver_target_prepare(&revs[k].t, &paths, repo, revs[k].name,
-					  engine.jobs, verbose)) {
+				w->revs[k].name, k + 1, w->nrev);
+		if (driver_target_prepare(&w->revs[k].t, &w->paths, w->repo,
+					  w->revs[k].name, w->engine.jobs,
+					  w->verbose)) {
 			if (tty)
 				fputc('\n', stderr);
 			fprintf(stderr, "error: %s\n", driver_last_error());
-			goto out;
+			return -1;
 		}
 	}
 	if (tty)
 		fputs("\r\033[K", stderr);
+	w->n = w->nrev * w->nt * nwl * w->seeds;
+	w->units = calloc(w->n ? w->n : 1, sizeof(*w->units));
+	if (!w->units) {
+		fprintf(stderr, "error: out of memory\n");
+		return -1;
+	}
+	for (k = 0; k < w->nrev; k++)
+		for (t = 0; t < w->nt; t++)
+			for (i = 0; i < nwl; i++)
+				for (s = 0; s < w->seeds; s++, u++) {
+					struct driver_run_spec *sp = &w->units[u].spec;
 
-	n = nrev * nt * (np + nw) * seeds;
-	units = calloc(n ? n : 1, sizeof(*units));
-	if (!units)
-		goto nomem;
-	u = 0;
-	for (k = 0; k < nrev; k++)
-		for (t = 0; t < nt; t++)
-			for (i = 0; i < np + nw; i++)
-				for (s = 0; s < seeds; s++, u++) {
-					struct driver_run_spec *sp = &units[u].spec;
-
-					units[u].target = &revs[k].t;
-					sp->workload = wl[t * (np + nw) + i];
-					sp->topology = topos[t];
-					sp->duration = duration;
+					w->units[u].target = &w->revs[k].t;
+					sp->workload = w->wl[t * nwl + i];
+					sp->topology = w->topos[t];
+					sp->duration = w->duration;
 					sp->seed = s + 1;
 					sp->metrics = 1;
-					sp->timeout_s = timeout;
+					sp->timeout_s = w->timeout;
 				}
-	prog.what = "sweep";
-	prog.tty = tty;
-	ret = units_run(&paths, units, n, &engine, &prog);
-	cached = prog.cached;
-	if (ret < 0) {
-		fprintf(stderr, "error: %s\n", driver_last_error());
-		ret = 1;
-		goto out;
-	}
-	if (ret) {
-		fprintf(stderr, "error: %s\n", driver_last_error());
-		ret = 4;
-	}
+	return 0;
+}
 
-	if (lsb_mkdir_p(dir)) {
-		fprintf(stderr, "error: cannot make '%s': %s\n", dir,
+/* results.jsonl, one unit a line in the units' order. */
+static int write_results(struct sweep *w)
+{
+	int t, i, s, nwl = w->np + w->nw;
+	char path[4300];
+	size_t k, u = 0;
+	FILE *f;
+
+	if (lsb_mkdir_p(w->dir)) {
+		fprintf(stderr, "error: cannot make '%s': %s\n", w->dir,
 			strerror(errno));
-		ret = 1;
-		goto out;
+		return -1;
 	}
-	lsb_pathf(path, sizeof(path), "%s/results.jsonl", dir);
+	lsb_pathf(path, sizeof(path), "%s/results.jsonl", w->dir);
 	f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "error: cannot write '%s': %s\n", path,
 			strerror(errno));
-		ret = 1;
-		goto out;
+		return -1;
 	}
-	for (u = 0, k = 0; k < nrev; k++)
-		for (t = 0; t < nt; t++)
-			for (i = 0; i < np + nw; i++)
-				for (s = 0; s < seeds; s++, u++) {
+	for (k = 0; k < w->nrev; k++)
+		for (t = 0; t < w->nt; t++)
+			for (i = 0; i < nwl; i++)
+				for (s = 0; s < w->seeds; s++, u++) {
+					struct driver_unit *un = &w->units[u];
 					struct driver_result r;
 
-					if (units[u].state == DRIVER_UNIT_FAILED ||
-					    driver_target_result(&r, &paths,
-								 units[u].target,
-								 &units[u].spec,
+					if (un->state == DRIVER_UNIT_FAILED ||
+					    driver_target_result(&r, &w->paths,
+								 un->target, &un->spec,
 								 DRIVER_RESULT_LOOKUP)) {
-						counts[7]++;
+						w->counts[7]++;
 						continue;
 					}
-					counts[r.status < 7 ? r.status : 1]++;
-					write_line(f, &revs[k], topos[t],
-						   wl_name[t * (np + nw) + i],
-						   units[u].spec.seed, &r);
+					w->counts[r.status < 7 ? r.status : 1]++;
+					write_line(f, &w->revs[k], w->topos[t],
+						   w->wl_name[t * nwl + i],
+						   un->spec.seed, &r);
 					driver_result_release(&r);
 				}
 	if (fclose(f)) {
 		fprintf(stderr, "error: cannot write '%s'\n", path);
-		f = NULL;
-		ret = 1;
-		goto out;
+		return -1;
 	}
-	f = NULL;
-	wall = lsb_now() - t0;
-	{
-		cJSON *o = cJSON_CreateObject();
-		char *text;
+	return 0;
+}
 
-		cJSON_AddNumberToObject(o, "units", (double)n);
-		cJSON_AddNumberToObject(o, "cached", (double)cached);
-		cJSON_AddNumberToObject(o, "ran", (double)(n - cached - counts[7]));
-		cJSON_AddNumberToObject(o, "failed", (double)counts[7]);
-		cJSON_AddNumberToObject(o, "ok", (double)counts[DRIVER_OK]);
-		cJSON_AddNumberToObject(o, "build_failed",
-					(double)counts[DRIVER_BUILD_FAILED]);
-		cJSON_AddNumberToObject(o, "crashed", (double)counts[DRIVER_CRASHED]);
-		cJSON_AddNumberToObject(o, "hung", (double)counts[DRIVER_HUNG]);
-		cJSON_AddStringToObject(o, "engine", engine.slurm ? "slurm" : "local");
-		cJSON_AddNumberToObject(o, "resubmitted", engine.resubmitted);
-		cJSON_AddNumberToObject(o, "wall_s", wall);
-		text = cJSON_Print(o);
-		cJSON_Delete(o);
-		lsb_pathf(path, sizeof(path), "%s/sweep.json", dir);
-		f = text ? fopen(path, "w") : NULL;
-		if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0) {
-			fprintf(stderr, "error: cannot write '%s'\n", path);
-			ret = 1;
-		}
-		if (f && fclose(f))
-			ret = 1;
-		f = NULL;
-		free(text);
+/* sweep.json, then the summary on stdout. */
+static int write_summary(const struct sweep *w, double wall)
+{
+	const size_t *counts = w->counts;
+	cJSON *o = cJSON_CreateObject();
+	char path[4300];
+	int ret = 0, nwl = w->np + w->nw;
+
+	cJSON_AddNumberToObject(o, "units", (double)w->n);
+	cJSON_AddNumberToObject(o, "cached", (double)w->cached);
+	cJSON_AddNumberToObject(o, "ran", (double)(w->n - w->cached - counts[7]));
+	cJSON_AddNumberToObject(o, "failed", (double)counts[7]);
+	cJSON_AddNumberToObject(o, "ok", (double)counts[DRIVER_OK]);
+	cJSON_AddNumberToObject(o, "build_failed",
+				(double)counts[DRIVER_BUILD_FAILED]);
+	cJSON_AddNumberToObject(o, "crashed", (double)counts[DRIVER_CRASHED]);
+	cJSON_AddNumberToObject(o, "hung", (double)counts[DRIVER_HUNG]);
+	cJSON_AddStringToObject(o, "engine", w->engine.slurm ? "slurm" : "local");
+	cJSON_AddNumberToObject(o, "resubmitted", w->engine.resubmitted);
+	cJSON_AddNumberToObject(o, "wall_s", wall);
+	lsb_pathf(path, sizeof(path), "%s/sweep.json", w->dir);
+	if (lsb_write_json(path, o)) {
+		fprintf(stderr, "error: cannot write '%s': %s\n", path,
+			strerror(errno));
+		ret = -1;
 	}
+	cJSON_Delete(o);
 	printf("sweep: %zu units (%zu revision%s x %d workload%s x %d topolog%s x %d seed%s), %zu from the cache, %zu ran, %zu failed, %.1f s (%s)\n",
-	       n, nrev, nrev == 1 ? "" : "s", np + nw, np + nw == 1 ? "" : "s",
-	       nt, nt == 1 ? "y" : "ies", seeds, seeds == 1 ? "" : "s", cached,
-	       n - cached - counts[7], counts[7], wall,
-	       engine.slurm ? "slurm" : "local");
+	       w->n, w->nrev, w->nrev == 1 ? "" : "s", nwl, nwl == 1 ? "" : "s",
+	       w->nt, w->nt == 1 ? "y" : "ies", w->seeds,
+	       w->seeds == 1 ? "" : "s", w->cached,
+	       w->n - w->cached - counts[7], counts[7], wall,
+	       w->engine.slurm ? "slurm" : "local");
 	printf("results: ok %zu, build failed %zu, crashed %zu, hung %zu\n",
 	       counts[DRIVER_OK], counts[DRIVER_BUILD_FAILED],
 	       counts[DRIVER_CRASHED], counts[DRIVER_HUNG]);
-	if (engine.resubmitted)
+	if (w->engine.resubmitted)
 		printf("slurm: %d array task%s submitted again (failed or vanished)\n",
-		       engine.resubmitted, engine.resubmitted == 1 ? "" : "s");
-	printf("%s/results.jsonl\n%s/sweep.json\n", dir, dir);
-	goto out;
-nomem:
-	fprintf(stderr, "error: out of memory\n");
-	ret = 1;
-out:
-	if (f)
-		fclose(f);
-	for (k = 0; k < nrev; k++)
-		driver_target_release(&revs[k].t);
-	free(revs);
-	free(units);
-	free(wl);
-	free(wl_name);
-	free(patterns);
+		       w->engine.resubmitted,
+		       w->engine.resubmitted == 1 ? "" : "s");
+	printf("%s/results.jsonl\n%s/sweep.json\n", w->dir, w->dir);
 	return ret;
-usage:
-	fputs(usage_sweep, stderr);
-	return 2;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	static struct sweep w;
+	struct units_progress prog = { .what = "sweep" };
+	double t0 = lsb_now();
+	size_t k;
+	int ret;
+
+	ret = parse_sweep(&w, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = 1;
+	if (driver_paths_init(&w.paths)) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		goto out;
+	}
+	if (!w.repo)
+		w.repo = w.paths.repo;
+	if (w.out)
+		snprintf(w.dir, sizeof(w.dir), "%s", w.out);
+	else
+		lsb_pathf(w.dir, sizeof(w.dir), "%s/sweep", w.paths.data_dir);
+	if (expand(w.repo, argv + optind, argc - optind, &w.revs, &w.nrev))
+		goto out;
+	tty = !w.quiet && isatty(2);
+	if (sweep_workloads(&w) || sweep_units(&w))
+		goto out;
+	prog.tty = tty;
+	ret = units_run(&w.paths, w.units, w.n, &w.engine, &prog);
+	w.cached = prog.cached;
+	if (ret)
+		fprintf(stderr, "error: %s\n", driver_last_error());
+	ret = ret < 0 ? 1 : ret ? 4 : 0;
+	if (ret == 1)
+		goto out;
+	if (write_results(&w) || write_summary(&w, lsb_now() - t0))
+		ret = 1;
+out:
+	for (k = 0; k < w.nrev; k++)
+		driver_target_release(&w.revs[k].t);
+	free(w.revs);
+	free(w.units);
+	free(w.wl);
+	free(w.wl_name);
+	free(w.patterns);
+	return ret;
 }
 
 int cmd_sweep_worker(int argc, char **argv)

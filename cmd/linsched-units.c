@@ -46,8 +46,11 @@ int engine_option(struct driver_engine *e, int opt, const char *arg)
 		return 1;
 	if (!driver_engine_set(e, key, arg))
 		return 0;
-	fprintf(stderr, "error: %s\n", !strcmp(key, "jobs") ?
-		"--jobs: expected 1 to 256" : driver_last_error());
+	if (!strcmp(key, "jobs"))
+		fprintf(stderr, "error: --jobs '%s': expected an integer from 1 to 256\n",
+			arg);
+	else
+		fprintf(stderr, "error: %s\n", driver_last_error());
 	return -1;
 }
 

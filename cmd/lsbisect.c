@@ -310,9 +310,11 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 			printf("lsbisect %s\n", LSB_VERSION);
 			return 0;
 		default:
-			if (!engine_option(&o->engine, c, optarg))
+			c = engine_option(&o->engine, c, optarg);
+			if (!c)
 				break;
-			print_usage(stderr, cfg->paths);
+			if (c > 0)
+				print_usage(stderr, cfg->paths);
 			return 2;
 		}
 	}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <git2.h>
 
 #include "common/common.h"
@@ -133,6 +134,29 @@ fail:
 	unlink(tmp);
 	errno = err;
 	return -1;
+}
+
+int lsb_write_json(const char *path, const struct cJSON *json)
+{
+	char *text = cJSON_Print(json), *line;
+	size_t len;
+	int ret;
+
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	len = strlen(text);
+	line = realloc(text, len + 2);
+	if (!line) {
+		free(text);
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(line + len, "\n", 2);
+	ret = lsb_write_atomic(path, line, len + 1);
+	free(line);
+	return ret;
 }
 
 int lsb_grow(void *p, size_t *cap, size_t need, size_t size)

@@ -67,6 +67,14 @@ char *lsb_read_file(const char *path, size_t *len);
  */
 int lsb_write_atomic(const char *path, const void *buf, size_t len);
 
+struct cJSON;
+
+/*
+ * Replace @path, as lsb_write_atomic() does, with @json as cJSON_Print()
+ * prints it and a newline. Return 0, or -1 with errno set.
+ */
+int lsb_write_json(const char *path, const struct cJSON *json);
+
 /**
  * LSB_DEFINE_LAST_ERROR() - a module's last-error message, per thread
  * @mod: the module's prefix

@@ -484,19 +484,14 @@ static int write_text(const char *dir, const char *name, const char *text)
 /* report.json, as cJSON prints it and a newline. */
 static int write_json(const char *dir, const cJSON *json)
 {
-	char *jtext = cJSON_Print(json), *text = NULL;
-	int ret;
+	char path[4300];
 
-	if (!jtext || asprintf(&text, "%s\n", jtext) < 0) {
-		free(jtext);
-		report_set_error("cannot write '%s/report.json': out of memory",
-				 dir);
+	lsb_pathf(path, sizeof(path), "%s/report.json", dir);
+	if (lsb_write_json(path, json)) {
+		report_set_error("cannot write '%s': %m", path);
 		return -1;
 	}
-	ret = write_text(dir, "report.json", text);
-	free(text);
-	free(jtext);
-	return ret;
+	return 0;
 }
 
 int report_bisection_write(const struct report_bisection *b,
