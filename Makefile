@@ -13,7 +13,7 @@ O ?= build
 PREFIX ?= /usr/local
 CC ?= cc
 CFLAGS ?= -O2 -g
-LSB_CFLAGS := -std=gnu11 -Wall -Wextra -I. -I$(O)/gen \
+LSB_CFLAGS := -std=gnu11 -Wall -Wextra -Wmissing-prototypes -I. -I$(O)/gen \
 	-Iadapters/arch/linsched/include/uapi -MMD -MP
 # CI fails on a warning in our code (kernel code keeps kbuild's flags).
 ifeq ($(CI),true)

@@ -13,6 +13,29 @@
 
 #include "driver/driver.h"
 
+/*
+ * The linsched subcommands (cmd/linsched-NAME.c), each called with its
+ * own argv (argv[0] is its name); the exit status is returned.
+ */
+int cmd_classes(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_sweep_worker(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
+int cmd_topology(int argc, char **argv);
+int cmd_trend(int argc, char **argv);
+
+struct guile_config;
+struct guile_answer;
+
+/*
+ * lsbisect's answer (cmd/lsbisect-report.c): printed, and written as
+ * report.txt, report.json and the plot in @out_dir. Return 0 or -1.
+ */
+int lsbisect_report(const struct guile_config *cfg,
+		    const struct guile_answer *a, const char *out_dir);
+
 /* Run gnuplot on SCRIPT in DIR; an error is printed. Return 0 or -1. */
 int run_gnuplot(const char *dir, const char *script);
 

@@ -12,7 +12,6 @@
 #include "common/common.h"
 #include "driver/driver.h"
 
-int cmd_classes(int argc, char **argv);
 
 static const char usage_classes[] =
 "usage: linsched classes GOOD..BAD [options]\n"

@@ -20,7 +20,6 @@
 #include "report/report.h"
 #include "topologies/topologies.h"
 
-int cmd_report(int argc, char **argv);
 
 static const char usage_report[] =
 "usage: linsched report OLD NEW [options]\n"

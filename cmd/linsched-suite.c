@@ -21,7 +21,6 @@
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
-int cmd_suite(int argc, char **argv);
 
 static const char usage_suite[] =
 "usage: linsched suite list [--cpus N] [--long] [--families] [--match GLOB]\n"

@@ -21,8 +21,6 @@
 #include "suite/suite.h"
 #include "topologies/topologies.h"
 
-int cmd_sweep(int argc, char **argv);
-int cmd_sweep_worker(int argc, char **argv);
 
 static const char usage_sweep[] =
 "usage: linsched sweep REV|GOOD..BAD... [--suite NAME] [--workload W...]\n"

@@ -22,7 +22,6 @@
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
-int cmd_timeline(int argc, char **argv);
 
 static const char usage_timeline[] =
 "usage: linsched timeline REV --workload W --topology T [options]\n"
@@ -216,7 +215,7 @@ static int read_trace(const char *path, uint64_t end)
 				continue;
 			snprintf(comm, sizeof(comm), "%.*s",
 				 (int)(p - q - 10), q + 10);
-			pid = atoi(p + 10);
+			pid = (int)strtol(p + 10, NULL, 10);
 			cpu_close(&now[cpu], cpu, t);
 			now[cpu].known = 1;
 			now[cpu].pid = pid;
@@ -536,7 +535,51 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 	return ret;
 }
 
-int cmd_timeline(int argc, char **argv)
+/* The command line, checked. */
+struct timeline_opts {
+	const char *rev, *repo, *workload, *topology, *duration, *seed;
+	const char *out, *from, *to;
+	char *extra[24];	/* the simulator's arguments */
+	int n, jobs, verbose, timeout;
+	char dir[4200];
+};
+
+static int timeline_option(struct timeline_opts *o, int c, char *arg)
+{
+	switch (c) {
+	case 'r': o->repo = arg; break;
+	case 'w': o->workload = arg; break;
+	case 't': o->topology = arg; break;
+	case 'd': o->duration = arg; break;
+	case 's': o->seed = arg; break;
+	case 'F': o->from = arg; break;
+	case 'T': o->to = arg; break;
+	case 'o': o->out = arg; break;
+	case 'G':
+		o->extra[o->n++] = "--governor";
+		o->extra[o->n++] = arg;
+		break;
+	case 'I':
+		o->extra[o->n++] = "--cpuidle";
+		o->extra[o->n++] = arg;
+		break;
+	case 'E': o->extra[o->n++] = "--no-energy-model"; break;
+	case 'O': return opt_int("--timeout", arg, 0, 1000000, &o->timeout);
+	case 'j': return opt_int("--jobs", arg, 1, 256, &o->jobs);
+	case 'v': o->verbose = 1; break;
+	default:
+		fputs(usage_timeline, stderr);
+		return -1;
+	}
+	if (o->n > 8) {	/* repeated options */
+		fputs(usage_timeline, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The options into @o and the window: -1 to go on, else the status. */
+static int parse_timeline(struct timeline_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "repo", required_argument, NULL, 'r' },
@@ -556,139 +599,130 @@ int cmd_timeline(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct driver_paths paths;
-	const char *repo = NULL, *workload = NULL, *topology = NULL;
-	const char *duration = NULL, *seed = "1", *out = NULL;
-	const char *from = NULL, *to = NULL;
-	char *extra[16], dir[4200], title[1024], err[512];
-	struct driver_revision rev;
-	int c, n = 0, jobs = 2, verbose = 0, timeout = 600, ret, w, h;
-	uint64_t dur = 0, dns;
+	char err[512];
+	uint64_t dns;
+	int c;
 
+	o->seed = "1";
+	o->jobs = 2;
+	o->timeout = 600;
 	while ((c = getopt_long(argc, argv, "r:w:t:d:s:o:j:vh", opts,
 				NULL)) != -1) {
-		switch (c) {
-		case 'r': repo = optarg; break;
-		case 'w': workload = optarg; break;
-		case 't': topology = optarg; break;
-		case 'd': duration = optarg; break;
-		case 's': seed = optarg; break;
-		case 'F': from = optarg; break;
-		case 'T': to = optarg; break;
-		case 'o': out = optarg; break;
-		case 'G':
-			extra[n++] = "--governor";
-			extra[n++] = optarg;
-			break;
-		case 'I':
-			extra[n++] = "--cpuidle";
-			extra[n++] = optarg;
-			break;
-		case 'E': extra[n++] = "--no-energy-model"; break;
-		case 'O': timeout = atoi(optarg); break;
-		case 'j': jobs = atoi(optarg); break;
-		case 'v': verbose = 1; break;
-		case 'h':
+		if (c == 'h') {
 			fputs(usage_timeline, stdout);
 			return 0;
-		default:
-			fputs(usage_timeline, stderr);
-			return 2;
 		}
-		if (n > 8) {	/* repeated options */
-			fputs(usage_timeline, stderr);
+		if (timeline_option(o, c, optarg))
 			return 2;
-		}
 	}
-	if (optind + 1 != argc || !workload || !topology) {
+	if (optind + 1 != argc || !o->workload || !o->topology) {
 		fprintf(stderr, "error: %s\n", optind + 1 != argc ?
 			"linsched timeline takes one revision" :
 			"--workload and --topology are required");
 		fputs(usage_timeline, stderr);
 		return 2;
 	}
-	if (driver_check_specs(workload, topology, duration) ||
-	    topology_from_spec(&topo, topology, err, sizeof(err))) {
+	o->rev = argv[optind];
+	if (driver_check_specs(o->workload, o->topology, o->duration) ||
+	    topology_from_spec(&topo, o->topology, err, sizeof(err))) {
 		fprintf(stderr, "error: %s\n", *driver_last_error() ?
 			driver_last_error() : err);
 		return 2;
 	}
-	if ((from && parse_time(&win_from, from, "--from")) ||
-	    (to && parse_time(&win_to, to, "--to")))
+	if ((o->from && parse_time(&win_from, o->from, "--from")) ||
+	    (o->to && parse_time(&win_to, o->to, "--to")))
 		return 2;
-	if (to && win_to <= win_from) {
+	if (o->to && win_to <= win_from) {
 		fprintf(stderr, "error: --to (%s) must come after --from (%s)\n",
-			to, from ? from : "0");
+			o->to, o->from ? o->from : "0");
 		return 2;
 	}
-	if (duration && !workload_parse_duration(&dns, duration) &&
+	if (o->duration && !workload_parse_duration(&dns, o->duration) &&
 	    win_from >= dns / 1000) {
 		fprintf(stderr, "error: --from %s is not before the run's end (%s)\n",
-			from, duration);
+			o->from, o->duration);
 		return 2;
 	}
-	extra[n++] = "--workload";
-	extra[n++] = (char *)workload;
-	extra[n++] = "--topology";
-	extra[n++] = (char *)topology;
-	extra[n++] = "--seed";
-	extra[n++] = (char *)seed;
-	if (duration) {
-		extra[n++] = "--duration";
-		extra[n++] = (char *)duration;
+	o->extra[o->n++] = "--workload";
+	o->extra[o->n++] = (char *)o->workload;
+	o->extra[o->n++] = "--topology";
+	o->extra[o->n++] = (char *)o->topology;
+	o->extra[o->n++] = "--seed";
+	o->extra[o->n++] = (char *)o->seed;
+	if (o->duration) {
+		o->extra[o->n++] = "--duration";
+		o->extra[o->n++] = (char *)o->duration;
 	}
+	return -1;
+}
+
+/* The output directory made, the revision built and run with a trace. */
+static int timeline_run(struct timeline_opts *o)
+{
+	static struct driver_paths paths;
+	struct driver_revision rev;
+	int ret;
+
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}
-	if (out) {
-		snprintf(dir, sizeof(dir), "%s", out);
+	if (o->out) {
+		snprintf(o->dir, sizeof(o->dir), "%s", o->out);
 	} else {
 		char name[300];
 
 		snprintf(name, sizeof(name), "timeline-%s-%.120s-%.60s",
-			 argv[optind], workload, topology);
+			 o->rev, o->workload, o->topology);
 		lsb_safe_name(name);
-		lsb_pathf(dir, sizeof(dir), "%s/%s", paths.data_dir, name);
+		lsb_pathf(o->dir, sizeof(o->dir), "%s/%s", paths.data_dir,
+			  name);
 	}
-	if (lsb_mkdir_p(dir)) {
-		fprintf(stderr, "error: cannot make '%s': %s\n", dir,
+	if (lsb_mkdir_p(o->dir)) {
+		fprintf(stderr, "error: cannot make '%s': %s\n", o->dir,
 			strerror(errno));
 		return 1;
 	}
-
 	if (isatty(2))
-		fprintf(stderr, "linsched: preparing %s...\r", argv[optind]);
-	ret = driver_prepare(&rev, &paths, repo ? repo : paths.repo,
-			     argv[optind], jobs, verbose);
+		fprintf(stderr, "linsched: preparing %s...\r", o->rev);
+	ret = driver_prepare(&rev, &paths, o->repo ? o->repo : paths.repo,
+			     o->rev, o->jobs, o->verbose);
 	if (isatty(2))
 		fprintf(stderr, "\033[K");
 	if (ret) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return ret;
 	}
-	ret = run(&rev, extra, n, dir, timeout);
+	ret = run(&rev, o->extra, o->n, o->dir, o->timeout);
 	driver_revision_release(&rev);
-	if (ret)
-		return ret;
+	return ret;
+}
 
-	lsb_pathf(err, sizeof(err), "%s/run.json", dir);
-	if (read_json(err, &dur, title, sizeof(title))) {
+/* The trace of the window drawn: timeline.{dat,gp,png,svg}. */
+static int timeline_draw(const struct timeline_opts *o)
+{
+	const char *dir = o->dir;
+	char path[4300], title[1024];
+	uint64_t dur = 0;
+	int w, h;
+
+	lsb_pathf(path, sizeof(path), "%s/run.json", dir);
+	if (read_json(path, &dur, title, sizeof(title))) {
 		fprintf(stderr, "error: cannot read the run's results '%s'\n",
-			err);
+			path);
 		return 1;
 	}
 	if (win_from >= dur) {
 		fprintf(stderr, "error: --from %s is not before the run's end (%" PRIu64 " ms)\n",
-			from, dur / 1000);
+			o->from, dur / 1000);
 		return 2;
 	}
-	if (!to)
+	if (!o->to)
 		win_to = win_from + 100000;
 	if (win_to > dur)
 		win_to = dur;
-	lsb_pathf(err, sizeof(err), "%s/trace.txt", dir);
-	if (read_trace(err, dur))
+	lsb_pathf(path, sizeof(path), "%s/trace.txt", dir);
+	if (read_trace(path, dur))
 		return 1;
 	qsort(tasks, nr_tasks, sizeof(*tasks), by_total);
 	for (size_t i = 0; i < nr_tasks; i++)
@@ -705,11 +739,25 @@ int cmd_timeline(int argc, char **argv)
 		       ".%03" PRIu64 " ms of a %" PRIu64 ".%03" PRIu64
 		       " ms run%s\n", win_from / 1000, win_from % 1000,
 		       win_to / 1000, win_to % 1000, dur / 1000, dur % 1000,
-		       to ? "" : " (--from/--to choose the window)");
+		       o->to ? "" : " (--from/--to choose the window)");
 	printf("%s/timeline.png (%dx%d)\n%s/timeline.svg\n%s/timeline.gp\n%s/timeline.dat\n",
 	       dir, w, h, dir, dir, dir);
+	return 0;
+}
+
+int cmd_timeline(int argc, char **argv)
+{
+	static struct timeline_opts o;
+	int ret;
+
+	ret = parse_timeline(&o, argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = timeline_run(&o);
+	if (!ret)
+		ret = timeline_draw(&o);
 	free(segs);
 	free(tasks);
 	free(freqs);
-	return 0;
+	return ret;
 }

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd.h"
 #include "topologies/topologies.h"
 
-int cmd_topology(int argc, char **argv);
 
 static const char usage_topology[] =
 "usage: linsched topology list\n"

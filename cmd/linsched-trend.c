@@ -16,7 +16,6 @@
 #include "driver/driver.h"
 #include "report/report.h"
 
-int cmd_trend(int argc, char **argv);
 
 static const char usage_head[] =
 "usage: linsched trend GOOD..BAD --workload W --topology T [options]\n"

@@ -236,6 +236,78 @@ static int check_specs(const char *workload, const char *topology,
 	return -1;
 }
 
+/* linsched run's command line. */
+struct run_opts {
+	const char *repo, *workload, *topology, *governor, *cpuidle;
+	const char *duration, *seed, *trace, *json, *log;
+	int jobs, verbose, timeout, fatal, quiet, metrics, no_em;
+};
+
+/* One option into @o: 0, or -1 after printing the error. */
+static int run_option(struct run_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'r': o->repo = arg; break;
+	case 'w': o->workload = arg; break;
+	case 't': o->topology = arg; break;
+	case 'd': o->duration = arg; break;
+	case 's': o->seed = arg; break;
+	case 'T': o->trace = arg; break;
+	case 'J': o->json = arg; break;
+	case 'L': o->log = arg; break;
+	case 'O': return opt_int("--timeout", arg, 0, 1000000, &o->timeout);
+	case 'F': o->fatal = 1; break;
+	case 'j': return opt_int("--jobs", arg, 1, 256, &o->jobs);
+	case 'v': o->verbose = 1; break;
+	case 'q': o->quiet = 1; break;
+	case 'M': o->metrics = 1; break;
+	case 'N': o->metrics = 0; break;
+	case 'G': o->governor = arg; break;
+	case 'E': o->no_em = 1; break;
+	case 'I': o->cpuidle = arg; break;
+	default:
+		fprintf(stderr, usage_run, paths.repo);
+		return -1;
+	}
+	return 0;
+}
+
+/* The simulator's arguments after its identity; return their end. */
+static int run_args(char **args, int n, const struct run_opts *o,
+		    const char *json)
+{
+	const char *pairs[][2] = {
+		{ "--topology", o->topology }, { "--workload", o->workload },
+		/* without --duration the simulator's: the workload's or 10s */
+		{ "--duration", o->duration }, { "--seed", o->seed },
+		{ "--trace", o->trace }, { "--json", json }, { "--log", o->log },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (!pairs[i][1])
+			continue;
+		args[n++] = (char *)pairs[i][0];
+		args[n++] = (char *)pairs[i][1];
+	}
+	if (o->fatal)
+		args[n++] = "--fatal-warnings";
+	if (!o->metrics)
+		args[n++] = "--no-metrics";
+	if (o->governor) {
+		args[n++] = "--governor";
+		args[n++] = (char *)o->governor;
+	}
+	if (o->no_em)
+		args[n++] = "--no-energy-model";
+	if (o->cpuidle) {
+		args[n++] = "--cpuidle";
+		args[n++] = (char *)o->cpuidle;
+	}
+	args[n] = NULL;
+	return n;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -260,106 +332,50 @@ static int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *repo = paths.repo, *workload = NULL, *topology = NULL;
-	const char *governor = NULL, *cpuidle = NULL;
-	const char *duration = NULL, *seed = "1", *trace = NULL, *json = NULL;
-	const char *log = NULL;
+	struct run_opts o = {
+		.repo = paths.repo, .seed = "1", .jobs = 2, .timeout = 600,
+		.metrics = 1,
+	};
 	char tmp_json[4200] = "", *args[40];
+	const char *json;
 	struct driver_revision rev;
-	int c, n = 0, ret, jobs = 2, verbose = 0, timeout = 600, fatal = 0;
-	int quiet = 0, metrics = 1, no_em = 0;
+	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "r:w:t:d:s:j:vqh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r': repo = optarg; break;
-		case 'w': workload = optarg; break;
-		case 't': topology = optarg; break;
-		case 'd': duration = optarg; break;
-		case 's': seed = optarg; break;
-		case 'T': trace = optarg; break;
-		case 'J': json = optarg; break;
-		case 'L': log = optarg; break;
-		case 'O': timeout = atoi(optarg); break;
-		case 'F': fatal = 1; break;
-		case 'j': jobs = atoi(optarg); break;
-		case 'v': verbose = 1; break;
-		case 'q': quiet = 1; break;
-		case 'M': metrics = 1; break;
-		case 'N': metrics = 0; break;
-		case 'G': governor = optarg; break;
-		case 'E': no_em = 1; break;
-		case 'I': cpuidle = optarg; break;
-		case 'h':
+		if (c == 'h') {
 			printf(usage_run, paths.repo);
 			return 0;
-		default:
-			fprintf(stderr, usage_run, paths.repo);
-			return 2;
 		}
+		if (run_option(&o, c, optarg))
+			return 2;
 	}
-	if (optind + 1 != argc || !workload || !topology) {
+	if (optind + 1 != argc || !o.workload || !o.topology) {
 		fprintf(stderr, "error: %s\n", optind + 1 != argc ?
 			"linsched run takes one revision" :
 			"--workload and --topology are required");
 		fprintf(stderr, usage_run, paths.repo);
 		return 2;
 	}
-	if (check_specs(workload, topology, duration))
+	if (check_specs(o.workload, o.topology, o.duration))
 		return 2;
-	ret = prepare(&rev, repo, argv[optind], jobs, verbose);
+	ret = prepare(&rev, o.repo, argv[optind], o.jobs, o.verbose);
 	if (ret)
 		return ret;
+	json = o.json;
 	if (!json) {
 		snprintf(tmp_json, sizeof(tmp_json), "%s/run-%d.json",
 			 paths.cache_dir, (int)getpid());
 		json = tmp_json;
 	}
-	n = driver_sim_identity(args, &rev);
-	args[n++] = "--topology";
-	args[n++] = (char *)topology;
-	args[n++] = "--workload";
-	args[n++] = (char *)workload;
-	if (duration) {	/* else the simulator's: the workload's or 10s */
-		args[n++] = "--duration";
-		args[n++] = (char *)duration;
-	}
-	args[n++] = "--seed";
-	args[n++] = (char *)seed;
-	if (trace) {
-		args[n++] = "--trace";
-		args[n++] = (char *)trace;
-	}
-	if (json) {
-		args[n++] = "--json";
-		args[n++] = (char *)json;
-	}
-	if (log) {
-		args[n++] = "--log";
-		args[n++] = (char *)log;
-	}
-	if (fatal)
-		args[n++] = "--fatal-warnings";
-	if (!metrics)
-		args[n++] = "--no-metrics";
-	if (governor) {
-		args[n++] = "--governor";
-		args[n++] = (char *)governor;
-	}
-	if (no_em)
-		args[n++] = "--no-energy-model";
-	if (cpuidle) {
-		args[n++] = "--cpuidle";
-		args[n++] = (char *)cpuidle;
-	}
-	args[n] = NULL;
-	ret = driver_run(rev.exe, args, timeout, NULL);
+	run_args(args, driver_sim_identity(args, &rev), &o, json);
+	ret = driver_run(rev.exe, args, o.timeout, NULL);
 	if (ret == DRIVER_ERROR) {
 		fprintf(stderr, "error: revision '%s': %s\n", rev.name,
 			driver_last_error());
 	} else if (ret) {
 		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev.name,
 			rev.commit, driver_last_error());
-	} else if (!quiet && strcmp(json, "-")) {
+	} else if (!o.quiet && strcmp(json, "-")) {
 		summary(json);
 	}
 	if (*tmp_json)
@@ -384,7 +400,10 @@ static int cmd_build(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "r:j:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': repo = optarg; break;
-		case 'j': jobs = atoi(optarg); break;
+		case 'j':
+			if (opt_int("--jobs", optarg, 1, 256, &jobs))
+				return 2;
+			break;
 		case 'v': verbose = 1; break;
 		case 'h':
 			fputs(usage_build, stdout);
@@ -431,7 +450,10 @@ static int cmd_domains(int argc, char **argv)
 		switch (c) {
 		case 'r': repo = optarg; break;
 		case 't': topology = optarg; break;
-		case 'j': jobs = atoi(optarg); break;
+		case 'j':
+			if (opt_int("--jobs", optarg, 1, 256, &jobs))
+				return 2;
+			break;
 		case 'h':
 			fputs(usage_domains, stdout);
 			return 0;
@@ -521,18 +543,29 @@ int run_gnuplot(const char *dir, const char *script)
 	return status ? -1 : 0;
 }
 
-int cmd_topology(int argc, char **argv);
-int cmd_suite(int argc, char **argv);
-int cmd_timeline(int argc, char **argv);
-int cmd_trend(int argc, char **argv);
-int cmd_classes(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_sweep_worker(int argc, char **argv);
+/* The subcommands, as 'linsched NAME' runs them. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "run", cmd_run },
+	{ "build", cmd_build },
+	{ "kernels", cmd_kernels },
+	{ "suite", cmd_suite },
+	{ "domains", cmd_domains },
+	{ "topology", cmd_topology },
+	{ "timeline", cmd_timeline },
+	{ "classes", cmd_classes },
+	{ "trend", cmd_trend },
+	{ "report", cmd_report },
+	{ "sweep", cmd_sweep },
+	{ "sweep-worker", cmd_sweep_worker },
+};
 
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+	size_t i;
 
 	if (!cmd || !strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "help")) {
@@ -547,30 +580,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}
-	if (!strcmp(cmd, "run"))
-		return cmd_run(argc - 1, argv + 1);
-	if (!strcmp(cmd, "build"))
-		return cmd_build(argc - 1, argv + 1);
-	if (!strcmp(cmd, "kernels"))
-		return cmd_kernels(argc - 1, argv + 1);
-	if (!strcmp(cmd, "suite"))
-		return cmd_suite(argc - 1, argv + 1);
-	if (!strcmp(cmd, "domains"))
-		return cmd_domains(argc - 1, argv + 1);
-	if (!strcmp(cmd, "topology"))
-		return cmd_topology(argc - 1, argv + 1);
-	if (!strcmp(cmd, "timeline"))
-		return cmd_timeline(argc - 1, argv + 1);
-	if (!strcmp(cmd, "classes"))
-		return cmd_classes(argc - 1, argv + 1);
-	if (!strcmp(cmd, "trend"))
-		return cmd_trend(argc - 1, argv + 1);
-	if (!strcmp(cmd, "report"))
-		return cmd_report(argc - 1, argv + 1);
-	if (!strcmp(cmd, "sweep"))
-		return cmd_sweep(argc - 1, argv + 1);
-	if (!strcmp(cmd, "sweep-worker"))
-		return cmd_sweep_worker(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(cmd, commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
 	return 2;
 }

@@ -7,12 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmd/cmd.h"
 #include "guile/guile.h"
 #include "plots/plots.h"
 #include "report/report.h"
-
-int report_write(const struct guile_config *cfg,
-		 const struct guile_answer *a, const char *out_dir);
 
 static enum report_outcome outcome_of(enum guile_outcome o)
 {
@@ -61,7 +59,7 @@ static void bisection_of(struct report_bisection *b,
 	};
 }
 
-int report_write(const struct guile_config *cfg,
+int lsbisect_report(const struct guile_config *cfg,
 		 const struct guile_answer *a, const char *out_dir)
 {
 	struct report_step *steps = calloc(a->nr_steps + 1, sizeof(*steps));

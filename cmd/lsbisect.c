@@ -87,9 +87,6 @@ ENGINE_USAGE
 "not load), 3 skipped revisions leave several candidates (listed), 4 an\n"
 "error stopped the bisection (the log keeps it: --continue).\n";
 
-/* cmd/lsbisect-report.c */
-int report_write(const struct guile_config *cfg,
-		 const struct guile_answer *a, const char *out_dir);
 
 /* Bad specs are the user's error: say so before building anything. */
 static int check_specs(const char *workload, const char *topology,
@@ -446,7 +443,7 @@ static int bisect(struct guile_config *cfg, struct bisect_opts *o)
 		    cfg->mode != GUILE_REPLAY && !access(a->log_path, F_OK))
 			fprintf(stderr, "the log '%s' keeps what was done (%zu steps): resume with --continue\n",
 				a->log_path, a->nr_steps);
-	} else if (report_write(cfg, a, o->out_dir)) {
+	} else if (lsbisect_report(cfg, a, o->out_dir)) {
 		ret = GUILE_STOPPED;
 	}
 	guile_answer_free(a);

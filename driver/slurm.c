@@ -507,9 +507,10 @@ static int queued(long job, char *in, int ntasks)
 	}
 	for (line = strtok_r(out, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		int k = atoi(line);
+		char *end;
+		long k = strtol(line, &end, 10);
 
-		if (k >= 0 && k < ntasks && !strstr(line, " CA") &&
+		if (end != line && k >= 0 && k < ntasks && !strstr(line, " CA") &&
 		    !strstr(line, " F") && !strstr(line, " NF") &&
 		    !strstr(line, " TO") && !strstr(line, " OOM"))
 			in[k] = strstr(line, " PD") ? 1 : 2;

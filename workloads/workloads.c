@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,35 @@ static int parse_policy(int *out, const char *v)
 			return 0;
 		}
 	return -1;
+}
+
+
+/* A whole decimal integer from @lo to @hi; -1 for anything else. */
+static int spec_int(const char *s, int lo, int hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* A whole decimal count of at least 1; -1 for anything else. */
+static int spec_count(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (end == s || *end || errno || !v || *s == '-')
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* A compact group's kind as the events of its one phase. */
@@ -190,9 +220,9 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 		else if (!strcmp(kv, "sleep"))
 			bad = workload_parse_duration(&t.sleep_ns, val);
 		else if (!strcmp(kv, "nice"))
-			bad = (t.nice = atoi(val)) < -20 || t.nice > 19;
+			bad = spec_int(val, -20, 19, &t.nice);
 		else if (!strcmp(kv, "loops"))
-			bad = (t.loops = strtoull(val, NULL, 10)) < 1;
+			bad = spec_count(val, &t.loops);
 		else if (!strcmp(kv, "unpin"))
 			bad = workload_parse_duration(&t.unpin_ns, val);
 		else if (!strcmp(kv, "cpus"))
@@ -200,7 +230,7 @@ static int parse_group(struct workload *wl, char *group, int index, char *err,
 		else if (!strcmp(kv, "policy"))
 			bad = parse_policy(&t.policy, val);
 		else if (!strcmp(kv, "prio"))
-			bad = (t.prio = atoi(val)) < 1 || t.prio > 99;
+			bad = spec_int(val, 1, 99, &t.prio);
 		else if (!strcmp(kv, "name"))
 			bad = snprintf(t.name, sizeof(t.name), "%s", val) >=
 			      (int)sizeof(t.name) - 5;
