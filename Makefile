@@ -91,19 +91,25 @@ all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
 # Rebuild everything when the flags change (git's GIT-CFLAGS trick).
 $(O)/CFLAGS: FORCE
 	@mkdir -p $(O)
-	@echo '$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) $(GUILE_CFLAGS) $(VERSION)' > $@.tmp; \
+	@echo '$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) $(GUILE_CFLAGS)' > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# The version lives in one object (git's GIT-VERSION-FILE): a new commit
+# recompiles common/version.c and relinks, nothing else.
+$(O)/VERSION: FORCE
+	@mkdir -p $(O)
+	@echo '$(VERSION)' > $@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+$(O)/obj/common/version.o: $(O)/VERSION
+$(O)/obj/common/version.o: MODULE_CFLAGS = -DLSB_VERSION='"$(VERSION)"'
 
 $(O)/gen/subset_list.h: bisect/subset.list
 	$(QUIET_GEN)mkdir -p $(dir $@) && \
 	{ echo '/* generated from bisect/subset.list */'; \
 	  grep -v -e '^#' -e '^$$' $< | sed 's/.*/"&",/'; } > $@.tmp && mv $@.tmp $@
 
-$(O)/gen/version.h: $(O)/CFLAGS
-	$(QUIET_GEN)mkdir -p $(dir $@) && \
-	echo '#define LSB_VERSION "$(VERSION)"' > $@
-
-$(O)/obj/%.o: %.c $(O)/CFLAGS $(O)/gen/subset_list.h $(O)/gen/version.h
+$(O)/obj/%.o: %.c $(O)/CFLAGS $(O)/gen/subset_list.h
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(CFLAGS) $(LSB_CFLAGS) $(PKG_CFLAGS) $(MODULE_CFLAGS) -c -o $@ $<
 
@@ -113,43 +119,22 @@ $(O)/obj/%.o: %.S $(O)/CFLAGS
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(CFLAGS) -c -o $@ $<
 
+# Every module's archive, one rule: its objects are the prerequisites.
 # The simulator runtime is linked into each revision's executable by the
-# adapters, so it is kept as a library.
+# adapters, so it is kept as a library too.
+$(O)/lib/lib%.a:
+	@mkdir -p $(dir $@)
+	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
+
 $(O)/lib/libsim.a: $(SIM_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libbisect.a: $(BISECT_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libadapters.a: $(ADAPTERS_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libdriver.a: $(DRIVER_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libcommon.a: $(COMMON_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libguile-lsb.a: $(GUILE_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libsuite.a: $(SUITE_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libplots.a: $(PLOTS_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
-
 $(O)/lib/libreport.a: $(REPORT_OBJ)
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
 HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
 	$(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
@@ -157,8 +142,6 @@ HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/l
 # The parts of the runtime the host programs use too (topology presets).
 $(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c) \
 		$(wildcard metrics/*.c) $(wildcard power/*.c))
-	@mkdir -p $(dir $@)
-	$(QUIET_LD)rm -f $@ && ar rcs $@ $^
 
 $(SHARE)/%: adapters/%
 	@mkdir -p $(dir $@)
@@ -198,7 +181,7 @@ $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 $(O)/t/idle.t: $(call obj,sim/idle.c)
 
 check: all
-	prove --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
+	O=$(O) prove --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
 
 # Whole-process benchmarks with figures and ratios; see bench/README.
 bench: all
@@ -257,6 +240,6 @@ install: all
 
 clean:
 	rm -rf $(O)/obj $(O)/bin $(O)/lib $(O)/t $(O)/gen $(O)/share $(O)/asan \
-		$(O)/CFLAGS
+		$(O)/CFLAGS $(O)/VERSION
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)

@@ -15,9 +15,9 @@
 
 #include "bisect/bisect.h"
 #include "cmd/cmd.h"
+#include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
-#include "version.h"
 
 static const char usage_main[] =
 "usage: linsched <command> [options]\n"
@@ -573,7 +573,7 @@ int main(int argc, char **argv)
 		return cmd ? 0 : 2;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("linsched %s\n", LSB_VERSION);
+		printf("linsched %s\n", lsb_version());
 		return 0;
 	}
 	if (driver_paths_init(&paths)) {

@@ -16,7 +16,6 @@
 #include "driver/driver.h"
 #include "guile/guile.h"
 #include "metrics/metrics.h"
-#include "version.h"
 
 static const char usage_head[] =
 "usage: lsbisect GOOD BAD WORKLOAD [options]\n"
@@ -304,7 +303,7 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 			print_usage(stdout, cfg->paths);
 			return 0;
 		case 'V':
-			printf("lsbisect %s\n", LSB_VERSION);
+			printf("lsbisect %s\n", lsb_version());
 			return 0;
 		default:
 			c = engine_option(&o->engine, c, optarg);

@@ -67,6 +67,9 @@ char *lsb_read_file(const char *path, size_t *len);
  */
 int lsb_write_atomic(const char *path, const void *buf, size_t len);
 
+/* The tool's version, as git describe gave it when it was built. */
+const char *lsb_version(void);
+
 struct cJSON;
 
 /*

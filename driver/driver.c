@@ -12,16 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <asm/door.h>
-
 #include "adapters/adapters.h"
 #include "bisect/bisect.h"
 #include "common/common.h"
 #include "driver/driver.h"
 #include "driver/driver_internal.h"
+#include "sim/sim.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
-#include "version.h"
 
 LSB_DEFINE_LAST_ERROR(driver)
 
@@ -195,7 +193,7 @@ int driver_sim_identity(char **argv, const struct driver_revision *rev)
 	argv[n++] = "--subset";
 	argv[n++] = (char *)rev->subset;
 	argv[n++] = "--tool-version";
-	argv[n++] = LSB_VERSION;
+	argv[n++] = (char *)lsb_version();
 	return n;
 }
 
@@ -291,13 +289,13 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	}
 	ret = WEXITSTATUS(status);
 	switch (ret) {
-	case LINSCHED_EXIT_OK:
+	case SIM_EXIT_OK:
 		return DRIVER_OK;
-	case LINSCHED_EXIT_PANIC:
-	case LINSCHED_EXIT_WARN:
+	case SIM_EXIT_PANIC:
+	case SIM_EXIT_WARN:
 		driver_set_error("crashed: %s", *msg ? msg : "kernel panic");
 		return DRIVER_CRASHED;
-	case LINSCHED_EXIT_HANG:
+	case SIM_EXIT_HANG:
 		driver_set_error("hung: %s", *msg ? msg : "no progress");
 		return DRIVER_HUNG;
 	default:

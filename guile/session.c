@@ -20,7 +20,6 @@
 #include "common/common.h"
 #include "guile/guile_internal.h"
 #include "metrics/metrics.h"
-#include "version.h"
 
 #define LOG_FORMAT 1
 
@@ -222,7 +221,7 @@ static cJSON *start_event(const struct session *s)
 
 	cJSON_AddStringToObject(o, "event", "start");
 	cJSON_AddNumberToObject(o, "format", LOG_FORMAT);
-	cJSON_AddStringToObject(o, "tool_version", LSB_VERSION);
+	cJSON_AddStringToObject(o, "tool_version", lsb_version());
 	cJSON_AddStringToObject(o, "repo", c->repo);
 	cJSON_AddStringToObject(o, "good", c->good);
 	cJSON_AddStringToObject(o, "bad", c->bad);

@@ -8,7 +8,7 @@
 	.text
 	.globl	lh_context_switch
 	.type	lh_context_switch, @function
-/* void lh_context_switch(void **from, void *to) */
+/* void lh_context_switch(struct lh_context **from, struct lh_context *to) */
 lh_context_switch:
 	.cfi_startproc
 	pushq	%rbp

@@ -58,8 +58,8 @@ static void usage(FILE *f, const char *argv0)
 "\n"
 "Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
 "errors; a crash ends with the signal.\n",
-		argv0, lk_version(), LINSCHED_EXIT_WARN, LINSCHED_EXIT_PANIC,
-		LINSCHED_EXIT_HANG);
+		argv0, lk_version(), SIM_EXIT_WARN, SIM_EXIT_PANIC,
+		SIM_EXIT_HANG);
 }
 
 static FILE *open_out(const char *path, const char *what)
@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 			if (workload_parse_duration(&cfg.duration_ns, optarg)) {
 				fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
 					optarg);
-				return LINSCHED_EXIT_USAGE;
+				return SIM_EXIT_USAGE;
 			}
 			duration_given = 1;
 			break;
@@ -302,7 +302,7 @@ int main(int argc, char **argv)
 			if (errno || *end || end == optarg) {
 				fprintf(stderr, "error: --seed '%s': expected an unsigned integer\n",
 					optarg);
-				return LINSCHED_EXIT_USAGE;
+				return SIM_EXIT_USAGE;
 			}
 			break;
 		case 'T':
@@ -348,7 +348,7 @@ int main(int argc, char **argv)
 			} else {
 				fprintf(stderr, "error: --governor '%s': expected schedutil, performance or powersave\n",
 					optarg);
-				return LINSCHED_EXIT_USAGE;
+				return SIM_EXIT_USAGE;
 			}
 			break;
 		case 'E':
@@ -358,7 +358,7 @@ int main(int argc, char **argv)
 			if (strcmp(optarg, "menu") && strcmp(optarg, "poll")) {
 				fprintf(stderr, "error: --cpuidle '%s': expected menu or poll\n",
 					optarg);
-				return LINSCHED_EXIT_USAGE;
+				return SIM_EXIT_USAGE;
 			}
 			cfg.idle_poll = !strcmp(optarg, "poll");
 			break;
@@ -367,19 +367,19 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			usage(stderr, argv[0]);
-			return LINSCHED_EXIT_USAGE;
+			return SIM_EXIT_USAGE;
 		}
 	}
 	if (optind != argc || !topo_spec || !wl_spec) {
 		fprintf(stderr, "error: %s\n", optind != argc ?
 			"unexpected argument" : "--topology and --workload are required");
 		usage(stderr, argv[0]);
-		return LINSCHED_EXIT_USAGE;
+		return SIM_EXIT_USAGE;
 	}
 	if (topology_from_spec(&topo, topo_spec, err, sizeof(err)) ||
 	    workload_parse(&wl, wl_spec, err, sizeof(err))) {
 		fprintf(stderr, "error: %s\n", err);
-		return LINSCHED_EXIT_USAGE;
+		return SIM_EXIT_USAGE;
 	}
 	fputs(wl.notes, stderr);
 	if (!duration_given && wl.duration_ns)
@@ -397,7 +397,7 @@ int main(int argc, char **argv)
 	}
 	ret = sim_run(&cfg, &res);
 	if (ret)
-		return LINSCHED_EXIT_USAGE;
+		return SIM_EXIT_USAGE;
 	if (json) {
 		cJSON *root = results_json(&cfg, &res, &meta);
 		char *text = cJSON_Print(root);

@@ -213,7 +213,7 @@ void lh_tick(int cpu, int on)
 		sim_event_push(ev, (sim.now / TICK_NS + 1) * TICK_NS, cpu);
 }
 
-void lh_ipi(int cpu, int kind, void *arg)
+void lh_ipi(int cpu, enum linsched_irq kind, void *arg)
 {
 	struct sim_event *ev = event_alloc(SIM_EV_IPI);
 
@@ -238,7 +238,8 @@ void lh_free(void *p)
 
 void sim_context_start(void);
 
-void *lh_context_new(void *task, void **stack)
+struct lh_context *lh_context_new(struct lk_task *task,
+				  struct lh_stack **stack)
 {
 	char *base = mmap(NULL, STACK_SIZE + GUARD_SIZE, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -247,7 +248,7 @@ void *lh_context_new(void *task, void **stack)
 	if (base == MAP_FAILED)
 		sim_die("out of memory for a task stack");
 	mprotect(base, GUARD_SIZE, PROT_NONE);
-	*stack = base;
+	*stack = (struct lh_stack *)base;
 	sp = (uint64_t *)(base + STACK_SIZE + GUARD_SIZE) - 8;
 	sp[0] = 0;				/* r15 */
 	sp[1] = 0;				/* r14 */
@@ -256,13 +257,13 @@ void *lh_context_new(void *task, void **stack)
 	sp[4] = 0;				/* rbx */
 	sp[5] = 0;				/* rbp */
 	sp[6] = (uint64_t)(uintptr_t)sim_context_start;
-	return sp;
+	return (struct lh_context *)sp;
 }
 
-void lh_context_free(void *stack)
+void lh_context_free(struct lh_stack *stack)
 {
 	if (stack)
-		munmap(stack, STACK_SIZE + GUARD_SIZE);
+		munmap((void *)stack, STACK_SIZE + GUARD_SIZE);
 }
 
 void lh_log(int level, const char *line)
@@ -300,7 +301,7 @@ void lh_panic(const char *msg)
 	fprintf(stderr, "kernel panic at %llu ns on CPU %d: %s\nlast kernel messages:\n",
 		(unsigned long long)sim.now, lk_this_cpu(), msg);
 	sim_dump_log();
-	exit(LINSCHED_EXIT_PANIC);
+	exit(SIM_EXIT_PANIC);
 }
 
 void lh_warn(const char *where)
@@ -312,7 +313,7 @@ void lh_warn(const char *where)
 		fprintf(stderr, "kernel warning (fatal by --fatal-warnings): %s\n",
 			where);
 		sim_dump_log();
-		exit(LINSCHED_EXIT_WARN);
+		exit(SIM_EXIT_WARN);
 	}
 }
 
@@ -338,8 +339,8 @@ int lh_sched_events(void)
 	return sim.cfg->metrics;
 }
 
-void lh_sched_event(int kind, int cpu, int pid, int prio, int arg,
-		    long state)
+void lh_sched_event(enum linsched_sched_event kind, int cpu, int pid,
+		    int prio, int arg, long state)
 {
 	(void)prio;
 	if (sim.cfg->metrics)
@@ -576,7 +577,7 @@ static void sim_loop(uint64_t end)
 				(unsigned long long)same,
 				(unsigned long long)sim.now);
 			sim_dump_log();
-			exit(LINSCHED_EXIT_HANG);
+			exit(SIM_EXIT_HANG);
 		} else if (sim.now != last) {
 			last = sim.now;
 			same = 0;
@@ -700,6 +701,11 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		return -1;
 	sim_fault_handlers();
 
+	if (lk_door_version() != LINSCHED_DOOR_VERSION) {
+		fprintf(stderr, "error: the kernel objects were built for door version %d, this simulator speaks %d: rebuild the revision\n",
+			lk_door_version(), LINSCHED_DOOR_VERSION);
+		return -1;
+	}
 	if (lk_boot(&machine)) {
 		fprintf(stderr, "error: topology '%s': %d CPUs, but this kernel was built for at most %d\n",
 			cfg->topo->name, sim.nr_cpus, lk_max_cpus());

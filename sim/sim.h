@@ -18,6 +18,15 @@
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
+/* Exit statuses of a simulator process, read by the driver. */
+enum sim_exit {
+	SIM_EXIT_OK = 0,
+	SIM_EXIT_USAGE = 2,
+	SIM_EXIT_PANIC = 70,	/* kernel BUG() or panic() */
+	SIM_EXIT_WARN = 71,	/* WARN with --fatal-warnings */
+	SIM_EXIT_HANG = 72,	/* simulated machine stopped making progress */
+};
+
 struct sim_config {
 	const struct topology *topo;
 	const struct workload *wl;
@@ -76,7 +85,7 @@ struct sim_result {
  * @out: the results; release with sim_result_release()
  *
  * A kernel BUG()/panic() does not return: the process exits with
- * LINSCHED_EXIT_PANIC after printing the kernel's message.
+ * SIM_EXIT_PANIC after printing the kernel's message.
  *
  * Return: 0, or -1 on a bad configuration (message on stderr).
  */

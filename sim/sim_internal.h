@@ -93,7 +93,7 @@ struct sim_task {
 	const struct workload_task *w;
 	char name[16];
 	int index;
-	void *ktask;
+	struct lk_task *ktask;
 	int pid;
 	struct sim_event segment;
 	uint64_t work;		/* run work left, ns at capacity 1024 */

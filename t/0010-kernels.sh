@@ -3,13 +3,14 @@
 #
 # bisect/kernels.sh makes a real kernel history from Debian's linux-source
 # packages. Two releases (plus one the archive does not serve) keep it quick;
-# downloads go to the shared cache build/cache/debs.
+# downloads go to the shared cache, $O/cache/debs.
 
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/t/lib.sh"
 script=$top/bisect/kernels.sh
-cache=${LSBISECT_CACHE:-$top/build/cache}/debs
+cache=$LSBISECT_CACHE/debs
 versions=6.1.192,6.12.118,6.1.1
 
 n=0 failed=0

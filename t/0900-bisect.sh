@@ -13,7 +13,6 @@ ensure_kernels
 plan 32
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-LSBISECT=$LSB_ROOT/build/bin/lsbisect
 
 # A non-bare clone (its work tree and index must stay as they are) that
 # borrows the shared history's objects.

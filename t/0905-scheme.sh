@@ -5,7 +5,6 @@
 # script's errors reported with file:line:column, the REPL.
 . "$(dirname "$0")/lib.sh"
 
-LSBISECT=$LSB_ROOT/build/bin/lsbisect
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

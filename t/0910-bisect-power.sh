@@ -11,7 +11,6 @@ ensure_kernels
 plan 6
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-LSBISECT=$LSB_ROOT/build/bin/lsbisect
 
 work=$tmp/work
 git clone -q --shared "$LSBISECT_REPO" "$work"

@@ -13,7 +13,6 @@
 ensure_kernels
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-LSBISECT=$LSB_ROOT/build/bin/lsbisect
 
 # every 6.1 release the archive serves (cached .debs are not fetched again)
 if ! "$LINSCHED" kernels --series 6.1 >&2; then

@@ -12,7 +12,6 @@ ensure_kernels
 plan 5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-LSBISECT=$LSB_ROOT/build/bin/lsbisect
 
 work=$tmp/work
 git clone -q --shared "$LSBISECT_REPO" "$work"

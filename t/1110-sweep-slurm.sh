@@ -108,7 +108,6 @@ ok "$([ $s = 0 ] && [ "$k" = True ] && [ "$(json "$tmp/out4/sweep.json" "r['resu
 make_history "$work" "$BISECT_PLAN" > "$tmp/history"
 lb=$(awk '$2 == "lb" { print $1; exit }' "$tmp/history")
 BA=("$TEST_V61" bad "$BISECT_W" --repo "$work" --topology quad --duration 1s --seeds 3)
-LSBISECT=$LSB_ROOT/build/bin/lsbisect
 LSBISECT_CACHE=$tmp/bl "$LSBISECT" "${BA[@]}" --jobs 2 --out "$tmp/bl-out" > /dev/null 2>&1
 s1=$?
 t0=$(now)

@@ -16,7 +16,6 @@
 ensure_kernels
 tmp=${BENCH_TMP:-$(mktemp -d)}
 trap 'rm -rf "$tmp"' EXIT
-LSBISECT=$LSB_ROOT/build/bin/lsbisect
 W=$BISECT_W
 ARGS=(--topology quad --duration 1s)
 

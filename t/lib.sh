@@ -1,15 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# lib.sh - shared by the shell tests: TAP output and the shared kernel
-# history. Source it from the project root (prove runs tests from there).
+# lib.sh - shared by the shell tests: TAP output in git's t/ style, JSON
+# assertions and the shared kernel history. Source it from the project
+# root (prove runs tests from there).
 
 set -uo pipefail
 
 LSB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-LINSCHED=$LSB_ROOT/build/bin/linsched
+# The build under test: $O as make check passes it (default build/).
+LSB_O=${O:-build}
+case $LSB_O in /*) ;; *) LSB_O=$LSB_ROOT/$LSB_O ;; esac
+LINSCHED=$LSB_O/bin/linsched
+LSBISECT=$LSB_O/bin/lsbisect
 # The tests share one history and one cache with the developer's build:
 # downloads and kernel builds are made once.
-export LSBISECT_REPO=${LSBISECT_REPO:-$LSB_ROOT/build/kernels.git}
-export LSBISECT_CACHE=${LSBISECT_CACHE:-$LSB_ROOT/build/cache}
+export LSBISECT_REPO=${LSBISECT_REPO:-$LSB_O/kernels.git}
+export LSBISECT_CACHE=${LSBISECT_CACHE:-$LSB_O/cache}
 # The releases the tests run: one of each series the arch is tested on
 # (tests/CI make sure these exist; other releases are fetched only by the
 # tests that need them).
@@ -37,6 +42,42 @@ ok() {
 }
 
 diag() { echo "# $*"; }
+
+# test_expect_success DESCRIPTION COMMANDS: one test, after git's t/: the
+# commands (an && chain, in a subshell-free eval) must succeed; on failure
+# they are printed as a diagnostic.
+test_expect_success() {
+	local desc=$1 body=$2
+	if eval "$body"; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		diag "failed: $body"
+	fi
+}
+
+# test_done: the status prove reads, after the last test.
+test_done() { done_testing; }
+
+# json_is FILE PATH EXPECTED: the JSON value at dotted PATH in FILE (object
+# keys, array indexes) printed as Python prints it equals EXPECTED. Values
+# are arguments, never pasted into the program.
+json_is() {
+	local got
+	got=$(json_get "$1" "$2") || return 1
+	[ "$got" = "$3" ] || { diag "$1: $2 is '$got', expected '$3'"; return 1; }
+}
+
+# json_get FILE PATH: print the value at dotted PATH in FILE.
+json_get() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split('.') if sys.argv[2] else []:
+    r = r[int(k)] if isinstance(r, list) else r[k]
+print(r)
+PY
+}
 
 skip_all() { echo "1..0 # SKIP $*"; exit 4; }
 

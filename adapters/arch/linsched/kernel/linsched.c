@@ -37,7 +37,7 @@ int linsched_cpu;
 struct task_struct *linsched_curr[NR_CPUS];
 unsigned long linsched_irqflags[NR_CPUS];
 
-static void *main_ctx;			/* the simulator's event loop */
+static struct lh_context *main_ctx;	/* the simulator's event loop */
 static struct task_struct *switch_from;	/* "last" for the task switched to */
 static const struct linsched_machine *machine;
 static int next_pid = 1;
@@ -51,7 +51,7 @@ struct linsched_task *linsched_task_attach(struct task_struct *p,
 	lt->kind = kind;
 	linsched_sleep_timer_init(lt);
 	p->thread.priv = lt;
-	p->thread.ctx = lh_context_new(p, &lt->stack);
+	p->thread.ctx = lh_context_new((struct lk_task *)p, &lt->stack);
 	return lt;
 }
 
@@ -84,19 +84,9 @@ void arch_cpu_idle(void)
 	linsched_yield();
 }
 
-void *lk_current(int cpu)
-{
-	return linsched_curr[cpu];
-}
-
 int lk_this_cpu(void)
 {
 	return linsched_cpu;
-}
-
-int lk_task_is_idle(void *task)
-{
-	return is_idle_task((struct task_struct *)task);
 }
 
 struct task_struct *__switch_to(struct task_struct *prev,
@@ -164,7 +154,14 @@ struct task_struct *linsched_fork(const char *name, void (*main)(void *),
 	return p;
 }
 
-void *lk_task_new(const struct linsched_task_attr *attr, const char **why)
+/* The door's handle of a task is its task_struct. */
+static struct task_struct *task_of(struct lk_task *task)
+{
+	return (struct task_struct *)task;
+}
+
+struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
+			    const char **why)
 {
 	struct sched_attr sa = {
 		.size = sizeof(sa),
@@ -201,14 +198,15 @@ void *lk_task_new(const struct linsched_task_attr *attr, const char **why)
 		}
 	}
 	if (attr->nr_allowed) {
-		ret = lk_task_set_affinity(p, attr->nr_allowed, attr->allowed);
+		ret = lk_task_set_affinity((struct lk_task *)p, attr->nr_allowed,
+					   attr->allowed);
 		if (ret) {
 			*why = "the kernel refused the CPU affinity (set_cpus_allowed_ptr)";
 			return NULL;
 		}
 	}
 	wake_up_new_task(p);
-	return p;
+	return (struct lk_task *)p;
 }
 
 void lk_task_sleep(unsigned long long ns)
@@ -219,9 +217,9 @@ void lk_task_sleep(unsigned long long ns)
 	schedule_hrtimeout(ns ? &expires : NULL, HRTIMER_MODE_REL);
 }
 
-int lk_task_wake(void *task)
+int lk_task_wake(struct lk_task *task)
 {
-	return wake_up_process(task);
+	return wake_up_process(task_of(task));
 }
 
 void lk_task_yield(void)
@@ -241,27 +239,27 @@ void lk_task_exit(void)
 	do_task_dead();
 }
 
-int lk_task_set_affinity(void *task, int nr, const int *cpus)
+int lk_task_set_affinity(struct lk_task *task, int nr, const int *cpus)
 {
 	struct cpumask *mask = lh_zalloc(cpumask_size());
 	int i, ret;
 
 	for (i = 0; i < nr; i++)
 		cpumask_set_cpu(cpus[i], mask);
-	ret = set_cpus_allowed_ptr(task, mask);
+	ret = set_cpus_allowed_ptr(task_of(task), mask);
 	lh_free(mask);
 	return ret;
 }
 
-int lk_task_set_nice(void *task, int nice)
+int lk_task_set_nice(struct lk_task *task, int nice)
 {
-	set_user_nice(task, nice);
+	set_user_nice(task_of(task), nice);
 	return 0;
 }
 
-void lk_task_stats(void *task, struct linsched_task_stats *out)
+void lk_task_stats(struct lk_task *task, struct linsched_task_stats *out)
 {
-	struct task_struct *p = task;
+	struct task_struct *p = task_of(task);
 
 	out->pid = p->pid;
 	out->cpu = task_cpu(p);
@@ -371,9 +369,9 @@ static void linsched_boot_main(void)
 	linsched_stoppers_create(0);
 }
 
-void lk_task_entry(void *task)
+void lk_task_entry(struct lk_task *task)
 {
-	struct task_struct *p = task;
+	struct task_struct *p = task_of(task);
 	struct linsched_task *lt = task_lt(p);
 
 	switch (lt->kind) {
@@ -408,6 +406,11 @@ int lk_boot(const struct linsched_machine *m)
 	return 0;
 }
 
+int lk_door_version(void)
+{
+	return LINSCHED_DOOR_VERSION;
+}
+
 int lk_max_cpus(void)
 {
 	return NR_CPUS;
@@ -420,7 +423,7 @@ const char *lk_version(void)
 
 /* ---- interrupts ---- */
 
-void lk_irq(int cpu, int kind, void *arg)
+void lk_irq(int cpu, enum linsched_irq kind, void *arg)
 {
 	linsched_cpu = cpu;
 	if (arch_irqs_disabled_flags(linsched_irqflags[cpu]))

@@ -21,7 +21,7 @@ struct linsched_task {
 	void (*main)(void *payload);
 	void *payload;
 	struct hrtimer sleep_timer;
-	void *stack;		/* the host stack, for lh_context_free() */
+	struct lh_stack *stack;	/* the host stack, for lh_context_free() */
 	int kthread;		/* kthread_set_per_cpu() was called */
 	int kthread_cpu;
 };

@@ -6,13 +6,14 @@
 #include <linux/types.h>
 
 struct task_struct;
+struct lh_context;
 
 /*
  * The host context a simulated task runs on (its saved stack pointer) and
  * the arch's per-task data (arch/linsched/kernel/linsched.h).
  */
 struct thread_struct {
-	void *ctx;
+	struct lh_context *ctx;
 	void *priv;
 };
 

@@ -6,8 +6,11 @@
  * revision's own kbuild) needs from the simulated machine goes through the
  * lh_*() host operations, implemented by sim/. Everything the simulator asks
  * of the kernel goes through the lk_*() entry points, implemented by
- * arch/linsched/kernel/. Only plain C types cross the door, so the same
- * simulator library links with every kernel version.
+ * arch/linsched/kernel/. Only plain C types and the opaque handles below
+ * cross the door, so the same simulator library links with every kernel
+ * version. LINSCHED_DOOR_VERSION changes whenever an entry changes its
+ * binary interface; the simulator refuses kernel objects built against
+ * another one (lk_door_version()).
  *
  * Execution model: one host thread. Every simulated task (idle tasks
  * included) runs on its own host stack; __switch_to() switches stacks. The
@@ -25,12 +28,14 @@
 #define LINSCHED_MAX_TYPES	8
 #define LINSCHED_MAX_OPPS	32
 
-/* Exit statuses of a simulator process, read by the driver. */
-#define LINSCHED_EXIT_OK	0
-#define LINSCHED_EXIT_USAGE	2
-#define LINSCHED_EXIT_PANIC	70	/* kernel BUG() or panic() */
-#define LINSCHED_EXIT_WARN	71	/* WARN with --fatal-warnings */
-#define LINSCHED_EXIT_HANG	72	/* simulated machine stopped making progress */
+/*
+ * Opaque handles: each side holds the other's objects only as pointers to
+ * these incomplete types, so a task cannot be passed where a context is
+ * expected (as LKL's host_ops.h does with its lkl_sem and lkl_thread_t).
+ */
+struct lk_task;		/* a kernel task, made by lk_task_new() */
+struct lh_context;	/* a host execution context, made by lh_context_new() */
+struct lh_stack;	/* the memory behind a context, for lh_context_free() */
 
 /* Interrupt kinds delivered by lk_irq(). */
 enum linsched_irq {
@@ -91,7 +96,7 @@ struct linsched_machine {
 	int distance[LINSCHED_MAX_NODES][LINSCHED_MAX_NODES];	/* 10: local */
 	int nr_types;
 	struct linsched_cpu_type type[LINSCHED_MAX_TYPES];
-	int governor;		/* enum linsched_governor */
+	enum linsched_governor governor;
 	int energy_model;	/* register each policy's OPPs as its EM */
 };
 
@@ -132,7 +137,7 @@ int lh_timer_cancel(void *key);
 /* Start or stop the periodic tick of cpu (NO_HZ idle). */
 void lh_tick(int cpu, int on);
 /* Post an interrupt to cpu at the current time. */
-void lh_ipi(int cpu, int kind, void *arg);
+void lh_ipi(int cpu, enum linsched_irq kind, void *arg);
 /* Zeroed memory; never fails (the simulator dies cleanly if it must). */
 void *lh_zalloc(unsigned long size);
 void lh_free(void *p);
@@ -140,13 +145,15 @@ void lh_free(void *p);
  * A host stack for a new task: returns the context to switch to, which
  * starts in lk_task_entry(task); *stack receives what to free.
  */
-void *lh_context_new(void *task, void **stack);
-void lh_context_free(void *stack);
+struct lh_context *lh_context_new(struct lk_task *task,
+				  struct lh_stack **stack);
+void lh_context_free(struct lh_stack *stack);
 /* Save the running context in *from and continue in to. */
-void lh_context_switch(void **from, void *to);
+void lh_context_switch(struct lh_context **from, struct lh_context *to);
 /* A line of kernel log; level is the printk level digit or -1. */
 void lh_log(int level, const char *line);
-/* A kernel BUG()/panic(): ends the run with LINSCHED_EXIT_PANIC. */
+/* A kernel BUG()/panic(): ends the run (the process exits with a status
+   the driver reads as a kernel crash). */
 void lh_panic(const char *msg) __attribute__((noreturn));
 /* A WARN: counted; fatal with --fatal-warnings. */
 void lh_warn(const char *where);
@@ -161,8 +168,8 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
  * A scheduler event (enum linsched_sched_event) on cpu, at the current
  * time: feeds the simulator's metrics. The idle tasks have pid 0.
  */
-void lh_sched_event(int kind, int cpu, int pid, int prio, int arg,
-		    long state);
+void lh_sched_event(enum linsched_sched_event kind, int cpu, int pid,
+		    int prio, int arg, long state);
 /* Deterministic random bits from the run's seed. */
 unsigned long long lh_random(void);
 /*
@@ -178,10 +185,17 @@ void lh_boot_done(void);
 
 /* ---- kernel entry points: simulator -> kernel (arch/linsched/kernel) ---- */
 
-/* Set up the machine; returns the boot context to resume on CPU 0. */
+/* LINSCHED_DOOR_VERSION as the kernel objects were built with it. */
+int lk_door_version(void);
+/*
+ * Take the machine (kept, not copied) and make init the current task of
+ * CPU 0: the first lk_resume(0) boots the kernel, which calls
+ * lh_boot_done() when it is up. Returns 0, or -1 when the kernel cannot
+ * take the machine (more CPUs than its NR_CPUS).
+ */
 int lk_boot(const struct linsched_machine *m);
 /* Deliver an interrupt to cpu (runs on the simulator's stack). */
-void lk_irq(int cpu, int kind, void *arg);
+void lk_irq(int cpu, enum linsched_irq kind, void *arg);
 /* Resume cpu's current task if it has something to do; returns when it yields. */
 void lk_resume(int cpu);
 /* Does cpu's current task need to run (resched, pending work)? */
@@ -191,25 +205,24 @@ int lk_needs_resume(int cpu);
  * from init or from a running simulated task. Returns NULL when the kernel
  * refuses its attributes (then *why says so).
  */
-void *lk_task_new(const struct linsched_task_attr *attr, const char **why);
+struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
+			    const char **why);
 /* Calls from a task's user-mode code (its own context). */
 void lk_task_sleep(unsigned long long ns);	/* 0: until lk_task_wake() */
-int lk_task_wake(void *task);
+int lk_task_wake(struct lk_task *task);
 void lk_task_yield(void);
 void lk_task_exit(void) __attribute__((noreturn));
-int lk_task_set_affinity(void *task, int nr, const int *cpus);
-int lk_task_set_nice(void *task, int nice);
+int lk_task_set_affinity(struct lk_task *task, int nr, const int *cpus);
+int lk_task_set_nice(struct lk_task *task, int nice);
 /* Wait for the next event (lk_resume of this task's CPU). */
 void lk_yield(void);
 /* Preemption point at the return to user mode. */
 void lk_task_user_return(void);
-void lk_task_stats(void *task, struct linsched_task_stats *out);
-void *lk_current(int cpu);
+void lk_task_stats(struct lk_task *task, struct linsched_task_stats *out);
 /* The simulated CPU the calling code runs on. */
 int lk_this_cpu(void);
-int lk_task_is_idle(void *task);
-/* The context a task runs on (for the first resume of a CPU). */
-void lk_task_entry(void *task) __attribute__((noreturn));
+/* Where a new context starts (lh_context_new()): the task's first run. */
+void lk_task_entry(struct lk_task *task) __attribute__((noreturn));
 /* The sched domains the kernel built, as text; -1 if len is too small. */
 int lk_domains(char *buf, unsigned long len);
 /* NR_CPUS of the kernel build. */
