@@ -98,13 +98,8 @@ static int collect_one(const char *path, const struct stat *st, int type,
 	(void)ftw;
 	if (type != FTW_F)
 		return 0;
-	if (walk_list->n == walk_list->cap) {
-		walk_list->cap = walk_list->cap ? 2 * walk_list->cap : 64;
-		walk_list->v = realloc(walk_list->v,
-				       walk_list->cap * sizeof(char *));
-		if (!walk_list->v)
-			return -1;
-	}
+	if (LSB_GROW(walk_list->v, walk_list->n + 1, walk_list->cap))
+		return -1;
 	walk_list->v[walk_list->n++] = strdup(path);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bisect/bisect_internal.h"
+#include "common/common.h"
 
 int bisect_is_ancestor(bisect_repo *r, const char *ancestor,
 		       const char *descendant)
@@ -269,15 +270,8 @@ static int file_cb(const git_diff_delta *delta, float progress, void *data)
 		match = !strncmp(path, p->prefixes[i], strlen(p->prefixes[i]));
 	if (!match)
 		return 0;
-	if (p->info->nr_files == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 16;
-		void *v = realloc(p->info->files, cap * sizeof(char *));
-
-		if (!v)
-			return -1;
-		p->info->files = v;
-		p->cap = cap;
-	}
+	if (LSB_GROW(p->info->files, p->info->nr_files + 1, p->cap))
+		return -1;
 	p->info->files[p->info->nr_files] = strdup(path);
 	if (!p->info->files[p->info->nr_files])
 		return -1;

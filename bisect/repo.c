@@ -203,17 +203,9 @@ int bisect_range(bisect_repo *r, const char *good_hex, const char *bad_hex,
 	if (err < 0)
 		goto git_fail;
 	while (!(err = git_revwalk_next(&oid, walk))) {
-		if (len == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			void *p = realloc(v, ncap * sizeof(*v));
-
-			if (!p) {
-				err = bisect_error(BISECT_ENOMEM,
-						   "out of memory");
-				goto cleanup;
-			}
-			v = p;
-			cap = ncap;
+		if (LSB_GROW(v, len + 1, cap)) {
+			err = bisect_error(BISECT_ENOMEM, "out of memory");
+			goto cleanup;
 		}
 		git_oid_tostr(v[len++], sizeof(v[0]), &oid);
 	}

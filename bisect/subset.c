@@ -71,15 +71,8 @@ static int subset_add(struct subset *s, const char *path,
 {
 	struct subset_entry *e;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 256;
-		void *p = realloc(s->v, cap * sizeof(*s->v));
-
-		if (!p)
-			return bisect_error(BISECT_ENOMEM, "out of memory");
-		s->v = p;
-		s->cap = cap;
-	}
+	if (LSB_GROW(s->v, s->n + 1, s->cap))
+		return bisect_error(BISECT_ENOMEM, "out of memory");
 	e = &s->v[s->n];
 	e->path = strdup(path);
 	if (!e->path)

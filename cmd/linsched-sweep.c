@@ -83,15 +83,8 @@ struct rev {
 
 static int add_rev(struct rev **revs, size_t *n, size_t *cap, const char *name)
 {
-	if (*n == *cap) {
-		struct rev *r;
-
-		*cap = *cap ? 2 * *cap : 16;
-		r = realloc(*revs, *cap * sizeof(**revs));
-		if (!r)
-			return -1;
-		*revs = r;
-	}
+	if (LSB_GROW(*revs, *n + 1, *cap))
+		return -1;
 	memset(&(*revs)[*n], 0, sizeof(**revs));
 	snprintf((*revs)[(*n)++].name, sizeof((*revs)->name), "%s", name);
 	return 0;

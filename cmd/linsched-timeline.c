@@ -113,17 +113,13 @@ static size_t nr_freqs, cap_freqs;
 static uint64_t win_from, win_to;
 static int freq_lines;		/* CPUs with a line in freq.dat */
 
-static void *grow(void *p, size_t *cap, size_t n, size_t size)
+/* Room for element @n of *@array; out of memory ends the command. */
+static void grow(void *array, size_t *cap, size_t n, size_t size)
 {
-	if (n < *cap)
-		return p;
-	*cap = *cap ? 2 * *cap : 256;
-	p = realloc(p, *cap * size);
-	if (!p) {
+	if (lsb_grow(array, cap, n + 1, size)) {
 		perror("linsched timeline");
 		exit(1);
 	}
-	return p;
 }
 
 static struct task *task_get(int pid, const char *comm)
@@ -134,7 +130,7 @@ static struct task *task_get(int pid, const char *comm)
 		if (tasks[i].pid == pid)
 			break;
 	if (i == nr_tasks) {
-		tasks = grow(tasks, &cap_tasks, nr_tasks, sizeof(*tasks));
+		grow(&tasks, &cap_tasks, nr_tasks, sizeof(*tasks));
 		memset(&tasks[i], 0, sizeof(*tasks));
 		tasks[i].pid = pid;
 		nr_tasks++;
@@ -164,7 +160,7 @@ static void cpu_close(struct cpu_now *c, int cpu, uint64_t t)
 		last->end = e;
 		return;
 	}
-	segs = grow(segs, &cap_segs, nr_segs, sizeof(*segs));
+	grow(&segs, &cap_segs, nr_segs, sizeof(*segs));
 	segs[nr_segs++] = (struct seg){ cpu, s, e, c->pid, c->state };
 	c->last = nr_segs;
 }
@@ -229,8 +225,7 @@ static int read_trace(const char *path, uint64_t end)
 			    cpu < 0 || cpu >= topo.nr_cpus)
 				continue;
 			if (*ev == 'c' && ev[4] == 'f') {
-				freqs = grow(freqs, &cap_freqs, nr_freqs,
-					     sizeof(*freqs));
+				grow(&freqs, &cap_freqs, nr_freqs, sizeof(*freqs));
 				freqs[nr_freqs++] = (struct freq){ cpu, t, state };
 				continue;
 			}

@@ -64,15 +64,8 @@ static struct run_entry *add_run(struct session *s)
 {
 	struct run_entry *e;
 
-	if (s->nr_runs == s->cap_runs) {
-		size_t cap = s->cap_runs ? 2 * s->cap_runs : 32;
-		void *p = realloc(s->runs, cap * sizeof(*s->runs));
-
-		if (!p)
-			return NULL;
-		s->runs = p;
-		s->cap_runs = cap;
-	}
+	if (LSB_GROW(s->runs, s->nr_runs + 1, s->cap_runs))
+		return NULL;
 	e = &s->runs[s->nr_runs++];
 	memset(e, 0, sizeof(*e));
 	return e;
@@ -557,16 +550,9 @@ static int add_prefetched(struct session *s, const char *subset,
 
 	if (!ran && !built && !corrupt)
 		return 0;	/* (run) finds it as it would have */
-	if (s->nr_pre == s->cap_pre) {
-		size_t cap = s->cap_pre ? 2 * s->cap_pre : 16;
-
-		p = realloc(s->pre, cap * sizeof(*s->pre));
-		if (!p) {
-			guile_set_error("out of memory");
-			return SESSION_STOP;
-		}
-		s->pre = p;
-		s->cap_pre = cap;
+	if (LSB_GROW(s->pre, s->nr_pre + 1, s->cap_pre)) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
 	}
 	p = &s->pre[s->nr_pre++];
 	memcpy(p->subset, subset, 41);
