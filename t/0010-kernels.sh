@@ -13,23 +13,13 @@ script=$top/bisect/kernels.sh
 cache=$LSBISECT_CACHE/debs
 versions=6.1.192,6.12.118,6.1.1
 
-n=0 failed=0
-ok() { # COND-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 check() { # DESCRIPTION COMMAND...
 	local d=$1
 	shift
 	"$@" >/dev/null 2>&1
 	ok $? "$d"
 }
-diag() {
+diag_lines() {
 	sed 's/^/# /'
 }
 elapsed() { # START END
@@ -42,7 +32,7 @@ if ! command -v apt-get >/dev/null || ! command -v dpkg-deb >/dev/null; then
 fi
 etc_apt=$(find /etc/apt -type f | LC_ALL=C sort | xargs sha1sum 2>/dev/null | sha1sum)
 
-echo 1..25
+plan 25
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/t0010.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -55,9 +45,9 @@ t0=$(date +%s.%N)
 rc=$?
 t1=$(date +%s.%N)
 ok $rc "first build exits 0"
-[[ $rc == 0 ]] || diag <"$tmp/err1"
+[[ $rc == 0 ]] || diag_lines <"$tmp/err1"
 echo "# first build (download if not cached, 2 extractions + commits): $(elapsed "$t0" "$t1")s"
-grep 'extracted in' "$tmp/err1" | diag
+grep 'extracted in' "$tmp/err1" | diag_lines
 
 check "tag v6.1.192 exists" g rev-parse --verify -q refs/tags/v6.1.192
 check "tag v6.12.118 exists" g rev-parse --verify -q refs/tags/v6.12.118
@@ -75,12 +65,14 @@ for f in kernel/sched/fair.c include/linux/sched.h scripts/Makefile.build \
 	arch/x86/Kconfig drivers/cpufreq/Kconfig; do
 	has "$f" || missing+=" $f"
 done
-ok "$([[ -z $missing ]]; echo $?)" "the tree of v6.12.118 holds the subset${missing:+ (missing:$missing)}"
+test_expect_success "the tree of v6.12.118 holds the subset${missing:+ (missing:$missing)}" \
+	'[[ -z $missing ]]'
 extra=
 for f in drivers/cpufreq/cpufreq.c mm/memory.c; do
 	has "$f" && extra+=" $f"
 done
-ok "$([[ -z $extra ]]; echo $?)" "the tree leaves out what the subset does not name${extra:+ (present:$extra)}"
+test_expect_success "the tree leaves out what the subset does not name${extra:+ (present:$extra)}" \
+	'[[ -z $extra ]]'
 check "scripts/setlocalversion keeps mode 100755" \
 	grep -q '^100755 ' <(g ls-tree v6.12.118 scripts/setlocalversion)
 check "the tree is reachable from refs/lsbisect/trees/6.12.118" \
@@ -110,7 +102,8 @@ rc=$?
 t1=$(date +%s.%N)
 secs=$(elapsed "$t0" "$t1")
 echo "# second run: ${secs}s"
-ok "$([[ $rc == 0 ]] && ! grep -q extracting "$tmp/err2"; echo $?)" "second run exits 0 and extracts nothing"
+test_expect_success "second run exits 0 and extracts nothing" \
+	'[[ $rc == 0 ]] && ! grep -q extracting "$tmp/err2"'
 cmp -s <(g for-each-ref) "$tmp/refs1"
 ok $? "second run changes no ref"
 cmp -s <(find "$out/objects" -type f | sort) "$tmp/objs1"
@@ -123,24 +116,25 @@ t0=$(date +%s.%N)
 rc=$?
 t1=$(date +%s.%N)
 echo "# fresh build from the cache: $(elapsed "$t0" "$t1")s"
-ok "$([[ $rc == 0 ]] && cmp -s <(sed 1d "$tmp/out1") <(sed 1d "$tmp/out3"); echo $?)" \
-	"a fresh build gives the same commit ids"
+test_expect_success "a fresh build gives the same commit ids" \
+	'[[ $rc == 0 ]] && cmp -s <(sed 1d "$tmp/out1") <(sed 1d "$tmp/out3")'
 echo "# repository size: $(du -sk "$out" | cut -f1) KiB"
 
 # Release candidates and the newer series, through the private APT
 # configuration: named as git allows, in Debian's order.
 "$script" --out "$out" --cache "$cache" --versions 7.3-rc7,7.3.4 --list >"$tmp/list" 2>"$tmp/list.err"
-ok "$([[ $(cut -f1,3 "$tmp/list" | tr '\t\n' ': ') == "6.1.192:built 6.12.118:built 7.3-rc7:new 7.3.4:new " ]]; echo $?)" \
-	"--list puts 7.3-rc7 before 7.3.4 ($(cut -f1 "$tmp/list" | tr '\n' ' '))"
+test_expect_success "--list puts 7.3-rc7 before 7.3.4 ($(cut -f1 "$tmp/list" | tr '\n' ' '))" \
+	'[[ $(cut -f1,3 "$tmp/list" | tr '\''\t\n'\'' '\'': '\'') == "6.1.192:built 6.12.118:built 7.3-rc7:new 7.3.4:new " ]]'
 "$script" --out "$out" --cache "$cache" --series 6.1,9.9 --list >/dev/null 2>"$tmp/series.err"
-ok "$([[ $? == 0 ]] && grep -qF 'warning: the archive serves no release of series 9.9; skipped' "$tmp/series.err"; echo $?)" \
-	"a series the archive does not serve is reported and skipped"
+rc=$?
+test_expect_success "a series the archive does not serve is reported and skipped" \
+	'[[ $rc == 0 ]] && grep -qF '\''warning: the archive serves no release of series 9.9; skipped'\'' "$tmp/series.err"'
 apt_list=$(dirname "$cache")/apt/sources.list
-ok "$(grep -q ' trixie-backports main$' "$apt_list" && grep -q ' experimental main$' "$apt_list"; echo $?)" \
-	"the private sources list adds the suites of the newer kernels ($apt_list)"
+test_expect_success "the private sources list adds the suites of the newer kernels ($apt_list)" \
+	'grep -q '\'' trixie-backports main$'\'' "$apt_list" && grep -q '\'' experimental main$'\'' "$apt_list"'
 "$script" --out "$out" --cache "$cache" --versions 7.3-rc7 >"$tmp/out4" 2>"$tmp/err4"
 rc=$?
-[[ $rc == 0 ]] || diag <"$tmp/err4"
+[[ $rc == 0 ]] || diag_lines <"$tmp/err4"
 check "tag v7.3-rc7 exists, on the child of v6.12.118" \
 	test "$(g rev-parse -q --verify 'v7.3-rc7^')" = "$(g rev-parse -q --verify v6.12.118)"
 check "its message names the rc and the Debian package" \
@@ -148,4 +142,4 @@ check "its message names the rc and the Debian package" \
 check "the machine's APT configuration is unchanged" \
 	test "$(find /etc/apt -type f | LC_ALL=C sort | xargs sha1sum 2>/dev/null | sha1sum)" = "$etc_apt"
 
-((failed == 0))
+test_done

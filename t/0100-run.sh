@@ -36,8 +36,8 @@ for rev in $TEST_RELEASES; do
 			--topology quad-smt --duration 1s --json "$tmp/smt.json" --quiet
 		# quad-smt: CPU c and c+4 are the threads of core c
 		cores=$(json "$tmp/smt.json" "sorted(t['cpu'] % 4 for t in r['tasks'])")
-		ok "$([ "$cores" = "[0, 1, 2, 3]" ]; echo $?)" \
-			"$rev: 4 hogs started on CPUs $start end one per core (cores $cores)"
+		test_expect_success "$rev: 4 hogs started on CPUs $start end one per core (cores $cores)" \
+			'[ "$cores" = "[0, 1, 2, 3]" ]'
 	done
 
 	# 32 periodic tasks (1 ms run, 9 ms sleep) on 16 CPUs: 3.2 CPUs busy +- 5 %
@@ -71,6 +71,8 @@ for rev in $TEST_RELEASES; do
 done
 
 after=$(repo_state)
-ok "$([ "$before" = "$after" ]; echo $?)" "the repository is byte-for-byte unchanged (refs, HEAD, every file)"
-ok "$([ -z "$(git -C "$LSBISECT_REPO" status --porcelain 2>/dev/null)" ]; echo $?)" "git status of the repository is clean"
+test_expect_success "the repository is byte-for-byte unchanged (refs, HEAD, every file)" \
+	'[ "$before" = "$after" ]'
+test_expect_success "git status of the repository is clean" \
+	'[ -z "$(git -C "$LSBISECT_REPO" status --porcelain 2>/dev/null)" ]'
 done_testing

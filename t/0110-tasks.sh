@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 share() { # share FILE NAME: CPU share of task NAME
-	json "$1" "'%.4f' % ([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == '$2'][0] / r['duration_ns'])"
+	json "$1" "'%.4f' % ([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == a[0]][0] / r['duration_ns'])" "$2"
 }
 near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
 
@@ -32,9 +32,11 @@ for rev in $TEST_RELEASES; do
 	near "$b" 0.05 0.005 && near "$a" 0.95 0.005
 	ok $? "$rev: a FIFO hog leaves a fair hog its 5 % ($a vs $b)"
 	a=$(json "$tmp/r.json" "sum(t['sum_exec_ns'] for t in r['tasks'] if t['name'].startswith('periodic'))")
-	ok "$([ "$a" = 40000000 ]; echo $?)" "$rev: 4 tasks that exit after 10 x 1 ms ran 40 ms in all ($a ns)"
+	test_expect_success "$rev: 4 tasks that exit after 10 x 1 ms ran 40 ms in all ($a ns)" \
+		'[ "$a" = 40000000 ]'
 	a=$(json "$tmp/r.json" "r['cpus'][0]['busy_ns']")
-	ok "$([ "$a" -lt 100000000 ]; echo $?)" "$rev: and the CPUs they left go idle (CPU 0 busy $a ns)"
+	test_expect_success "$rev: and the CPUs they left go idle (CPU 0 busy $a ns)" \
+		'[ "$a" -lt 100000000 ]'
 	a=$(share "$tmp/r.json" yield-0); b=$(json "$tmp/r.json" "[t['nr_switches'] for t in r['tasks'] if t['name'] == 'yield-0'][0]")
 	near "$a" 0.5 0.01 && [ "$b" -ge 1900 ]
 	ok $? "$rev: two tasks that yield every 1 ms alternate ($a, $b switches)"

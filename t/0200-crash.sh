@@ -77,7 +77,8 @@ for b in bug bug73; do
 	"$LINSCHED" run $b --repo "$repo" --workload 'hog*2' --topology dual \
 		--duration 1s --quiet 2> "$tmp/bug.err"
 	status=$?
-	ok "$([ $status = 4 ]; echo $?)" "$b: a BUG() in the tick: the run ends with the crash status 4 (got $status)"
+	test_expect_success "$b: a BUG() in the tick: the run ends with the crash status 4 (got $status)" \
+		'[ $status = 4 ]'
 	grep -q "crashed: .*kernel panic" "$tmp/bug.err"
 	ok $? "$b: the crash is reported as the revision's: $(grep -m1 crashed "$tmp/bug.err" | cut -c1-160)"
 	grep -q "BUG: failure at kernel/sched/fair.c:[0-9]*/task_tick_fair()" "$tmp/bug.err"
@@ -88,13 +89,15 @@ done
 	--duration 100ms --json "$tmp/warn.json" --log "$tmp/warn.log" --quiet
 status=$?
 n=$(json "$tmp/warn.json" "r['kernel_warnings']")
-ok "$([ $status = 0 ] && [ "$n" -ge 100 ]; echo $?)" "a WARN in the tick is counted, not fatal ($n warnings, status $status)"
+test_expect_success "a WARN in the tick is counted, not fatal ($n warnings, status $status)" \
+	'[ $status = 0 ] && [ "$n" -ge 100 ]'
 grep -q "WARNING: CPU: [0-9]* PID: [0-9]* at kernel/sched/fair.c:[0-9]*" "$tmp/warn.log"
 ok $? "and logged: $(grep -m1 -o 'WARNING: .*' "$tmp/warn.log")"
 "$LINSCHED" run warn --repo "$repo" --workload 'hog*2' --topology dual \
 	--duration 100ms --fatal-warnings --quiet 2> "$tmp/warn.err"
 status=$?
-ok "$([ $status = 4 ] && grep -q "WARNING: .*fair.c" "$tmp/warn.err"; echo $?)" "--fatal-warnings makes it a crash (status $status)"
+test_expect_success "--fatal-warnings makes it a crash (status $status)" \
+	'[ $status = 4 ] && grep -q "WARNING: .*fair.c" "$tmp/warn.err"'
 
 "$LINSCHED" run "$TEST_V61" --repo "$repo" --workload 'hog*2' --topology dual \
 	--duration 100ms --quiet
@@ -103,7 +106,8 @@ ok $? "the tool still runs the release itself afterwards"
 "$LINSCHED" run broken --repo "$repo" --workload 'hog*2' --topology dual \
 	--duration 1s --quiet 2> "$tmp/broken.err"
 status=$?
-ok "$([ $status = 3 ]; echo $?)" "a compile error: the build-failure status 3 (got $status)"
+test_expect_success "a compile error: the build-failure status 3 (got $status)" \
+	'[ $status = 3 ]'
 grep -q "build failed" "$tmp/broken.err"
 ok $? "reported as the revision's build failure"
 grep -q "fair.c:[0-9]*:[0-9]*: error:" "$tmp/broken.err"
@@ -111,21 +115,21 @@ ok $? "with the compiler's message: $(grep -m1 -o 'fair.c:[0-9]*:[0-9]*: error:.
 "$LINSCHED" run broken --repo "$repo" --workload 'hog*2' --topology dual \
 	--duration 1s --quiet 2> "$tmp/broken2.err"
 status=$?
-ok "$([ $status = 3 ] && grep -q 'cached failure' "$tmp/broken2.err"; echo $?)" \
-	"the failure is cached: the second attempt says so at once"
+test_expect_success "the failure is cached: the second attempt says so at once" \
+	'[ $status = 3 ] && grep -q '\''cached failure'\'' "$tmp/broken2.err"'
 
 "$LINSCHED" run future --repo "$repo" --workload 'hog*8' --topology quad \
 	--duration 1s --json "$tmp/future.json" --quiet 2> "$tmp/future.err"
 status=$?
-ok "$([ $status = 0 ] && [ "$(json "$tmp/future.json" "r['kernel_version']")" = 8.0.4 ]; echo $?)" \
-	"a tree calling itself 8.0 builds and runs: probes decide, not the version (status $status)"
+test_expect_success "a tree calling itself 8.0 builds and runs: probes decide, not the version (status $status)" \
+	'[ $status = 0 ] && [ "$(json "$tmp/future.json" "r['\''kernel_version'\'']")" = 8.0.4 ]'
 
 # expect_refusal NAME PATTERN DESCRIPTION: exit 6 with PATTERN in the message
 expect_refusal() {
 	"$LINSCHED" run "$1" --repo "$repo" --workload 'hog*2' --topology dual 2> "$tmp/$1.err"
 	status=$?
-	ok "$([ $status = 6 ] && grep -q "$2" "$tmp/$1.err"; echo $?)" \
-		"$3 (status $status: $(grep -o "$2.*" "$tmp/$1.err" | head -c 160))"
+	test_expect_success "$3 (status $status: $(grep -o "$2.*" "$tmp/$1.err" | head -c 160))" \
+		'[ $status = 6 ] && grep -q "$2" "$tmp/$1.err"'
 }
 expect_refusal old "older than any the arch handles: probe 'sched_build_units' found no kernel/sched/build_policy.c" \
 	"a tree older than the arch handles says so and names the probe"
@@ -136,6 +140,6 @@ expect_refusal notkernel "is not a kernel tree: cannot read its top Makefile" \
 
 "$LINSCHED" run v9.9 --repo "$repo" --workload 'hog*2' --topology dual 2> "$tmp/bad.err"
 status=$?
-ok "$([ $status = 1 ] && grep -q "revision 'v9.9' not found in repository" "$tmp/bad.err"; echo $?)" \
-	"an unknown revision is named with the repository (status $status: $(head -c 120 "$tmp/bad.err"))"
+test_expect_success "an unknown revision is named with the repository (status $status: $(head -c 120 "$tmp/bad.err"))" \
+	'[ $status = 1 ] && grep -q "revision '\''v9.9'\'' not found in repository" "$tmp/bad.err"'
 done_testing

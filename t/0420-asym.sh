@@ -23,14 +23,15 @@ for rev in $TEST_RELEASES; do
 		'periodic*1:name=misfit:run=6ms:sleep=4ms:cpus=0:unpin=10ms+periodic*1:name=onlittle:run=10ms:sleep=10ms:loops=10:cpus=1+periodic*1:name=onbig:run=10ms:sleep=10ms:loops=10:cpus=5'
 	cpu=$(json "$tmp/r.json" "[t['cpu'] for t in r['tasks'] if t['name'] == 'misfit-0'][0]")
 	mig=$(json "$tmp/r.json" "[t['nr_migrations'] for t in r['tasks'] if t['name'] == 'misfit-0'][0]")
-	ok "$([ "$cpu" -ge 4 ] && [ "$mig" -ge 1 ]; echo $?)" \
-		"$rev: a task needing 60 % of a big CPU, started on a little one, ends on big CPU $cpu ($mig migrations)"
+	test_expect_success "$rev: a task needing 60 % of a big CPU, started on a little one, ends on big CPU $cpu ($mig migrations)" \
+		'[ "$cpu" -ge 4 ] && [ "$mig" -ge 1 ]'
 	# a hog never wakes up: only the load balancer's misfit path, with
 	# active balancing through the stopper, can move it
 	"$LINSCHED" run "$rev" --topology biglittle-4+4 --duration 1s --quiet \
 		--json "$tmp/h.json" --workload 'hog*1:cpus=0:unpin=10ms'
 	cpu=$(json "$tmp/h.json" "r['tasks'][0]['cpu']")
-	ok "$([ "$cpu" -ge 4 ]; echo $?)" "$rev: an always-running task started on a little CPU is moved to big CPU $cpu (misfit)"
+	test_expect_success "$rev: an always-running task started on a little CPU is moved to big CPU $cpu (misfit)" \
+		'[ "$cpu" -ge 4 ]'
 	# forked, never pinned: the first hog goes to the idler big cluster;
 	# the second, forked onto a little CPU, is a misfit from its first
 	# ticks and must reach a big CPU within about 100 ms (real hardware)
@@ -55,11 +56,12 @@ print(moved or 'none')
 PY
 )
 	set -- $moved
-	ok "$([ "$1" != none ] && [ "$3" -ge 4 ] && [ "$4" -le 100 ]; echo $?)" \
-		"$rev: a hog forked onto little CPU ${2:-?} reaches big CPU ${3:-?} after ${4:-?} ms (misfit, active balance)"
+	test_expect_success "$rev: a hog forked onto little CPU ${2:-?} reaches big CPU ${3:-?} after ${4:-?} ms (misfit, active balance)" \
+		'[ "$1" != none ] && [ "$3" -ge 4 ] && [ "$4" -le 100 ]'
 	big=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onbig-0'][0]")
 	small=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onlittle-0'][0]")
-	ok "$([ "$big" = 100000000 ]; echo $?)" "$rev: 10 x 10 ms of run on a big CPU take 100 ms ($big ns)"
+	test_expect_success "$rev: 10 x 10 ms of run on a big CPU take 100 ms ($big ns)" \
+		'[ "$big" = 100000000 ]'
 	python3 -c "import sys; r = $small / $big; e = 1024 / $little; sys.exit(0 if abs(r - e) / e < 0.01 else 1)"
 	ok $? "$rev: on a little CPU (capacity $little) they take 1024/capacity times longer ($small ns)"
 done
@@ -88,6 +90,6 @@ b=$(work)
 "$LINSCHED" run "$TEST_V61" --topology "$tmp/smt.json" \
 	--workload 'hog*1:cpus=0+periodic*1:run=1ms:sleep=1ms:cpus=1' --duration 1s --json "$tmp/s.json" --quiet
 c=$(work)
-ok "$([ "$a" = "500000000 500000000" ] && [ "$b" = "1000000000 1000000000" ] && [ "$c" = "666500000 333500000" ]; echo $?)" \
-	"smt_speed 0.5: siblings $a, two cores $b, a hog beside a half-busy sibling $c (ns of run work in 1 s)"
+test_expect_success "smt_speed 0.5: siblings $a, two cores $b, a hog beside a half-busy sibling $c (ns of run work in 1 s)" \
+	'[ "$a" = "500000000 500000000" ] && [ "$b" = "1000000000 1000000000" ] && [ "$c" = "666500000 333500000" ]'
 done_testing

@@ -22,9 +22,9 @@ run() { # run REV FILE [args]: results in $tmp/r.json, trace in $tmp/r.trace
 		--json "$tmp/r.json" --trace "$tmp/r.trace" --quiet "$@" 2>"$tmp/err"
 }
 share() { # share NAME: CPU share of task NAME
-	json "$tmp/r.json" "'%.4f' % ([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == '$1'][0] / r['duration_ns'])"
+	json "$tmp/r.json" "'%.4f' % ([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == a[0]][0] / r['duration_ns'])" "$1"
 }
-exec_ns() { json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == '$1'][0]"; }
+exec_ns() { json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == a[0]][0]" "$1"; }
 near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
 between() { python3 -c "import sys; sys.exit(0 if $2 <= $1 <= $3 else 1)"; }
 
@@ -88,7 +88,8 @@ for rev in $TEST_RELEASES; do
 	near "$c" 0.05 0.005 && near "$d" 0.05 0.005
 	ok $? "$rev: two instances sharing one 10 ms timer wake every 20 ms each ($c, $d)"
 	a=$(json "$tmp/r.json" "r['duration_ns']")
-	ok "$([ "$a" = 2000000000 ]; echo $?)" "$rev: global.duration sets the run's length ($a ns)"
+	test_expect_success "$rev: global.duration sets the run's length ($a ns)" \
+		'[ "$a" = 2000000000 ]'
 
 	# run is work, runtime is wall time: next to hogs, 20 x run 10 ms is
 	# exactly 200 ms of CPU; 20 x runtime 10 ms is less
@@ -163,8 +164,8 @@ PY
 	# fork: three children from a template; yield: two tasks alternate
 	run "$rev" fork-yield
 	a=$(json "$tmp/r.json" "' '.join(str(t['sum_exec_ns']) for t in r['tasks'] if t['name'].startswith('child'))")
-	ok "$([ "$a" = "10000000 10000000 10000000" ]; echo $?)" \
-		"$rev: fork starts a task from a template 3 times, each runs its 10 ms ($a)"
+	test_expect_success "$rev: fork starts a task from a template 3 times, each runs its 10 ms ($a)" \
+		'[ "$a" = "10000000 10000000 10000000" ]'
 	a=$(share yield-0); b=$(json "$tmp/r.json" "[t['nr_switches'] for t in r['tasks'] if t['name'] == 'yield-0'][0]")
 	near "$a" 0.5 0.01 && [ "$b" -ge 900 ]
 	ok $? "$rev: two tasks that yield every 1 ms alternate ($a, $b switches)"

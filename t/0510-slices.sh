@@ -38,8 +38,8 @@ cmp -s <(json "$tmp/plain-$TEST_V61.json" "r['tasks'], r['metrics']") \
 ok $? "$TEST_V61 ignores a fair task's sched_runtime (same tasks and metrics)"
 for rev in $TEST_V612 $TEST_V72 $TEST_V73; do
 	a=$(p99 "$tmp/plain-$rev.json"); b=$(p99 "$tmp/slice-$rev.json")
-	ok "$([ "$a" -ge 1000000 ] && [ "$b" -lt "$a" ]; echo $?)" \
-		"$rev: a 100 us slice brings the short task's wake-up p99 down ($a -> $b ns)"
+	test_expect_success "$rev: a 100 us slice brings the short task's wake-up p99 down ($a -> $b ns)" \
+		'[ "$a" -ge 1000000 ] && [ "$b" -lt "$a" ]'
 done
 
 # what dl-runtime, dl-period and dl-deadline may go with
@@ -48,8 +48,8 @@ bad() { # NAME TASK-KEYS EXPECTED-MESSAGE
 	"$LINSCHED" run "$TEST_V73" --workload "$tmp/$1.json" --topology dual \
 		--duration 10ms --quiet 2> "$tmp/$1.err"
 	status=$?
-	ok "$([ $status = 2 ] && grep -q "$3" "$tmp/$1.err"; echo $?)" \
-		"$1: status $status, $(head -c 150 "$tmp/$1.err")"
+	test_expect_success "$1: status $status, $(head -c 150 "$tmp/$1.err")" \
+		'[ $status = 2 ] && grep -q "$3" "$tmp/$1.err"'
 }
 bad period-on-fair '"dl-period": 1000,' "task 't': 'dl-period': goes with policy SCHED_DEADLINE"
 bad runtime-on-fifo '"policy": "SCHED_FIFO", "dl-runtime": 100,' \

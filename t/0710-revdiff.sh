@@ -91,8 +91,8 @@ for rev in $OLD $NEW; do
 done
 n_old=$(json "$tmp/fork-$OLD.json" "$on4")
 n_new=$(json "$tmp/fork-$NEW.json" "$on4")
-ok "$([ "$n_old" -gt 0 ] && [ "$n_new" = 0 ]; echo $?)" \
-	"fork with cpus 0,4: $OLD leaves children on busy CPU 4 ($n_old), $NEW none ($n_new)"
+test_expect_success "fork with cpus 0,4: $OLD leaves children on busy CPU 4 ($n_old), $NEW none ($n_new)" \
+	'[ "$n_old" -gt 0 ] && [ "$n_new" = 0 ]'
 w_old=$(json "$tmp/fork-$OLD.json" "$wc")
 w_new=$(json "$tmp/fork-$NEW.json" "$wc")
 holds "$w_old > 10 * $w_new"
@@ -143,7 +143,8 @@ done
 # different outcome (idle groups are skipped first): same scores.
 c_old=$(json "$tmp/ctl-$OLD.json" 'r["metrics"]')
 c_new=$(json "$tmp/ctl-$NEW.json" 'r["metrics"]')
-ok "$([ "$c_old" = "$c_new" ]; echo $?)" "little CPUs alone: the same scores on $OLD and $NEW"
+test_expect_success "little CPUs alone: the same scores on $OLD and $NEW" \
+	'[ "$c_old" = "$c_new" ]'
 c=$(json "$tmp/ctl-$OLD.json" "$wc")
 h=$(json "$tmp/hog-$OLD.json" "$wc")
 holds "$h > 2 * $c"
@@ -193,10 +194,10 @@ for rev in $OLD $NEW; do
 done
 m=$(json "$tmp/smt-$OLD.json" "$misfit")
 k=$(json "$tmp/smt-$OLD.json" 'r["metrics"]["migrations"]["MC"]')
-ok "$([ "$m" = "(3, 1)" ] && [ "$k" = 1 ]; echo $?)" \
-	"$OLD: the misfit hog is pulled to big thread 3 beside the busy thread 2 ((cpu, migrations) $m, MC migrations $k)"
+test_expect_success "$OLD: the misfit hog is pulled to big thread 3 beside the busy thread 2 ((cpu, migrations) $m, MC migrations $k)" \
+	'[ "$m" = "(3, 1)" ] && [ "$k" = 1 ]'
 m=$(json "$tmp/smt-$NEW.json" "$misfit")
 k=$(json "$tmp/smt-$NEW.json" 'r["metrics"]["migrations"]["MC"]')
-ok "$([ "$m" = "(0, 0)" ] && [ "$k" = 0 ]; echo $?)" \
-	"$NEW: it stays on little CPU 0, the big core not being idle ($m, MC migrations $k)"
+test_expect_success "$NEW: it stays on little CPU 0, the big core not being idle ($m, MC migrations $k)" \
+	'[ "$m" = "(0, 0)" ] && [ "$k" = 0 ]'
 done_testing

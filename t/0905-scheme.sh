@@ -18,17 +18,20 @@ while read -r line; do
 	"not ok "*) ok 1 "${line#not ok [0-9]* - }" ;;
 	esac
 done < "$tmp/unit.tap"
-ok "$([ "$status" = 0 ]; echo $?)" "the Scheme unit tests exit 0 (status $status)"
+test_expect_success "the Scheme unit tests exit 0 (status $status)" \
+	'[ "$status" = 0 ]'
 
 printf '(define (f x)\n  (car x))\n\n(f 42)\n' > "$tmp/err.scm"
 "$LSBISECT" --scheme "$tmp/err.scm" 2> "$tmp/err.txt"
 status=$?
-ok "$([ $status = 4 ] && grep -q "^error: $tmp/err.scm:2:3: In procedure car" "$tmp/err.txt"; echo $?)" "an error in a file: status 4, at file:line:column ($(cat "$tmp/err.txt"))"
+test_expect_success "an error in a file: status 4, at file:line:column ($(cat "$tmp/err.txt"))" \
+	'[ $status = 4 ] && grep -q "^error: $tmp/err.scm:2:3: In procedure car" "$tmp/err.txt"'
 
 printf '(define (f x)\n  (+ x 1)\n' > "$tmp/read.scm"
 "$LSBISECT" --scheme "$tmp/read.scm" 2> "$tmp/read.txt"
 status=$?
-ok "$([ $status = 4 ] && grep -q "$tmp/read.scm:.*end of input" "$tmp/read.txt"; echo $?)" "a reader error names the file ($(cat "$tmp/read.txt"))"
+test_expect_success "a reader error names the file ($(cat "$tmp/read.txt"))" \
+	'[ $status = 4 ] && grep -q "$tmp/read.scm:.*end of input" "$tmp/read.txt"'
 
 out=$(printf '(display (session (quote metric)))\n(newline)\n(display (length (class-commits (vector-ref (revision-range "v6.1.192" "v6.1.192^{tree}") 0))))\n' |
 	"$LSBISECT" --repl 2>&1)
@@ -36,5 +39,7 @@ echo "$out" | grep -q '^balance_score'
 ok $? "the REPL has the modules: (session 'metric) is balance_score"
 
 "$LSBISECT" --scheme /nonexistent.scm 2> "$tmp/none.txt"
-ok "$([ $? = 4 ] && grep -q "nonexistent.scm" "$tmp/none.txt"; echo $?)" "a missing file is an error that names it"
+rc=$?
+test_expect_success "a missing file is an error that names it" \
+	'[ $rc = 4 ] && grep -q "nonexistent.scm" "$tmp/none.txt"'
 done_testing

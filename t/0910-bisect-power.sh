@@ -21,11 +21,12 @@ export LSBISECT_CACHE=$tmp/cache
 # tasks that leave the CPUs idle most of the time, on a machine with OPPs
 W='periodic*4:run=2ms:sleep=8ms'
 ARGS=(--repo "$work" --topology quad --duration 1s)
-r() { json "$1/report.json" "$2"; }
+r() { json "$1/report.json" "${@:2}"; }
 
 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/balance" > "$tmp/balance.txt" 2>&1
 status=$?
-ok "$([ $status = 1 ] && [ "$(r "$tmp/balance" "r['outcome']")" = no-regression ]; echo $?)" "the balance score sees no regression (status $status): $(grep '^no regression' "$tmp/balance.txt")"
+test_expect_success "the balance score sees no regression (status $status): $(grep '^no regression' "$tmp/balance.txt")" \
+	'[ $status = 1 ] && [ "$(r "$tmp/balance" "r['\''outcome'\'']")" = no-regression ]'
 
 cat > "$tmp/energy.scm" <<'EOF'
 ;; bad when it takes 3 % more energy than GOOD
@@ -36,13 +37,15 @@ EOF
 	--out "$tmp/energy" > "$tmp/energy.txt" 2>&1
 status=$?
 sed 's/^/# /' "$tmp/energy.txt"
-ok "$([ $status = 0 ] && [ "$(r "$tmp/energy" "r['culprit']['commit']")" = "$power" ]; echo $?)" "a predicate on energy names the commit (status $status)"
+test_expect_success "a predicate on energy names the commit (status $status)" \
+	'[ $status = 0 ] && [ "$(r "$tmp/energy" "r['\''culprit'\'']['\''commit'\'']")" = "$power" ]'
 k=$(python3 -c "
 import json, sys
 e = [json.loads(l) for l in open(sys.argv[1])]
 s = [x for x in e if x['event'] == 'step']
 print(all(x['details']['seeds'] == 1 for x in s), [x['verdict'] for x in s])" "$tmp/energy/log.jsonl")
-ok "$([ "${k%% *}" = True ]; echo $?)" "decided by the predicate, one seed a revision: $k"
+test_expect_success "decided by the predicate, one seed a revision: $k" \
+	'[ "${k%% *}" = True ]'
 grep -q "^first bad commit: $power" "$tmp/energy.txt" &&
 	grep -q "kernel/sched/cpufreq_schedutil.c" "$tmp/energy.txt"
 ok $? "the report names it and the file it changed"
@@ -50,8 +53,10 @@ ok $? "the report names it and the file it changed"
 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --metric energy_j --out "$tmp/metric" > "$tmp/metric.txt" 2>&1
 status=$?
 k=$(r "$tmp/metric" "r['culprit']['value'] > 2 * r['culprit']['value_parent'] and r['culprit']['value_parent'] == r['culprit']['value_good']")
-ok "$([ $status = 0 ] && [ "$(r "$tmp/metric" "r['culprit']['commit']")" = "$power" ] && [ "$k" = True ]; echo $?)" "--metric energy_j finds it too: $(grep '^energy_j:' "$tmp/metric.txt")"
+test_expect_success "--metric energy_j finds it too: $(grep '^energy_j:' "$tmp/metric.txt")" \
+	'[ $status = 0 ] && [ "$(r "$tmp/metric" "r['\''culprit'\'']['\''commit'\'']")" = "$power" ] && [ "$k" = True ]'
 k=$(r "$tmp/metric" "r['counts']['ran'] + r['counts']['cached']")
 steps=$(r "$tmp/metric" "len(r['steps'])")
-ok "$([ "$steps" -le 4 ]; echo $?)" "4 classes take $steps steps ($k runs)"
+test_expect_success "4 classes take $steps steps ($k runs)" \
+	'[ "$steps" -le 4 ]'
 done_testing

@@ -32,15 +32,18 @@ plan 5
 	--topology "$LSB_ROOT/topologies/examples/asym-smt.json" --metric throughput \
 	--duration 1s --out "$tmp/out" > "$tmp/out.txt" 2>&1
 status=$?
-r() { json "$tmp/out/report.json" "$1"; }
-ok "$([ $status = 0 ] && [ "$(r "r['culprit']['commit']")" = "$want" ]; echo $?)" \
-	"$first..$last: the first bad commit is Linux 6.1.190 (status $status): $(grep -A1 '^first bad commit' "$tmp/out.txt" | tail -n1)"
+r() { json "$tmp/out/report.json" "$@"; }
+test_expect_success "$first..$last: the first bad commit is Linux 6.1.190 (status $status): $(grep -A1 '^first bad commit' "$tmp/out.txt" | tail -n1)" \
+	'[ $status = 0 ] && [ "$(r "r['\''culprit'\'']['\''commit'\'']")" = "$want" ]'
 k=$(r "(lambda c: abs(c['value_good'] - 1.98) < 0.01 and abs(c['value'] - 1.39) < 0.01 and c['value_parent'] == c['value_good'])(r['culprit'])")
-ok "$([ "$k" = True ]; echo $?)" "throughput at GOOD, the culprit's parent and the culprit: $(grep '^throughput:' "$tmp/out.txt")"
+test_expect_success "throughput at GOOD, the culprit's parent and the culprit: $(grep '^throughput:' "$tmp/out.txt")" \
+	'[ "$k" = True ]'
 files=$(r "' '.join(f for f in r['culprit']['files'] if f.startswith('kernel/sched/'))")
-ok "$([[ " $files " == *" kernel/sched/fair.c "* ]]; echo $?)" "its kernel/sched changes include fair.c ($files)"
+test_expect_success "its kernel/sched changes include fair.c ($files)" \
+	'[[ " $files " == *" kernel/sched/fair.c "* ]]'
 magic=$(head -c 4 "$tmp/out/plot.png" | od -An -c | tr -d ' ')
-ok "$([ "$magic" = '211PNG' ]; echo $?)" "and the plot of every tested release is drawn"
+test_expect_success "and the plot of every tested release is drawn" \
+	'[ "$magic" = '\''211PNG'\'' ]'
 # The same range on the same machine whose big core's threads share it
 # ("smt_speed": 0.6, each thread at 60 % while the other is busy): the
 # misfit task beside the busy thread would get 614 of capacity and slow the
@@ -57,5 +60,6 @@ json.dump(t, open(sys.argv[2], 'w'))" "$LSB_ROOT/topologies/examples/asym-smt.js
 	> "$tmp/shared.txt" 2>&1
 status=$?
 k=$(json "$tmp/shared/report.json" "(lambda v: v[-1] > v[0] + 0.15)([s['value'] for s in sorted(r['steps'], key=lambda s: s['class']) if s.get('value') is not None])")
-ok "$([ $status = 1 ] && [ "$k" = True ]; echo $?)" "with SMT threads sharing their core it is no regression but a gain (status $status): $(grep -m1 '^no regression' "$tmp/shared.txt")"
+test_expect_success "with SMT threads sharing their core it is no regression but a gain (status $status): $(grep -m1 '^no regression' "$tmp/shared.txt")" \
+	'[ $status = 1 ] && [ "$k" = True ]'
 done_testing

@@ -20,8 +20,8 @@ n=${CLASSES_COMMITS:-5000}
 
 python3 "$LSB_ROOT/t/classes-history.py" "$repo" "$n" > "$tmp/gen.out" 2>&1
 status=$?
-ok "$([ $status = 0 ] && [ "$(git -C "$repo" rev-list --count base..main)" -ge "$n" ]; echo $?)" \
-	"a generated history: $(cat "$tmp/gen.out")"
+test_expect_success "a generated history: $(cat "$tmp/gen.out")" \
+	'[ $status = 0 ] && [ "$(git -C "$repo" rev-list --count base..main)" -ge "$n" ]'
 
 # check WHAT LISTING CHECK-ARGS...: the reference's checks as ok lines
 check() {
@@ -36,17 +36,21 @@ check() {
 merges=$(git -C "$repo" rev-list --merges --count base..main)
 "$LINSCHED" classes base..main --repo "$repo" > "$tmp/full" 2> "$tmp/full.err"
 status=$?
-ok "$([ $status = 0 ] && [ "$merges" -gt 10 ] &&
-      grep -q "^base..main: $(git -C "$repo" rev-list --count base..main) commits ($merges merges) in [0-9]* classes (full history)" "$tmp/full.err"; echo $?)" \
-	"linsched classes, full history (status $status): $(cat "$tmp/full.err")"
+test_expect_success "linsched classes, full history (status $status): $(cat "$tmp/full.err")" \
+	'
+	[ $status = 0 ] && [ "$merges" -gt 10 ] &&
+	grep -q "^base..main: $(git -C "$repo" rev-list --count base..main) commits ($merges merges) in [0-9]* classes (full history)" "$tmp/full.err"
+'
 check "full history" "$tmp/full" base main --sample 50
 
 "$LINSCHED" classes base..main --repo "$repo" --first-parent > "$tmp/fp" 2> "$tmp/fp.err"
 status=$?
 fpn=$(git -C "$repo" rev-list --first-parent --count base..main)
-ok "$([ $status = 0 ] && [ "$fpn" -lt "$(git -C "$repo" rev-list --count base..main)" ] &&
-      grep -q "^base..main: $fpn commits ($merges merges) in [0-9]* classes (first parents)" "$tmp/fp.err"; echo $?)" \
-	"linsched classes --first-parent (status $status): $(cat "$tmp/fp.err")"
+test_expect_success "linsched classes --first-parent (status $status): $(cat "$tmp/fp.err")" \
+	'
+	[ $status = 0 ] && [ "$fpn" -lt "$(git -C "$repo" rev-list --count base..main)" ] &&
+	grep -q "^base..main: $fpn commits ($merges merges) in [0-9]* classes (first parents)" "$tmp/fp.err"
+'
 check "first parents" "$tmp/fp" base main --first-parent --sample 20 --other "$tmp/full"
 
 "$LINSCHED" classes --help > "$tmp/help" 2>&1
@@ -55,9 +59,11 @@ h=$?
 u=$?
 "$LINSCHED" classes main..base --repo "$repo" > /dev/null 2> "$tmp/swapped"
 s=$?
-ok "$([ $h = 0 ] && grep -q '^usage: linsched classes' "$tmp/help" && [ $u = 2 ] &&
-      grep -q "is not a range GOOD..BAD" "$tmp/usage" && [ $s = 1 ] &&
-      grep -q "swapped?" "$tmp/swapped"; echo $?)" \
-	"--help (status $h), a revision that is no range (status $u), GOOD and BAD swapped (status $s): $(head -n1 "$tmp/swapped")"
+test_expect_success "--help (status $h), a revision that is no range (status $u), GOOD and BAD swapped (status $s): $(head -n1 "$tmp/swapped")" \
+	'
+	[ $h = 0 ] && grep -q '\''^usage: linsched classes'\'' "$tmp/help" && [ $u = 2 ] &&
+	grep -q "is not a range GOOD..BAD" "$tmp/usage" && [ $s = 1 ] &&
+	grep -q "swapped?" "$tmp/swapped"
+'
 
 done_testing

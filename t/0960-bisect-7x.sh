@@ -24,18 +24,22 @@ before=$(repo_state "$work")
 
 private_cache "$tmp/cache"
 export LSBISECT_CACHE=$tmp/cache
-r() { json "$tmp/out/report.json" "$1"; }
+r() { json "$tmp/out/report.json" "$@"; }
 
 "$LSBISECT" "$TEST_V73" bad "$BISECT_W" --repo "$work" --topology quad --duration 1s \
 	--out "$tmp/out" > "$tmp/out.txt" 2> "$tmp/out.err"
 status=$?
 sed 's/^/# /' "$tmp/out.txt"
-ok "$([ $status = 0 ] && [ "$n" -ge 30 ]; echo $?)" "a culprit is found in $n commits (status $status)"
-ok "$([ "$(r "r['culprit']['commit']")" = "$lb" ]; echo $?)" "it is the commit that breaks load balancing ($lb)"
+test_expect_success "a culprit is found in $n commits (status $status)" \
+	'[ $status = 0 ] && [ "$n" -ge 30 ]'
+test_expect_success "it is the commit that breaks load balancing ($lb)" \
+	'[ "$(r "r['\''culprit'\'']['\''commit'\'']")" = "$lb" ]'
 k=$(r "r['culprit']['value_good'] == r['culprit']['value_parent'] and r['culprit']['value'] > 10 * r['culprit']['value_good']")
-ok "$([ "$k" = True ]; echo $?)" "balance score at GOOD = at the parent, far below the culprit's ($(r "r['culprit']['value_good'], r['culprit']['value_parent'], r['culprit']['value']"))"
+test_expect_success "balance score at GOOD = at the parent, far below the culprit's ($(r "r['culprit']['value_good'], r['culprit']['value_parent'], r['culprit']['value']"))" \
+	'[ "$k" = True ]'
 grep -q "skipped class 2 (${broken:0:12}): build failed: kernel/sched/idle.c:[0-9]*:[0-9]*: error" "$tmp/out.txt" &&
 	grep -q "skipped class 4 (${bug:0:12}): crashed: .*BUG: failure at kernel/sched/fair.c" "$tmp/out.txt"
 ok $? "the compile break and the crash are skipped, with the compiler's error and the kernel's BUG message"
-ok "$([ "$(repo_state "$work")" = "$before" ]; echo $?)" "the repository is unchanged"
+test_expect_success "the repository is unchanged" \
+	'[ "$(repo_state "$work")" = "$before" ]'
 done_testing

@@ -25,24 +25,29 @@ private_cache "$tmp/cache"
 export LSBISECT_CACHE=$tmp/cache
 ARGS=(--repo "$work" --suite full --match 'hog-*' --match 'random-exponential-r4ms-*'
       --topology quad --topology numa-2 --seeds 2 --duration 1s)
-r() { json "$tmp/a/report.json" "$1"; }
+r() { json "$tmp/a/report.json" "$@"; }
 
 "$LINSCHED" report "$TEST_V61" bad "${ARGS[@]}" --out "$tmp/a" > "$tmp/a.out" 2> "$tmp/a.err"
 status=$?
 sed 's/^/# /' "$tmp/a.out" | head -12
-ok "$([ $status = 1 ]; echo $?)" "a report over a regression exits 1 (status $status)"
+test_expect_success "a report over a regression exits 1 (status $status)" \
+	'[ $status = 1 ]'
 for f in report.html report.txt report.json plots/; do
 	grep -qx "$tmp/a/$f" "$tmp/a.out" || status=x
 done
-ok "$([ "$status" = 1 ] && [ -s "$tmp/a/report.html" ]; echo $?)" "it prints the paths of the HTML, the text, the JSON and the plots"
+test_expect_success "it prints the paths of the HTML, the text, the JSON and the plots" \
+	'[ "$status" = 1 ] && [ -s "$tmp/a/report.html" ]'
 
 k=$(r "r['patterns'] == 26 and r['seeds'] == 2 and r['topologies'] == ['quad', 'numa-2'] and len(r['results']) == 52 and r['regressions'] == len(r['worst_regressions']) > 0")
-ok "$([ "$k" = True ]; echo $?)" "26 patterns x 2 topologies, $(r "r['regressions']") regressions"
+test_expect_success "26 patterns x 2 topologies, $(r "r['regressions']") regressions" \
+	'[ "$k" = True ]'
 W="[(-1 if c['metric'] in ('fairness', 'throughput') else 1) * c['change_pct'] for c in r['worst_regressions']]"
 k=$(r "any(c['metric'] == 'balance_score' and c['pattern'].startswith('hog-') and c['change_pct'] > 5 for c in r['worst_regressions']) and $W == sorted($W, reverse=True)")
-ok "$([ "$k" = True ]; echo $?)" "hog patterns' balance scores are among them, ranked worst first (the worst: $(r "r['worst_regressions'][0]['topology'], r['worst_regressions'][0]['pattern'], r['worst_regressions'][0]['metric'], round(r['worst_regressions'][0]['change_pct'], 1)"))"
-k=$(r "[(c['commit'], c['subject'].split(':')[0]) for c in r['subset_changes']] == [('$note', 'sched/loadavg'), ('$lb', 'sched/fair')] and 'kernel/sched/fair.c' in r['subset_changes'][1]['files'] and r['range_commits'] == 4")
-ok "$([ "$k" = True ]; echo $?)" "the two commits of four that changed the build subset are named, with their files"
+test_expect_success "hog patterns' balance scores are among them, ranked worst first (the worst: $(r "r['worst_regressions'][0]['topology'], r['worst_regressions'][0]['pattern'], r['worst_regressions'][0]['metric'], round(r['worst_regressions'][0]['change_pct'], 1)"))" \
+	'[ "$k" = True ]'
+k=$(r "[(c['commit'], c['subject'].split(':')[0]) for c in r['subset_changes']] == [(a[0], 'sched/loadavg'), (a[1], 'sched/fair')] and 'kernel/sched/fair.c' in r['subset_changes'][1]['files'] and r['range_commits'] == 4" "$note" "$lb")
+test_expect_success "the two commits of four that changed the build subset are named, with their files" \
+	'[ "$k" = True ]'
 
 # the verdicts follow the rule: median change past the threshold (of the
 # old median or the floor), every new seed beyond every old one
@@ -75,7 +80,8 @@ print('#', counts)
 print(bad)
 PY
 sed '$d' "$tmp/rule.out"
-ok "$([ "$(tail -1 "$tmp/rule.out")" = 0 ]; echo $?)" "every verdict and change follows the threshold-and-seeds rule (recomputed from the seeds)"
+test_expect_success "every verdict and change follows the threshold-and-seeds rule (recomputed from the seeds)" \
+	'[ "$(tail -1 "$tmp/rule.out")" = 0 ]'
 
 # the JSON's seeds are what linsched run gives for the same spec
 bad=
@@ -99,7 +105,8 @@ PY
 		[ "$k" = True ] || bad="$bad $rev:$s"
 	done
 done
-ok "$([ -z "$bad" ]; echo $?)" "one pattern's six metrics on both revisions and both seeds equal linsched run --json's${bad:+ (differ:$bad)}"
+test_expect_success "one pattern's six metrics on both revisions and both seeds equal linsched run --json's${bad:+ (differ:$bad)}" \
+	'[ -z "$bad" ]'
 
 # every number of the text is the JSON's, in the text's formats
 python3 - "$tmp/a/report.json" "$tmp/a/report.txt" "$tmp/a/report.html" > "$tmp/num.out" <<'PY'
@@ -168,14 +175,16 @@ for b in bad[:10]:
 print(len(bad))
 PY
 head -n -1 "$tmp/num.out"
-ok "$([ "$(tail -1 "$tmp/num.out")" = 0 ]; echo $?)" "every number in report.txt and report.html equals report.json's"
+test_expect_success "every number in report.txt and report.html equals report.json's" \
+	'[ "$(tail -1 "$tmp/num.out")" = 0 ]'
 
 # plots: gnuplot again, valid PNGs of the stated size, SVGs that parse
 n=0
 for gp in "$tmp"/a/plots/*.gp; do
 	(cd "$tmp/a/plots" && gnuplot "${gp##*/}") 2>> "$tmp/gp.err" && n=$((n + 1))
 done
-ok "$([ $n = 4 ] && ! grep -q . "$tmp/gp.err"; echo $?)" "gnuplot runs the 4 scripts again, exit 0, no warnings"
+test_expect_success "gnuplot runs the 4 scripts again, exit 0, no warnings" \
+	'[ $n = 4 ] && ! grep -q . "$tmp/gp.err"'
 bad=
 for t in quad numa-2; do
 	for p in heat-$t:1000x620 plane-$t:900x700; do
@@ -184,7 +193,8 @@ for t in quad numa-2; do
 		svg_check "$tmp/a/plots/${p%%:*}.svg" 50 || bad="$bad ${p%%:*}.svg"
 	done
 done
-ok "$([ -z "$bad" ]; echo $?)" "4 PNGs of their sizes with many colours, 4 SVGs that parse${bad:+ (bad:$bad)}"
+test_expect_success "4 PNGs of their sizes with many colours, 4 SVGs that parse${bad:+ (bad:$bad)}" \
+	'[ -z "$bad" ]'
 k=$(python3 - "$tmp/a" <<'PY'
 import base64, re, sys
 d = sys.argv[1]
@@ -196,7 +206,8 @@ same = all(src == 'data:image/png;base64,' + base64.b64encode(open(d + '/plots/'
 print(len(imgs) == 4 and len(files) == 4 and same and not re.search(r'(src|href)="(http|//)', doc))
 PY
 )
-ok "$([ "$k" = True ]; echo $?)" "the HTML embeds the 4 PNGs byte for byte and links nothing outside"
+test_expect_success "the HTML embeds the 4 PNGs byte for byte and links nothing outside" \
+	'[ "$k" = True ]'
 
 # the same report again runs nothing and says the same
 "$LINSCHED" report "$TEST_V61" bad "${ARGS[@]}" --out "$tmp/b" > "$tmp/b.out" 2> "$tmp/b.err"
@@ -214,8 +225,8 @@ ok $? "the same report again: 208 runs all from the cache, the same JSON and tex
 "$LINSCHED" report "$TEST_V61" "$note" "${ARGS[@]}" --out "$tmp/c" > "$tmp/c.out" 2> "$tmp/c.err"
 status=$?
 k=$(json "$tmp/c/report.json" "r['regressions'] == 0 and r['improvements'] == 0 and len(r['subset_changes']) == 1")
-ok "$([ $status = 0 ] && [ "$k" = True ] && grep -q '^verdict: 0 regressions, 0 improvements' "$tmp/c.out"; echo $?)" \
-	"a comment-only change: 0 regressions, exit 0 (status $status)"
+test_expect_success "a comment-only change: 0 regressions, exit 0 (status $status)" \
+	'[ $status = 0 ] && [ "$k" = True ] && grep -q '\''^verdict: 0 regressions, 0 improvements'\'' "$tmp/c.out"'
 
 # bad input and a revision that does not build
 "$LINSCHED" report "$TEST_V61" > /dev/null 2> "$tmp/e1"; s1=$?
@@ -229,8 +240,8 @@ ok $? "bad arguments exit 2 and say what was expected"
 "$LINSCHED" report "$TEST_V61" broken --repo "$work" --suite hog --topology quad --seeds 1 --duration 1s \
 	--out "$tmp/d" > /dev/null 2> "$tmp/d.err"
 status=$?
-ok "$([ $status = 4 ] && grep -q "error: NEW broken does not build: build failed: kernel/sched/idle.c" "$tmp/d.err" && [ ! -e "$tmp/d/report.json" ]; echo $?)" \
-	"NEW does not build: exit 4 with the compiler's error, no report (status $status)"
+test_expect_success "NEW does not build: exit 4 with the compiler's error, no report (status $status)" \
+	'[ $status = 4 ] && grep -q "error: NEW broken does not build: build failed: kernel/sched/idle.c" "$tmp/d.err" && [ ! -e "$tmp/d/report.json" ]'
 grep -q '^usage: linsched report OLD NEW' <<<"$("$LINSCHED" report --help)"
 ok $? "--help"
 

@@ -42,8 +42,8 @@ s2=$?
 t1=$(now)
 sed 's/^/# /' "$tmp/slurm.out"
 n=$(grep -c . "$tmp/local.jsonl")
-ok "$([ $s1 = 0 ] && [ $s2 = 0 ] && [ "$n" = 120 ] && grep -q '^sweep: 120 units .* 0 from the cache, 120 ran, 0 failed, .*(slurm)$' "$tmp/slurm.out"; echo $?)" \
-	"120 units through Slurm in $(secs "$t0" "$t1") s (status $s2; local $s1)"
+test_expect_success "120 units through Slurm in $(secs "$t0" "$t1") s (status $s2; local $s1)" \
+	'[ $s1 = 0 ] && [ $s2 = 0 ] && [ "$n" = 120 ] && grep -q '\''^sweep: 120 units .* 0 from the cache, 120 ran, 0 failed, .*(slurm)$'\'' "$tmp/slurm.out"'
 cmp -s "$tmp/local.jsonl" "$tmp/out/results.jsonl"
 ok $? "the results are byte for byte the local executor's"
 k=$(python3 -c "
@@ -51,8 +51,10 @@ import json, sys
 rows = [json.loads(l) for l in open('$tmp/out/results.jsonl')]
 print(all(r['status'] == 'ok' and r['result']['duration_ns'] == 2000000000 for r in rows) and
       len({(r['revision'], r['workload'], r['seed']) for r in rows}) == 120)")
-ok "$([ "$k" = True ]; echo $?)" "every unit once, each a finished 2 s run"
-ok "$([ -z "$(ls -A "$tmp/slurm-cache/sweeps" 2>/dev/null)" ]; echo $?)" "the sweep directory is removed after success"
+test_expect_success "every unit once, each a finished 2 s run" \
+	'[ "$k" = True ]'
+test_expect_success "the sweep directory is removed after success" \
+	'[ -z "$(ls -A "$tmp/slurm-cache/sweeps" 2>/dev/null)" ]'
 
 # again: nothing runs, no job is submitted (the job ids around it are consecutive)
 j0=$(sbatch --parsable -o /dev/null --wrap true)
@@ -61,9 +63,11 @@ LSBISECT_CACHE=$tmp/slurm-cache "$LINSCHED" sweep "${A[@]}" --engine slurm > "$t
 s=$?
 t1=$(now)
 j1=$(sbatch --parsable -o /dev/null --wrap true)
-ok "$([ $s = 0 ] && [ $((j1 - j0)) = 1 ] && grep -q '120 from the cache, 0 ran' "$tmp/again.out" &&
-	cmp -s "$tmp/local.jsonl" "$tmp/out/results.jsonl"; echo $?)" \
-	"the same sweep again runs nothing and submits no job ($(secs "$t0" "$t1") s; job ids $j0, $j1)"
+test_expect_success "the same sweep again runs nothing and submits no job ($(secs "$t0" "$t1") s; job ids $j0, $j1)" \
+	'
+	[ $s = 0 ] && [ $((j1 - j0)) = 1 ] && grep -q '\''120 from the cache, 0 ran'\'' "$tmp/again.out" &&
+	cmp -s "$tmp/local.jsonl" "$tmp/out/results.jsonl"
+'
 
 # a task cancelled mid-sweep: submitted again once, nothing lost or doubled
 B=("$TEST_V61" --suite periodic --topology numa-4 --duration 20s --out "$tmp/out2" -q)
@@ -82,11 +86,13 @@ wait $pid
 s=$?
 sed 's/^/# /' "$tmp/cancel.out"
 n=$(ls "$tmp/slurm2/results"/*/* 2>/dev/null | wc -l)
-ok "$([ -n "$victim" ] && [ $s = 0 ] && grep -q '^slurm: 1 array task submitted again' "$tmp/cancel.out" &&
-	[ "$(json "$tmp/out2/sweep.json" "r['resubmitted']")" = 1 ]; echo $?)" \
-	"array task $victim cancelled mid-sweep: submitted again once, the sweep ends well (status $s)"
-ok "$(cmp -s "$tmp/local2.jsonl" "$tmp/out2/results.jsonl" && [ "$n" = 90 ]; echo $?)" \
-	"its results are complete and identical to the local ones: 90 units, 90 cache entries ($n)"
+test_expect_success "array task $victim cancelled mid-sweep: submitted again once, the sweep ends well (status $s)" \
+	'
+	[ -n "$victim" ] && [ $s = 0 ] && grep -q '\''^slurm: 1 array task submitted again'\'' "$tmp/cancel.out" &&
+	[ "$(json "$tmp/out2/sweep.json" "r['\''resubmitted'\'']")" = 1 ]
+'
+test_expect_success "its results are complete and identical to the local ones: 90 units, 90 cache entries ($n)" \
+	'cmp -s "$tmp/local2.jsonl" "$tmp/out2/results.jsonl" && [ "$n" = 90 ]'
 
 # a kernel crash is the unit's result, not a failed array task
 work=$tmp/work
@@ -100,8 +106,8 @@ k=$(python3 -c "
 import json
 rows = [json.loads(l) for l in open('$tmp/out4/results.jsonl')]
 print(len(rows) == 3 and all(r['status'] == 'crashed' and 'BUG' in r['reason'] for r in rows))")
-ok "$([ $s = 0 ] && [ "$k" = True ] && [ "$(json "$tmp/out4/sweep.json" "r['resubmitted'], r['crashed']")" = "0 3" ]; echo $?)" \
-	"3 units of a revision that hits BUG(): 3 'crashed' results with the kernel's message, no task failed (status $s)"
+test_expect_success "3 units of a revision that hits BUG(): 3 'crashed' results with the kernel's message, no task failed (status $s)" \
+	'[ $s = 0 ] && [ "$k" = True ] && [ "$(json "$tmp/out4/sweep.json" "r['\''resubmitted'\''], r['\''crashed'\'']")" = "0 3" ]'
 
 # lsbisect --seeds 3 through Slurm: the bisection of t/0900's history (the
 # same commit ids: its builds are shared) gives the local answer and log
@@ -116,9 +122,10 @@ s2=$?
 t1=$(now)
 same_log "$tmp/bl-out/log.jsonl" "$tmp/bl" "$tmp/bs-out/log.jsonl" "$tmp/bs"
 same=$?
-ok "$([ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(json "$tmp/bs-out/report.json" "r['culprit']['commit']")" = "$lb" ] && [ $same = 0 ]; echo $?)" \
-	"lsbisect --seeds 3 --engine slurm: the culprit $lb and the log of the local engine ($(secs "$t0" "$t1") s)"
-ok "$([ -z "$(squeue -h -o %i)" ] && [ -z "$(ls -A "$tmp/bs/sweeps" 2>/dev/null)" ]; echo $?)" "no job left in the queue, no sweep directory left"
+test_expect_success "lsbisect --seeds 3 --engine slurm: the culprit $lb and the log of the local engine ($(secs "$t0" "$t1") s)" \
+	'[ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(json "$tmp/bs-out/report.json" "r['\''culprit'\'']['\''commit'\'']")" = "$lb" ] && [ $same = 0 ]'
+test_expect_success "no job left in the queue, no sweep directory left" \
+	'[ -z "$(squeue -h -o %i)" ] && [ -z "$(ls -A "$tmp/bs/sweeps" 2>/dev/null)" ]'
 
 # no reachable controller: at once, saying so
 sed "s/^SlurmctldPort=.*/SlurmctldPort=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')/" \
@@ -128,9 +135,11 @@ SLURM_CONF=$tmp/dead.conf LSBISECT_CACHE=$tmp/local2 "$LINSCHED" sweep "$TEST_V6
 	--duration 3s --engine slurm --out "$tmp/out3" -q > /dev/null 2> "$tmp/dead.err"
 s=$?
 t1=$(now)
-ok "$([ $s = 1 ] && grep -q 'error: --engine slurm: no reachable Slurm controller' "$tmp/dead.err" &&
-	python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 3 else 1)"; echo $?)" \
-	"no reachable controller: exit 1 in $(secs "$t0" "$t1") s: $(head -1 "$tmp/dead.err")"
+test_expect_success "no reachable controller: exit 1 in $(secs "$t0" "$t1") s: $(head -1 "$tmp/dead.err")" \
+	'
+	[ $s = 1 ] && grep -q '\''error: --engine slurm: no reachable Slurm controller'\'' "$tmp/dead.err" &&
+	python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 3 else 1)"
+'
 
 # a cache directory the nodes do not see: the driver's own mount namespace
 mkdir -p "$tmp/private"
@@ -141,15 +150,18 @@ unshare -m bash -c 'mount -t tmpfs none "$1" && mkdir "$1/cache" &&
 		--engine slurm --out "$1/out" -q' _ "$tmp/private" "$LINSCHED" "$TEST_V61" > /dev/null 2> "$tmp/ro.err"
 s=$?
 t1=$(now)
-ok "$([ $s = 1 ] && grep -q "error: --engine slurm: the nodes cannot write the cache directory '$tmp/private/cache'" "$tmp/ro.err" &&
-	python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 10 else 1)"; echo $?)" \
-	"a cache the nodes cannot see: exit 1 in $(secs "$t0" "$t1") s, naming it"
+test_expect_success "a cache the nodes cannot see: exit 1 in $(secs "$t0" "$t1") s, naming it" \
+	'
+	[ $s = 1 ] && grep -q "error: --engine slurm: the nodes cannot write the cache directory '\''$tmp/private/cache'\''" "$tmp/ro.err" &&
+	python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 10 else 1)"
+'
 
 slurm_stop
 left=
 for i in "${!slurm_stopped_pids[@]}"; do
 	slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" && left="$left ${slurm_stopped_names[$i]}"
 done
-ok "$([ ${#slurm_stopped_pids[@]} = 3 ] && [ -z "$left" ]; echo $?)" "the 3 daemons started are stopped${left:+ (alive:$left)}"
+test_expect_success "the 3 daemons started are stopped${left:+ (alive:$left)}" \
+	'[ ${#slurm_stopped_pids[@]} = 3 ] && [ -z "$left" ]'
 
 done_testing

@@ -96,9 +96,12 @@ ensure_kernels() {
 		skip_all "cannot make the kernel history (no Debian archive?)"
 }
 
-# json FILE EXPR: evaluate a python expression on the parsed JSON 'r'
+# json FILE EXPR [VALUE...]: print a Python expression of the parsed JSON
+# 'r'; the VALUEs are the list 'a' (a[0], ...), never pasted into EXPR.
 json() {
-	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"
+	local file=$1 expr=$2
+	shift 2
+	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); a=sys.argv[2:]; print($expr)" "$file" "$@"
 }
 
 # svg_check FILE N: FILE parses as an SVG document of more than N elements
