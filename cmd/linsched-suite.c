@@ -4,7 +4,6 @@
  * revision and one topology.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -101,31 +100,16 @@ static int add_glob(struct selection *sel, const char *glob)
 	return 0;
 }
 
-static int selected(const struct selection *sel, int i)
+/* The patterns @sel names, by the one selector (cmd/linsched-units.c). */
+static int select_patterns(const struct selection *sel, int **patterns,
+			   int *np)
 {
-	const char *name = suite_pattern_name(i);
-	int k;
-
-	if (!sel->nr_globs)
-		return 1;
-	for (k = 0; k < sel->nr_globs; k++)
-		if (!fnmatch(sel->globs[k], name, 0))
-			return 1;
-	return 0;
+	return suite_select("full", sel->globs, sel->nr_globs, patterns, np);
 }
 
 static int parse_cpus(int *out, const char *s)
 {
-	char *end;
-	long n = strtol(s, &end, 10);
-
-	if (*end || end == s || n < 1 || n > TOPOLOGY_MAX_CPUS) {
-		fprintf(stderr, "error: --cpus '%s': expected 1 to %d\n", s,
-			TOPOLOGY_MAX_CPUS);
-		return -1;
-	}
-	*out = n;
-	return 0;
+	return opt_int("--cpus", s, 1, TOPOLOGY_MAX_CPUS, out);
 }
 
 static int topology_cpus(int *out, const char *spec)
@@ -166,7 +150,7 @@ static int suite_list(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct selection sel = { .nr_globs = 0 };
-	int c, i, cpus = 8, longfmt = 0, families = 0, n = suite_count();
+	int c, i, cpus = 8, longfmt = 0, families = 0, *pat, np;
 	const char *const *fams;
 	size_t nf, f;
 
@@ -194,37 +178,40 @@ static int suite_list(int argc, char **argv)
 		fputs(usage_list, stderr);
 		return 2;
 	}
+	c = select_patterns(&sel, &pat, &np);
+	if (c)
+		return c;
 	if (families) {
 		fams = suite_families(&nf);
 		for (f = 0; f < nf; f++) {
 			int k = 0;
 
-			for (i = 0; i < n; i++)
-				k += selected(&sel, i) &&
-				     !strcmp(suite_pattern_family(i), fams[f]);
+			for (i = 0; i < np; i++)
+				k += !strcmp(suite_pattern_family(pat[i]), fams[f]);
 			printf("%-10s %4d  %s\n", fams[f], k,
 			       suite_family_description(fams[f]));
 		}
+		free(pat);
 		return 0;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < np; i++) {
 		char *json;
 
-		if (!selected(&sel, i))
-			continue;
 		if (!longfmt) {
-			printf("%s\n", suite_pattern_name(i));
+			printf("%s\n", suite_pattern_name(pat[i]));
 			continue;
 		}
-		json = suite_pattern_json(i, cpus);
+		json = suite_pattern_json(pat[i], cpus);
 		if (!json) {
 			fprintf(stderr, "error: suite: out of memory\n");
+			free(pat);
 			return 1;
 		}
-		printf("%-44s %-10s %4d tasks\n", suite_pattern_name(i),
-		       suite_pattern_family(i), task_count(json));
+		printf("%-44s %-10s %4d tasks\n", suite_pattern_name(pat[i]),
+		       suite_pattern_family(pat[i]), task_count(json));
 		free(json);
 	}
+	free(pat);
 	return 0;
 }
 
@@ -276,7 +263,7 @@ static int suite_write(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct selection sel = { .nr_globs = 0 };
-	int c, i, cpus = 8, n = suite_count(), written = 0;
+	int c, i, cpus = 8, *pat, np;
 	char path[4096];
 
 	while ((c = getopt_long(argc, argv, "c:t:m:h", opts, NULL)) != -1) {
@@ -305,23 +292,21 @@ static int suite_write(int argc, char **argv)
 		fputs(usage_write, stderr);
 		return 2;
 	}
+	c = select_patterns(&sel, &pat, &np);
+	if (c)
+		return c;
 	if (lsb_mkdir_p(argv[optind])) {
 		fprintf(stderr, "error: cannot make '%s': %s\n", argv[optind],
 			strerror(errno));
+		free(pat);
 		return 1;
 	}
-	for (i = 0; i < n; i++) {
-		if (!selected(&sel, i))
-			continue;
-		if (write_pattern(argv[optind], i, cpus, path, sizeof(path)))
-			return 1;
-		written++;
-	}
-	if (!written) {
-		fprintf(stderr, "error: suite: no pattern matches\n");
-		return 1;
-	}
-	return 0;
+	for (i = 0; i < np; i++)
+		if (write_pattern(argv[optind], pat[i], cpus, path,
+				  sizeof(path)))
+			break;
+	free(pat);
+	return i < np;
 }
 
 /* ---- run ---- */
@@ -435,8 +420,7 @@ static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 	}
 	if (topology_cpus(&r->nr_cpus, r->spec.topology))
 		return 2;
-	return suite_select("full", r->sel.globs, r->sel.nr_globs,
-			    &r->patterns, &r->np) ? 2 : -1;
+	return select_patterns(&r->sel, &r->patterns, &r->np) ? 2 : -1;
 }
 
 /* The revision built, the output directory made, the workloads written. */

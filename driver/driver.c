@@ -202,7 +202,8 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 {
 	char tmp_err[] = "/tmp/lsbisect-stderr.XXXXXX", msg[2048];
 	const char *err_path = stderr_path;
-	struct timespec deadline, now, slice;
+	struct timespec slice;
+	double deadline;
 	sigset_t chld, old;
 	int status, fd, timed_out = 0, ret;
 	pid_t pid;
@@ -244,8 +245,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	 * embedded Guile's), the signal may go to a thread that does not
 	 * block it and be lost, so the child is polled as well.
 	 */
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += timeout_s;
+	deadline = lsb_now() + timeout_s;
 	for (;;) {
 		long left_ms;
 
@@ -255,9 +255,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 			waitpid(pid, &status, 0);
 			break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left_ms = (deadline.tv_sec - now.tv_sec) * 1000 +
-			  (deadline.tv_nsec - now.tv_nsec) / 1000000;
+		left_ms = (long)((deadline - lsb_now()) * 1000);
 		if (left_ms <= 0) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);

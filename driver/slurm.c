@@ -38,7 +38,7 @@
  */
 static int run_cmd(char *const argv[], char *out, size_t len, int timeout_s)
 {
-	struct timespec start, now;
+	double start;
 	size_t used = 0;
 	int fds[2], status, flags;
 	pid_t pid;
@@ -64,7 +64,7 @@ static int run_cmd(char *const argv[], char *out, size_t len, int timeout_s)
 	close(fds[1]);
 	flags = fcntl(fds[0], F_GETFL);
 	fcntl(fds[0], F_SETFL, flags | O_NONBLOCK);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = lsb_now();
 	out[0] = '\0';
 	for (;;) {
 		char buf[4096];
@@ -83,8 +83,7 @@ static int run_cmd(char *const argv[], char *out, size_t len, int timeout_s)
 			break;
 		if (errno != EAGAIN && errno != EINTR)
 			break;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec > timeout_s) {
+		if (lsb_now() - start > timeout_s) {
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 			close(fds[0]);
