@@ -53,12 +53,23 @@ const struct metric_def *metric_catalogue(size_t *n)
 	return catalogue;
 }
 
+/* @name without a leading "metrics." or "power.": the results' roots. */
+static const char *bare(const char *name)
+{
+	if (!strncmp(name, "metrics.", 8))
+		return name + 8;
+	if (!strncmp(name, "power.", 6))
+		return name + 6;
+	return name;
+}
+
 const struct metric_def *metric_find(const char *name)
 {
 	size_t i, len;
 
 	if (!name)
 		return NULL;
+	name = bare(name);
 	len = strcspn(name, ".");
 	for (i = 0; i < NR_CATALOGUE; i++)
 		if (strlen(catalogue[i].name) == len &&
@@ -85,7 +96,7 @@ char *metric_path(const char *name, char *buf, size_t len)
 {
 	const struct metric_def *m = metric_find(name);
 
-	if (m && m->reduce == METRIC_KEY && !strcmp(m->name, name))
+	if (m && m->reduce == METRIC_KEY && !strcmp(m->name, bare(name)))
 		snprintf(buf, len, "%s.%s", name, m->key);
 	else
 		snprintf(buf, len, "%s", name);
@@ -151,7 +162,7 @@ int metric_value(const struct cJSON *result, const char *name, double *out)
 			return 0;
 		}
 		if (cJSON_IsObject(node) && m && m->reduce == METRIC_SUM &&
-		    !strcmp(m->name, name) && !sum_of(node, out))
+		    !strcmp(m->name, bare(name)) && !sum_of(node, out))
 			return 0;
 	}
 	return -1;

@@ -225,7 +225,8 @@ const struct metric_def *metric_catalogue(size_t *n);
 /**
  * metric_find() - the catalogue's entry of a metric name
  * @name: a name as --metric takes it: a catalogued name, or a dotted path
- *	into the result ("wakeup_latency_ns.p50", "idle_residency.0.C6")
+ *	into the result ("wakeup_latency_ns.p50", "idle_residency.0.C6"),
+ *	with or without the root it is under ("metrics.fairness")
  *
  * Return: the entry of @name, or of its first component when @name is a
  * path below a catalogued metric; NULL for other names.

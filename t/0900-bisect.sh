@@ -283,6 +283,9 @@ after=$(repo_state "$work")
 ok $? "the repository is unchanged: refs, HEAD, packed refs, index, objects, work tree"
 diff <(echo "$before") <(echo "$after") | sed 's/^/# /'
 
-grep -q "Higher is worse for every metric but fairness and throughput" <<<"$(tr -s " \n" " " <<<"$("$LSBISECT" --help)")"
-ok $? "--help says which way the metrics go"
+help=$(tr -s " \n" " " <<<"$("$LSBISECT" --help)")
+test_expect_success "--help lists the catalogue and says which way the metrics go" \
+	'grep -q "higher is worse unless the catalogue says otherwise: balance_score weight^2 " <<<"$help" &&
+	grep -q " fairness higher is better throughput CPUs, higher is better migrations_per_s 1/s " <<<"$help"'
+
 done_testing

@@ -33,6 +33,8 @@ static bool test_find(void)
 	ASSERT_STREQ(metric_find("balance_score")->name, "balance_score");
 	ASSERT_STREQ(metric_find("wakeup_latency_ns.p50")->name,
 		     "wakeup_latency_ns");
+	ASSERT_STREQ(metric_find("metrics.fairness")->name, "fairness");
+	ASSERT_STREQ(metric_find("power.energy_j")->name, "energy_j");
 	ASSERT_TRUE(metric_find("balance") == NULL);
 	ASSERT_TRUE(metric_find("balance_score_x") == NULL);
 	ASSERT_TRUE(metric_find("cpus.0.busy_ns") == NULL);
@@ -62,6 +64,7 @@ static bool test_direction_and_floor(void)
 {
 	ASSERT_TRUE(metric_higher_is_better("throughput"));
 	ASSERT_TRUE(metric_higher_is_better("fairness"));
+	ASSERT_TRUE(metric_higher_is_better("metrics.fairness"));
 	ASSERT_FALSE(metric_higher_is_better("balance_score"));
 	ASSERT_FALSE(metric_higher_is_better("wakeup_latency_ns.p99"));
 	ASSERT_FALSE(metric_higher_is_better("no_such_metric"));
@@ -102,6 +105,8 @@ static bool test_reductions(void)
 	ASSERT_TRUE(value_is("migrations", 75));
 	ASSERT_TRUE(value_is("wakeup_latency_ns", 900));	/* its p99 */
 	ASSERT_TRUE(value_is("wakeup_latency_ns.p50", 100));
+	ASSERT_TRUE(value_is("metrics.migrations_per_s", 7.5));
+	ASSERT_TRUE(value_is("metrics.wakeup_latency_ns", 900));
 	return true;
 }
 
