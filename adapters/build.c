@@ -21,7 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 #include "adapters/adapters.h"
 #include "adapters/adapters_internal.h"
 #include "common/common.h"

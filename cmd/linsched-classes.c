@@ -12,7 +12,6 @@
 #include "common/common.h"
 #include "driver/driver.h"
 
-
 static const char usage_classes[] =
 "usage: linsched classes GOOD..BAD [options]\n"
 "\n"

@@ -20,7 +20,6 @@
 #include "report/report.h"
 #include "topologies/topologies.h"
 
-
 static const char usage_report[] =
 "usage: linsched report OLD NEW [options]\n"
 "\n"

@@ -20,7 +20,6 @@
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
-
 static const char usage_suite[] =
 "usage: linsched suite list [--cpus N] [--long] [--families] [--match GLOB]\n"
 "   or: linsched suite write DIR [--cpus N | --topology T] [--match GLOB]\n"

@@ -21,7 +21,6 @@
 #include "suite/suite.h"
 #include "topologies/topologies.h"
 
-
 static const char usage_sweep[] =
 "usage: linsched sweep REV|GOOD..BAD... [--suite NAME] [--workload W...]\n"
 "                      --topology T... [options]\n"

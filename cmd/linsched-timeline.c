@@ -22,7 +22,6 @@
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
 
-
 static const char usage_timeline[] =
 "usage: linsched timeline REV --workload W --topology T [options]\n"
 "\n"
@@ -480,7 +479,6 @@ static int parse_time(uint64_t *us, const char *s, const char *opt)
 	*us = ns / 1000;
 	return 0;
 }
-
 
 /* The run's JSON: its duration (us) and a title; -1 when unreadable. */
 static int read_json(const char *path, uint64_t *dur, char *title,

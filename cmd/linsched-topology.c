@@ -10,7 +10,6 @@
 #include "cmd/cmd.h"
 #include "topologies/topologies.h"
 
-
 static const char usage_topology[] =
 "usage: linsched topology list\n"
 "       linsched topology show T\n"

@@ -16,7 +16,6 @@
 #include "driver/driver.h"
 #include "report/report.h"
 
-
 static const char usage_head[] =
 "usage: linsched trend GOOD..BAD --workload W --topology T [options]\n"
 "\n"

@@ -102,7 +102,6 @@ const char *cmd_base_name(const char *s)
 	return b && b[1] ? b + 1 : s;
 }
 
-
 int opt_int(const char *opt, const char *arg, long lo, long hi, int *out)
 {
 	long v;

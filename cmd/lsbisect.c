@@ -86,7 +86,6 @@ ENGINE_USAGE
 "not load), 3 skipped revisions leave several candidates (listed), 4 an\n"
 "error stopped the bisection (the log keeps it: --continue).\n";
 
-
 /* Bad specs are the user's error: say so before building anything. */
 static int check_specs(const char *workload, const char *topology,
 		       const char *duration)

@@ -16,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 #include "common/common.h"
 #include "guile/guile_internal.h"
 #include "metrics/metrics.h"

@@ -77,7 +77,6 @@ static int parse_policy(int *out, const char *v)
 	return -1;
 }
 
-
 /* A whole decimal integer from @lo to @hi; -1 for anything else. */
 static int spec_int(const char *s, int lo, int hi, int *out)
 {
