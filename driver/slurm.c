@@ -509,7 +509,9 @@ static int queued(long job, char *in, int ntasks)
 		char *end;
 		long k = strtol(line, &end, 10);
 
-		if (end != line && k >= 0 && k < ntasks && !strstr(line, " CA") &&
+		if (end == line)
+			k = 0;	/* "N/A": the probe, not an array job */
+		if (k >= 0 && k < ntasks && !strstr(line, " CA") &&
 		    !strstr(line, " F") && !strstr(line, " NF") &&
 		    !strstr(line, " TO") && !strstr(line, " OOM"))
 			in[k] = strstr(line, " PD") ? 1 : 2;

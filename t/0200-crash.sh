@@ -126,10 +126,11 @@ test_expect_success "a tree calling itself 8.0 builds and runs: probes decide, n
 
 # expect_refusal NAME PATTERN DESCRIPTION: exit 6 with PATTERN in the message
 expect_refusal() {
-	"$LINSCHED" run "$1" --repo "$repo" --workload 'hog*2' --topology dual 2> "$tmp/$1.err"
+	local name=$1 pattern=$2
+	"$LINSCHED" run "$name" --repo "$repo" --workload 'hog*2' --topology dual 2> "$tmp/$name.err"
 	status=$?
-	test_expect_success "$3 (status $status: $(grep -o "$2.*" "$tmp/$1.err" | head -c 160))" \
-		'[ $status = 6 ] && grep -q "$2" "$tmp/$1.err"'
+	test_expect_success "$3 (status $status: $(grep -o "$pattern.*" "$tmp/$name.err" | head -c 160))" \
+		'[ $status = 6 ] && grep -q "$pattern" "$tmp/$name.err"'
 }
 expect_refusal old "older than any the arch handles: probe 'sched_build_units' found no kernel/sched/build_policy.c" \
 	"a tree older than the arch handles says so and names the probe"

@@ -55,9 +55,9 @@ for l in open(sys.argv[1]):
 print(moved or 'none')
 PY
 )
-	set -- $moved
-	test_expect_success "$rev: a hog forked onto little CPU ${2:-?} reaches big CPU ${3:-?} after ${4:-?} ms (misfit, active balance)" \
-		'[ "$1" != none ] && [ "$3" -ge 4 ] && [ "$4" -le 100 ]'
+	read -r hog from to ms <<<"$moved"
+	test_expect_success "$rev: a hog forked onto little CPU ${from:-?} reaches big CPU ${to:-?} after ${ms:-?} ms (misfit, active balance)" \
+		'[ "$hog" != none ] && [ "$to" -ge 4 ] && [ "$ms" -le 100 ]'
 	big=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onbig-0'][0]")
 	small=$(json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'onlittle-0'][0]")
 	test_expect_success "$rev: 10 x 10 ms of run on a big CPU take 100 ms ($big ns)" \

@@ -48,8 +48,9 @@ bad() { # NAME TASK-KEYS EXPECTED-MESSAGE
 	"$LINSCHED" run "$TEST_V73" --workload "$tmp/$1.json" --topology dual \
 		--duration 10ms --quiet 2> "$tmp/$1.err"
 	status=$?
-	test_expect_success "$1: status $status, $(head -c 150 "$tmp/$1.err")" \
-		'[ $status = 2 ] && grep -q "$3" "$tmp/$1.err"'
+	local name=$1 expect=$3
+	test_expect_success "$name: status $status, $(head -c 150 "$tmp/$name.err")" \
+		'[ $status = 2 ] && grep -q "$expect" "$tmp/$name.err"'
 }
 bad period-on-fair '"dl-period": 1000,' "task 't': 'dl-period': goes with policy SCHED_DEADLINE"
 bad runtime-on-fifo '"policy": "SCHED_FIFO", "dl-runtime": 100,' \
