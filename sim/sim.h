@@ -56,7 +56,7 @@ struct sim_cpu_result {
 };
 
 struct sim_task_result {
-	char name[16];
+	char name[WORKLOAD_NAME_MAX];
 	int pid;
 	int cpu;
 	uint64_t sum_exec_ns;
@@ -92,5 +92,47 @@ struct sim_result {
 int sim_run(const struct sim_config *cfg, struct sim_result *out);
 
 void sim_result_release(struct sim_result *res);
+
+/*
+ * The option values of linsched-sim (sim/options.c, linked into the host
+ * programs too): the commands check them with these before any build.
+ */
+
+/* What a bad --duration, --governor or --cpuidle is told it should be. */
+#define SIM_DURATION_EXPECTED \
+	"expected a positive duration such as 10s, 500ms or 2 (seconds)"
+#define SIM_GOVERNOR_EXPECTED "expected schedutil, performance or powersave"
+#define SIM_CPUIDLE_EXPECTED "expected menu or poll"
+
+/**
+ * sim_parse_duration() - a duration of the command line: "10ms", "2s",
+ *	"500us", "100ns", or a bare number of seconds ("10", "0.5"), as
+ *	rt-app's global.duration
+ * @out: nanoseconds
+ * @s: the text
+ *
+ * Workload specs keep their own units (workload_parse_duration(): a bare
+ * number there is nanoseconds).
+ *
+ * Return: 0, or -1 when @s is not a positive, finite duration below 584
+ * years.
+ */
+int sim_parse_duration(uint64_t *out, const char *s);
+
+/**
+ * sim_parse_governor() - a frequency governor by name
+ * @name: schedutil, performance or powersave
+ *
+ * Return: its enum sim_governor, or -1.
+ */
+int sim_parse_governor(const char *name);
+
+/**
+ * sim_parse_cpuidle() - an idle-state governor by name
+ * @name: menu or poll
+ *
+ * Return: 0 for menu, 1 for poll (struct sim_config's idle_poll), or -1.
+ */
+int sim_parse_cpuidle(const char *name);
 
 #endif

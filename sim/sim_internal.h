@@ -91,7 +91,7 @@ struct sim_timer {
 
 struct sim_task {
 	const struct workload_task *w;
-	char name[16];
+	char name[WORKLOAD_NAME_MAX];
 	int index;
 	struct lk_task *ktask;
 	int pid;

@@ -215,5 +215,5 @@ bad() { # bad NAME TEXT EXPECT
 bad malformed '{"tasks": {"t": {"run": 10,, }}}' "line 1, column"
 bad cpu-beyond '{"tasks": {"t": {"cpus": [0, 7], "run": 10}}}' "CPU 7 is beyond the topology's 4 CPUs"
 bad unknown-event '{"tasks": {"t": {"mem": 10}}}' "'mem': unsupported event"
-bad zero-sleep '{"tasks": {"t": {"run": 10, "sleep": 0}}}' "expected a positive duration"
+bad zero-run '{"tasks": {"t": {"run": 0, "sleep": 10}}}' "expected a positive duration"
 done_testing

@@ -16,6 +16,7 @@
 #include "workloads/workloads_internal.h"
 
 #define US 1000ULL
+#define RTAPP_MAX_DEPTH 32	/* json-c's default depth, as rt-app parses */
 
 /* Where we are in the file, for messages. */
 struct rp {
@@ -24,6 +25,7 @@ struct rp {
 	char *err;
 	size_t errlen;
 	int default_policy;
+	int pi_enabled;		/* global.pi_enabled */
 	const char *task;	/* the rt-app task's key */
 	const char *phase;	/* NULL: the task level */
 	/* per resource: who uses it, to find references to nothing */
@@ -32,27 +34,34 @@ struct rp {
 	} *use;
 };
 
+/* "workload 'F': task 'T': phase 'P': 'KEY': " and the message, into @buf */
+static void vwhere(const struct rp *p, char *buf, size_t len, const char *key,
+		   const char *fmt, va_list ap)
+{
+	int n = snprintf(buf, len, "workload '%s'", p->file);
+
+	if (p->task && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, ": task '%s'", p->task);
+	if (p->phase && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, ": phase '%s'", p->phase);
+	if (key && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, ": '%s'", key);
+	if (n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, ": ");
+	if (n >= 0 && (size_t)n < len)
+		vsnprintf(buf + n, len - n, fmt, ap);
+}
+
 static int fail(struct rp *p, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static int fail(struct rp *p, const char *key, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(p->err, p->errlen, "workload '%s'", p->file);
 
-	if (p->task && n >= 0 && (size_t)n < p->errlen)
-		n += snprintf(p->err + n, p->errlen - n, ": task '%s'", p->task);
-	if (p->phase && n >= 0 && (size_t)n < p->errlen)
-		n += snprintf(p->err + n, p->errlen - n, ": phase '%s'", p->phase);
-	if (key && n >= 0 && (size_t)n < p->errlen)
-		n += snprintf(p->err + n, p->errlen - n, ": '%s'", key);
-	if (n >= 0 && (size_t)n < p->errlen) {
-		n += snprintf(p->err + n, p->errlen - n, ": ");
-		va_start(ap, fmt);
-		if ((size_t)n < p->errlen)
-			vsnprintf(p->err + n, p->errlen - n, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	vwhere(p, p->err, p->errlen, key, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -72,6 +81,28 @@ static void note(struct rp *p, const char *fmt, ...)
 	n = strlen(p->wl->notes);
 	if (n + 1 < sizeof(p->wl->notes))
 		strcat(p->wl->notes, "\n");
+}
+
+/* A warning: what rt-app would read differently is not here, only what
+ * it skips (kept in the workload's notes, printed by whoever runs it). */
+static void warn(struct rp *p, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void warn(struct rp *p, const char *key, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwhere(p, buf, sizeof(buf), key, fmt, ap);
+	va_end(ap);
+	note(p, "warning: %s", buf);
+}
+
+/* A key that rt-app never reads: it is skipped, as rt-app skips it. */
+static void skipped(struct rp *p, const char *key)
+{
+	warn(p, key, "ignored, as rt-app ignores it");
 }
 
 static const char *type_name(const cJSON *v)
@@ -98,7 +129,10 @@ static int get_int(struct rp *p, const cJSON *v, long *out)
 			    type_name(v));
 	d = v->valuedouble;
 	/* the range first: casting a double beyond long is undefined */
-	if (d > 1e15 || d < -1e15 || d != (double)(long)d)
+	if (d > 1e15 || d < -1e15)
+		return fail(p, v->string, "%g is out of range (an integer of at most 15 digits)",
+			    d);
+	if (d != (double)(long)d)
 		return fail(p, v->string, "expected an integer, got %g", d);
 	*out = (long)d;
 	return 0;
@@ -115,8 +149,9 @@ static int get_range(struct rp *p, const cJSON *v, long lo, long hi,
 	return 0;
 }
 
-/* A duration in microseconds, as rt-app writes them: a positive integer. */
-static int get_us(struct rp *p, const cJSON *v, const char *key, uint64_t *ns)
+/* A duration in microseconds, as rt-app writes them: an integer >= @min. */
+static int get_us_from(struct rp *p, const cJSON *v, const char *key,
+		       long min, uint64_t *ns)
 {
 	long us;
 
@@ -125,11 +160,16 @@ static int get_us(struct rp *p, const cJSON *v, const char *key, uint64_t *ns)
 			    type_name(v));
 	if (get_int(p, v, &us))
 		return -1;
-	if (us <= 0)
-		return fail(p, key, "expected a positive duration in microseconds, got %ld",
-			    us);
+	if (us < min)
+		return fail(p, key, "expected a %s duration in microseconds, got %ld",
+			    min ? "positive" : "non-negative", us);
 	*ns = (uint64_t)us * US;
 	return 0;
+}
+
+static int get_us(struct rp *p, const cJSON *v, const char *key, uint64_t *ns)
+{
+	return get_us_from(p, v, key, 1, ns);
 }
 
 static int get_string(struct rp *p, const cJSON *v, const char *key,
@@ -426,7 +466,9 @@ static int parse_event(struct rp *p, const cJSON *v, int type,
 		/* fall through */
 	case WL_EV_RUNTIME:
 		e->len.kind = WL_DIST_FIXED;
-		return get_us(p, v, key, &e->len.a);
+		/* rt-app sleeps 0 as asked: the task goes on at once */
+		return get_us_from(p, v, key, e->type == WL_EV_SLEEP ? 0 : 1,
+				   &e->len.a);
 	case WL_EV_TIMER:
 		return parse_timer(p, v, e);
 	case WL_EV_LOCK:
@@ -487,7 +529,9 @@ static int parse_event(struct rp *p, const cJSON *v, int type,
 		if (get_string(p, v, key, &s))
 			return -1;
 		/* resolved once every task is known */
-		snprintf(e->key, sizeof(e->key), "%.31s", s);
+		if (strlen(s) >= sizeof(e->key))
+			return fail(p, key, "no task '%s' in tasks to fork", s);
+		snprintf(e->key, sizeof(e->key), "%s", s);
 		return 0;
 	case WL_EV_SET_AFFINITY:
 		break;
@@ -535,11 +579,7 @@ static int check_keys(struct rp *p, const cJSON *obj, int where)
 				return fail(p, f->string, "unsupported event (memory and I/O load are not simulated)");
 			continue;
 		}
-		return fail(p, f->string,
-			    "unknown key (expected an event: run, runtime, sleep, timer, lock, unlock, wait, signal, broad, sync, barrier, suspend, resume, yield, fork, lsb-run, lsb-sleep; or %s)",
-			    where == K_PHASE ?
-			    "loop, cpus, priority" :
-			    "instance, delay, loop, phases, policy, priority, dl-runtime, dl-period, dl-deadline, cpus, util_min, util_max, taskgroup");
+		skipped(p, f->string);
 	}
 	return 0;
 }
@@ -554,6 +594,19 @@ static int taskgroup(struct rp *p, const cJSON *v)
 		return 0;
 	return fail(p, "taskgroup",
 		    "taskgroup needs a kernel built with group scheduling; not supported yet");
+}
+
+/* A phase of nothing but "sleep": 0 would loop in no simulated time. */
+static int zero_time(struct rp *p, const struct workload_phase *ph)
+{
+	int i;
+
+	for (i = 0; i < ph->nr_events; i++)
+		if (ph->events[i].type != WL_EV_SLEEP ||
+		    ph->events[i].len.kind != WL_DIST_FIXED ||
+		    ph->events[i].len.a)
+			return 0;
+	return fail(p, ph->events[0].key, "every event of the phase is a sleep of 0: it would loop without time passing");
 }
 
 static int parse_phase(struct rp *p, const cJSON *obj,
@@ -583,8 +636,8 @@ static int parse_phase(struct rp *p, const cJSON *obj,
 				return -1;
 			continue;
 		}
-		if (!p->phase)
-			continue;	/* the task's own keys, read by the caller */
+		if (!p->phase || !prop_key(f->string, K_PHASE))
+			continue;	/* the task's own keys, or skipped */
 		if (!strcmp(f->string, "loop")) {
 			if (get_int(p, f, &l))
 				return -1;
@@ -619,7 +672,7 @@ static int parse_phase(struct rp *p, const cJSON *obj,
 			return fail(p, f->string, "not supported in a phase (set it on the task)");
 		}
 	}
-	return 0;
+	return zero_time(p, ph);
 }
 
 /* The task's scheduling keys, rt-app's defaults for what is not given. */
@@ -709,13 +762,17 @@ static int parse_task(struct rp *p, const cJSON *obj, struct workload_task *t)
 
 	memset(t, 0, sizeof(*t));
 	t->kind = WORKLOAD_RTAPP;
+	if (strlen(obj->string) >= sizeof(t->name))
+		return fail(p, NULL, "a name longer than %zu characters",
+			    sizeof(t->name) - 1);
 	snprintf(t->name, sizeof(t->name), "%s", obj->string);
 	if (!cJSON_IsObject(obj))
 		return fail(p, NULL, "expected an object, got %s", type_name(obj));
 	if (!*obj->string)
 		return fail(p, NULL, "a task needs a name");
 	phases = cJSON_GetObjectItemCaseSensitive(obj, "phases");
-	if (check_keys(p, obj, K_TASK | (phases ? 0 : K_PHASE)))
+	/* without phases, the one phase's check covers the task's keys */
+	if (phases && check_keys(p, obj, K_TASK))
 		return -1;
 	if (parse_sched(p, obj, t))
 		return -1;
@@ -816,10 +873,8 @@ static int parse_global(struct rp *p, const cJSON *g)
 			note(p, "note: workload '%s': global.calibration: not applicable, a simulated run event is exact work",
 			     p->file);
 		} else if (!strcmp(k, "pi_enabled")) {
-			if (get_bool(p, f, &b))
+			if (get_bool(p, f, &p->pi_enabled))
 				return -1;
-			if (b)
-				return fail(p, k, "priority inheritance is not simulated (rt-app's mutexes are simulator objects here)");
 		} else if (!strcmp(k, "lock_pages") || !strcmp(k, "gnuplot") ||
 			   !strcmp(k, "cumulative_slack")) {
 			if (get_bool(p, f, &b))
@@ -840,7 +895,10 @@ static int parse_global(struct rp *p, const cJSON *g)
 			note(p, "note: workload '%s': global.%s: not applicable in the simulator (use --trace for the kernel's events)",
 			     p->file, k);
 		} else {
-			return fail(p, k, "unknown key in global (expected duration, calibration, default_policy, pi_enabled, lock_pages, logdir, log_basename, log_size, ftrace, gnuplot, io_device, mem_buffer_size or cumulative_slack)");
+			char key[96];
+
+			snprintf(key, sizeof(key), "global.%.80s", k);
+			skipped(p, key);
 		}
 	}
 	return 0;
@@ -869,8 +927,7 @@ static int resolve(struct rp *p)
 				switch (e->type) {
 				case WL_EV_FORK:
 					for (d = 0; d < wl->nr_defs; d++)
-						if (!strncmp(wl->defs[d].name, e->key,
-							     sizeof(t->name) - 1))
+						if (!strcmp(wl->defs[d].name, e->key))
 							break;
 					if (d == wl->nr_defs)
 						return fail(p, "fork", "no task '%s' in tasks to fork",
@@ -924,6 +981,12 @@ static int resolve(struct rp *p)
 	}
 	p->phase = NULL;
 	for (i = 0; i < wl->nr_res; i++)
+		if (wl->res[i].type == WL_RES_MUTEX && p->pi_enabled) {
+			p->task = NULL;
+			return fail(p, "global.pi_enabled", "mutex '%s': priority inheritance is not simulated yet (the mutexes are simulator objects); without mutexes, or with pi_enabled false, the file runs",
+				    wl->res[i].name);
+		}
+	for (i = 0; i < wl->nr_res; i++)
 		if (wl->res[i].type == WL_RES_BARRIER && wl->res[i].users < 2) {
 			p->task = NULL;
 			return fail(p, "barrier", "barrier '%s' has %d user (rt-app: at least a pair of task instances)",
@@ -931,6 +994,23 @@ static int resolve(struct rp *p)
 		}
 	p->task = NULL;
 	return 0;
+}
+
+/*
+ * Instances are named <first 10 characters>-<i>, unless another task shares
+ * those 10 characters (rt-app's names are whole; only the comm is cut).
+ */
+static int short_names(const struct workload *wl, int def)
+{
+	const char *name = wl->defs[def].name;
+	int i;
+
+	if (strlen(name) <= 10)
+		return 1;
+	for (i = 0; i < wl->nr_defs; i++)
+		if (i != def && !strncmp(wl->defs[i].name, name, 10))
+			return 0;
+	return 1;
 }
 
 static int instances(struct rp *p)
@@ -956,7 +1036,8 @@ static int instances(struct rp *p)
 			*t = *d;
 			t->def = i;
 			if (d->instances > 1)
-				snprintf(t->name, sizeof(t->name), "%.10s-%u",
+				snprintf(t->name, sizeof(t->name),
+					 short_names(wl, i) ? "%.10s-%u" : "%s-%u",
 					 d->name, (unsigned int)j % 10000u);
 		}
 	}
@@ -975,6 +1056,113 @@ static void line_col(const char *text, const char *at, int *line, int *col)
 			++*col;
 		}
 	}
+}
+
+/* "line L, column C" of @at: the shared start of every syntax message */
+static int syntax(const char *path, const char *text, const char *at,
+		  char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int syntax(const char *path, const char *text, const char *at,
+		  char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	int line, col, n;
+
+	line_col(text, at, &line, &col);
+	n = snprintf(err, errlen, "workload '%s': line %d, column %d: ", path,
+		     line, col);
+	if (n >= 0 && (size_t)n < errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/*
+ * What json-c, rt-app's parser, takes and cJSON does not: comments (slash-star
+ * and slash-slash) and a comma before a closing bracket. Both are blanked in
+ * place, newlines kept, so that lines and columns stay those of the file.
+ * json-c's default depth limit is checked here too, and a comma where no
+ * value was is reported where it stands.
+ */
+static int relax(const char *path, char *text, char *err, size_t errlen)
+{
+	char *p, *last = NULL;	/* the last character that is not blank */
+	int depth = 0;
+
+	for (p = text; *p; p++) {
+		if (*p == '"') {
+			for (last = p++; *p && *p != '"'; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				return syntax(path, text, last, err, errlen,
+					      "a string is not closed");
+			last = p;
+		} else if (p[0] == '/' && p[1] == '*') {
+			char *start = p, *end = strstr(p + 2, "*/");
+
+			if (!end)
+				return syntax(path, text, start, err, errlen,
+					      "a comment is not closed (no */ after it)");
+			for (; p < end + 2; p++)
+				if (*p != '\n')
+					*p = ' ';
+			p--;
+		} else if (p[0] == '/' && p[1] == '/') {
+			for (; *p && *p != '\n'; p++)
+				*p = ' ';
+			if (!*p)
+				break;
+		} else if (*p == ',' && (!last || strchr(",{[:", *last))) {
+			return syntax(path, text, p, err, errlen,
+				      "a ',' where a value or key was expected");
+		} else if (*p == '}' || *p == ']') {
+			if (last && *last == ',')
+				*last = ' ';	/* json-c takes a trailing comma */
+			depth--;
+			last = p;
+		} else if (*p == '{' || *p == '[') {
+			if (++depth > RTAPP_MAX_DEPTH)
+				return syntax(path, text, p, err, errlen,
+					      "nested deeper than %d levels (rt-app's JSON parser stops there)",
+					      RTAPP_MAX_DEPTH);
+			last = p;
+		} else if ((unsigned char)*p < 0x20 && !strchr("\t\r\n", *p)) {
+			return syntax(path, text, p, err, errlen,
+				      "a control character (\\x%02x) outside a string",
+				      (unsigned char)*p);
+		} else if (!strchr(" \t\r\n", *p)) {
+			last = p;
+		}
+	}
+	return 0;
+}
+
+/* Up to 12 characters of the file at @at, for a message: printable ASCII,
+ * anything else as \xNN, never raw bytes to a terminal. */
+static const char *excerpt(const char *at, char *buf, size_t len)
+{
+	size_t n = 0;
+	int i;
+
+	if (!*at)
+		return "the end of the file";
+	buf[n++] = '\'';
+	for (i = 0; i < 12 && at[i] && at[i] != '\n' && at[i] != '\r' &&
+		    n + 6 < len; i++) {
+		unsigned char c = (unsigned char)at[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			buf[n++] = (char)c;
+		else
+			n += (size_t)snprintf(buf + n, len - n, "\\x%02x", c);
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
 }
 
 static char *slurp(const char *path, char *err, size_t errlen)
@@ -1022,24 +1210,23 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 	const char *end = NULL;
 	cJSON *root = NULL;
 	const cJSON *f, *tasks = NULL;
-	char *text;
-	int ret = -1, line, col;
+	char *text, near[80];
+	int ret = -1;
 
 	text = slurp(path, err, errlen);
 	if (!text)
 		return -1;
+	if (relax(path, text, err, errlen))
+		goto cleanup;
 	root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root) {
 		if (!end)
 			end = cJSON_GetErrorPtr();
 		if (!end)
 			end = text;
-		line_col(text, end, &line, &col);
-		snprintf(err, errlen,
-			 "workload '%s': line %d, column %d: malformed JSON near '%.*s' (expected a JSON value, ',' ':' or a closing bracket)",
-			 path, line, col, *end ? (int)strcspn(end, "\r\n") < 12 ?
-			 (int)strcspn(end, "\r\n") : 12 : 11,
-			 *end ? end : "end of file");
+		syntax(path, text, end, err, errlen,
+		       "malformed JSON near %s (expected a JSON value, ',' ':' or a closing bracket)",
+		       excerpt(end, near, sizeof(near)));
 		goto cleanup;
 	}
 	if (!cJSON_IsObject(root)) {
@@ -1057,8 +1244,7 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 			note(&p, "note: workload '%s': resources: rt-app creates them on first use; the section is not needed",
 			     path);
 		} else {
-			fail(&p, f->string, "unknown key at the top level (expected global, tasks or resources)");
-			goto cleanup;
+			skipped(&p, f->string);
 		}
 	}
 	if (!tasks || !cJSON_IsObject(tasks) || !cJSON_GetArraySize(tasks)) {
@@ -1076,11 +1262,9 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 
 		p.task = f->string;
 		for (i = 0; i < out->nr_defs - 1; i++)
-			if (!strcmp(out->defs[i].name, f->string) ||
-			    !strncmp(out->defs[i].name, f->string,
-				     sizeof(t->name) - 1)) {
-				fail(&p, NULL, "a second task of this name (or of the same first %zu characters)",
-				     sizeof(t->name) - 1);
+			if (!strcmp(out->defs[i].name, f->string)) {
+				fail(&p, NULL, "a second task of this name (task %d of \"tasks\" is the first)",
+				     i + 1);
 				goto cleanup;
 			}
 		if (parse_task(&p, f, t))

@@ -28,6 +28,8 @@
 #include <stdint.h>
 
 #define WORKLOAD_MAX_TASKS 4096
+/* a task's name, as rt-app keeps it; the kernel's comm keeps 15 of it */
+#define WORKLOAD_NAME_MAX 64
 #define WORKLOAD_MAX_CPUS 512
 
 enum workload_kind {
@@ -74,7 +76,7 @@ struct workload_dist {
 
 struct workload_event {
 	enum workload_event_type type;
-	char key[32];			/* as written, for messages */
+	char key[WORKLOAD_NAME_MAX];	/* as written, for messages */
 	struct workload_dist len;	/* run, runtime, sleep; timer period */
 	int res;			/* resource; fork: definition index */
 	int dep;			/* wait, sync: the mutex resource */
@@ -109,7 +111,7 @@ struct workload_phase {
 };
 
 struct workload_task {
-	char name[16];
+	char name[WORKLOAD_NAME_MAX];
 	int def;			/* index of its definition in defs */
 	/* compact groups: what the spec said (kept for callers) */
 	enum workload_kind kind;
