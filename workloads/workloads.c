@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "workloads/workloads.h"
@@ -21,7 +23,7 @@ int workload_parse_duration(uint64_t *out, const char *s)
 	double v = strtod(s, &end);
 	size_t i;
 
-	if (end == s || v <= 0)
+	if (end == s || !(v > 0) || !isfinite(v))	/* nan is not > 0 */
 		return -1;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].suffix)) {
@@ -296,8 +298,9 @@ static int is_json_spec(const char *spec)
 	size_t n = strlen(spec);
 	struct stat st;
 
-	return (n > 5 && !strcmp(spec + n - 5, ".json")) ||
-	       (!stat(spec, &st) && S_ISREG(st.st_mode));
+	/* a compact spec never holds a '/': a path, even to nothing */
+	return (n > 5 && !strcasecmp(spec + n - 5, ".json")) ||
+	       strchr(spec, '/') || (!stat(spec, &st) && S_ISREG(st.st_mode));
 }
 
 static int compact_parse(struct workload *out, const char *spec, char *err,

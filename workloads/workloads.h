@@ -151,7 +151,8 @@ struct workload {
  * workload_parse() - parse a compact spec or an rt-app JSON file
  * @out: filled in; release with workload_release()
  * @spec: a compact spec (see the top of this header), or the path of an
- *        rt-app JSON file: a spec ending in .json or naming a file
+ *        rt-app JSON file: a spec ending in .json, holding a '/' or naming
+ *        a file
  * @err: receives a message naming the group and key, or the file with
  *       its line and column or the task, phase and key, on failure
  * @errlen: size of @err

@@ -53,6 +53,12 @@ static bool test_durations(void)
 	ASSERT_TRUE(workload_parse_duration(&ns, "-1ms"));
 	ASSERT_TRUE(workload_parse_duration(&ns, "0"));
 	ASSERT_TRUE(workload_parse_duration(&ns, "3 parsecs"));
+	/* nan passes every comparison but != */
+	ASSERT_TRUE(workload_parse_duration(&ns, "nan"));
+	ASSERT_TRUE(workload_parse_duration(&ns, "nanms"));
+	ASSERT_TRUE(workload_parse_duration(&ns, "-nan"));
+	ASSERT_TRUE(workload_parse_duration(&ns, "inf"));
+	ASSERT_TRUE(workload_parse_duration(&ns, "1e300s"));
 	return true;
 }
 
