@@ -447,8 +447,18 @@ int sim_tasks_results(struct sim_result *out)
 		struct sim_task_result *r = &out->tasks[i];
 		struct linsched_task_stats st;
 
-		lk_task_stats(tasks[i]->ktask, &st);
 		snprintf(r->name, sizeof(r->name), "%s", tasks[i]->name);
+		/*
+		 * The workload's tasks are in the table from sim_tasks_init(),
+		 * but the kernel has them only once the machine is up
+		 * (lh_boot_done()): a run that ends sooner has tasks that were
+		 * never forked, with no time, no CPU (-1) and no pid (0).
+		 */
+		if (!tasks[i]->ktask) {
+			r->cpu = -1;
+			continue;
+		}
+		lk_task_stats(tasks[i]->ktask, &st);
 		r->pid = st.pid;
 		r->cpu = st.cpu;
 		r->sum_exec_ns = st.sum_exec_ns;
