@@ -139,9 +139,10 @@ $(O)/lib/libreport.a: $(REPORT_OBJ)
 HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
 	$(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
-# The parts of the runtime the host programs use too (topology presets).
+# The parts of the runtime the host programs use too (topology presets,
+# the simulator's option values).
 $(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c) \
-		$(wildcard metrics/*.c) $(wildcard power/*.c))
+		$(wildcard metrics/*.c) $(wildcard power/*.c) sim/options.c)
 
 $(SHARE)/%: adapters/%
 	@mkdir -p $(dir $@)

@@ -16,6 +16,7 @@
 #include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
+#include "sim/sim.h"
 #include "suite/suite.h"
 #include "topologies/topologies.h"
 #include "workloads/workloads.h"
@@ -412,8 +413,8 @@ static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 		return 2;
 	}
 	r->spec.seed = (unsigned long long)seed;
-	if (workload_parse_duration(&ns, r->spec.duration)) {
-		fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
+	if (sim_parse_duration(&ns, r->spec.duration)) {
+		fprintf(stderr, "error: --duration '%s': " SIM_DURATION_EXPECTED "\n",
 			r->spec.duration);
 		return 2;
 	}

@@ -19,8 +19,8 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
+#include "sim/sim.h"
 #include "topologies/topologies.h"
-#include "workloads/workloads.h"
 
 static const char usage_timeline[] =
 "usage: linsched timeline REV --workload W --topology T [options]\n"
@@ -471,7 +471,7 @@ static int parse_time(uint64_t *us, const char *s, const char *opt)
 {
 	uint64_t ns = 0;
 
-	if (strcmp(s, "0") && workload_parse_duration(&ns, s)) {
+	if (strcmp(s, "0") && sim_parse_duration(&ns, s)) {
 		fprintf(stderr, "error: %s: '%s' is not a time (e.g. 20ms)\n",
 			opt, s);
 		return -1;
@@ -630,7 +630,7 @@ static int parse_timeline(struct timeline_opts *o, int argc, char **argv)
 			o->to, o->from ? o->from : "0");
 		return 2;
 	}
-	if (o->duration && !workload_parse_duration(&dns, o->duration) &&
+	if (o->duration && !sim_parse_duration(&dns, o->duration) &&
 	    win_from >= dns / 1000) {
 		fprintf(stderr, "error: --from %s is not before the run's end (%s)\n",
 			o->from, o->duration);

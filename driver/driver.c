@@ -322,8 +322,8 @@ int driver_check_specs(const char *workload, const char *topology,
 		return -1;
 	}
 	workload_release(&wl);
-	if (duration && workload_parse_duration(&ns, duration)) {
-		driver_set_error("--duration '%s': expected a positive duration such as 2s or 500ms",
+	if (duration && sim_parse_duration(&ns, duration)) {
+		driver_set_error("--duration '%s': " SIM_DURATION_EXPECTED,
 				 duration);
 		return -1;
 	}

@@ -25,8 +25,8 @@
 #include "driver/driver.h"
 #include "driver/driver_internal.h"
 #include "metrics/metrics.h"
+#include "sim/sim.h"
 #include "topologies/topologies.h"
-#include "workloads/workloads.h"
 
 #define ENTRY_MAGIC "lsbisect-result 1"
 
@@ -149,8 +149,8 @@ static char *run_key(const struct driver_revision *rev, const char *build,
 							     topo))
 		goto out;
 	if (spec->duration) {
-		if (workload_parse_duration(&ns, spec->duration)) {
-			driver_set_error("duration '%s': expected a positive duration such as 2s",
+		if (sim_parse_duration(&ns, spec->duration)) {
+			driver_set_error("--duration '%s': " SIM_DURATION_EXPECTED,
 					 spec->duration);
 			goto out;
 		}

@@ -28,7 +28,8 @@ static void usage(FILE *f, const char *argv0)
 "                       shape PxCxT (packages x cores x threads)\n"
 "  -w, --workload W     an rt-app JSON file, or task groups, e.g. 'hog*8'\n"
 "                       or 'periodic*32:run=1ms:sleep=9ms+hog*2:cpus=0-1'\n"
-"  -d, --duration D     simulated time (default: the rt-app file's\n"
+"  -d, --duration D     simulated time: 10s, 500ms, 100us, 1ns, or a bare\n"
+"                       number of seconds (default: the rt-app file's\n"
 "                       global.duration, else 10s)\n"
 "  -s, --seed S         seed of every random choice (default 1)\n"
 "      --trace FILE     write sched/idle events in ftrace text format\n"
@@ -289,9 +290,9 @@ int main(int argc, char **argv)
 			wl_spec = optarg;
 			break;
 		case 'd':
-			if (workload_parse_duration(&cfg.duration_ns, optarg)) {
-				fprintf(stderr, "error: --duration '%s': expected a positive duration such as 10s or 500ms\n",
-					optarg);
+			if (sim_parse_duration(&cfg.duration_ns, optarg)) {
+				fprintf(stderr, "error: --duration '%s': "
+					SIM_DURATION_EXPECTED "\n", optarg);
 				return SIM_EXIT_USAGE;
 			}
 			duration_given = 1;
@@ -339,15 +340,10 @@ int main(int argc, char **argv)
 			cfg.metrics = 0;
 			break;
 		case 'G':
-			if (!strcmp(optarg, "schedutil")) {
-				cfg.governor = SIM_GOV_SCHEDUTIL;
-			} else if (!strcmp(optarg, "performance")) {
-				cfg.governor = SIM_GOV_PERFORMANCE;
-			} else if (!strcmp(optarg, "powersave")) {
-				cfg.governor = SIM_GOV_POWERSAVE;
-			} else {
-				fprintf(stderr, "error: --governor '%s': expected schedutil, performance or powersave\n",
-					optarg);
+			cfg.governor = sim_parse_governor(optarg);
+			if (cfg.governor < 0) {
+				fprintf(stderr, "error: --governor '%s': "
+					SIM_GOVERNOR_EXPECTED "\n", optarg);
 				return SIM_EXIT_USAGE;
 			}
 			break;
@@ -355,12 +351,12 @@ int main(int argc, char **argv)
 			cfg.energy_model = 0;
 			break;
 		case 'I':
-			if (strcmp(optarg, "menu") && strcmp(optarg, "poll")) {
-				fprintf(stderr, "error: --cpuidle '%s': expected menu or poll\n",
-					optarg);
+			cfg.idle_poll = sim_parse_cpuidle(optarg);
+			if (cfg.idle_poll < 0) {
+				fprintf(stderr, "error: --cpuidle '%s': "
+					SIM_CPUIDLE_EXPECTED "\n", optarg);
 				return SIM_EXIT_USAGE;
 			}
-			cfg.idle_poll = !strcmp(optarg, "poll");
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
