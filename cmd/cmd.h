@@ -99,6 +99,21 @@ int opt_int(const char *opt, const char *arg, long lo, long hi, int *out);
 int opt_double(const char *opt, const char *arg, double lo, double hi,
 	       double *out);
 
+/*
+ * The simulator's --governor and --cpuidle, checked as linsched-sim checks
+ * them (sim/options.c), before anything is built: 0, or -1 after printing
+ * "error: --governor 'x': expected ...".
+ */
+int opt_governor(const char *arg);
+int opt_cpuidle(const char *arg);
+
+/*
+ * What driver_run() of @rev's simulator gave, said once on standard error
+ * (a usage error of the simulator is its own message, passed through
+ * already): @ret, the command's exit status.
+ */
+int cmd_sim_status(const struct driver_revision *rev, int ret);
+
 /* The last part of a path ("topologies/x.json" → "x.json"); @s if none. */
 const char *cmd_base_name(const char *s);
 

@@ -505,7 +505,7 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 	       const char *dir, int timeout)
 {
 	char trace[4200], json[4200], *args[40];
-	int n = 0, i, ret;
+	int n = 0, i;
 
 	lsb_pathf(trace, sizeof(trace), "%s/trace.txt", dir);
 	lsb_pathf(json, sizeof(json), "%s/run.json", dir);
@@ -518,14 +518,7 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 	args[n++] = json;
 	args[n++] = "--no-metrics";
 	args[n] = NULL;
-	ret = driver_run(rev->exe, args, timeout, NULL);
-	if (ret == DRIVER_ERROR)
-		fprintf(stderr, "error: revision '%s': %s\n", rev->name,
-			driver_last_error());
-	else if (ret)
-		fprintf(stderr, "error: revision '%s' (%.12s): %s\n",
-			rev->name, rev->commit, driver_last_error());
-	return ret;
+	return cmd_sim_status(rev, driver_run(rev->exe, args, timeout, NULL));
 }
 
 /* The command line, checked. */
@@ -549,10 +542,14 @@ static int timeline_option(struct timeline_opts *o, int c, char *arg)
 	case 'T': o->to = arg; break;
 	case 'o': o->out = arg; break;
 	case 'G':
+		if (opt_governor(arg))
+			return -1;
 		o->extra[o->n++] = "--governor";
 		o->extra[o->n++] = arg;
 		break;
 	case 'I':
+		if (opt_cpuidle(arg))
+			return -1;
 		o->extra[o->n++] = "--cpuidle";
 		o->extra[o->n++] = arg;
 		break;

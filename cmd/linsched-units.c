@@ -15,6 +15,7 @@
 
 #include "cmd/cmd.h"
 #include "common/common.h"
+#include "sim/sim.h"
 #include "suite/suite.h"
 #include "workloads/workloads.h"
 
@@ -124,6 +125,35 @@ int opt_double(const char *opt, const char *arg, double lo, double hi,
 		return -1;
 	}
 	return 0;
+}
+
+int opt_governor(const char *arg)
+{
+	if (sim_parse_governor(arg) >= 0)
+		return 0;
+	fprintf(stderr, "error: --governor '%s': " SIM_GOVERNOR_EXPECTED "\n",
+		arg);
+	return -1;
+}
+
+int opt_cpuidle(const char *arg)
+{
+	if (sim_parse_cpuidle(arg) >= 0)
+		return 0;
+	fprintf(stderr, "error: --cpuidle '%s': " SIM_CPUIDLE_EXPECTED "\n",
+		arg);
+	return -1;
+}
+
+int cmd_sim_status(const struct driver_revision *rev, int ret)
+{
+	if (ret == DRIVER_ERROR)
+		fprintf(stderr, "error: revision '%s': %s\n", rev->name,
+			driver_last_error());
+	else if (ret && ret != DRIVER_USAGE)
+		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev->name,
+			rev->commit, driver_last_error());
+	return ret;
 }
 
 int cmd_split_range(const char *range, char *good, char *bad, size_t len)

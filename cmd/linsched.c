@@ -263,9 +263,9 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'q': o->quiet = 1; break;
 	case 'M': o->metrics = 1; break;
 	case 'N': o->metrics = 0; break;
-	case 'G': o->governor = arg; break;
+	case 'G': o->governor = arg; return opt_governor(arg);
 	case 'E': o->no_em = 1; break;
-	case 'I': o->cpuidle = arg; break;
+	case 'I': o->cpuidle = arg; return opt_cpuidle(arg);
 	default:
 		fprintf(stderr, usage_run, paths.repo);
 		return -1;
@@ -369,16 +369,9 @@ static int cmd_run(int argc, char **argv)
 		json = tmp_json;
 	}
 	run_args(args, driver_sim_identity(args, &rev), &o, json);
-	ret = driver_run(rev.exe, args, o.timeout, NULL);
-	if (ret == DRIVER_ERROR) {
-		fprintf(stderr, "error: revision '%s': %s\n", rev.name,
-			driver_last_error());
-	} else if (ret) {
-		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev.name,
-			rev.commit, driver_last_error());
-	} else if (!o.quiet && strcmp(json, "-")) {
+	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, o.timeout, NULL));
+	if (!ret && !o.quiet && strcmp(json, "-"))
 		summary(json);
-	}
 	if (*tmp_json)
 		unlink(tmp_json);
 	driver_revision_release(&rev);
@@ -479,10 +472,7 @@ static int cmd_domains(int argc, char **argv)
 	args[4] = "hog";
 	args[5] = "--domains";
 	args[6] = NULL;
-	ret = driver_run(rev.exe, args, 600, NULL);
-	if (ret)
-		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev.name,
-			rev.commit, driver_last_error());
+	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, 600, NULL));
 	driver_revision_release(&rev);
 	return ret;
 }

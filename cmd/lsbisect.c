@@ -290,8 +290,16 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 				    &o->timeout))
 				return 2;
 			break;
-		case 'G': cfg->run.governor = optarg; break;
-		case 'I': cfg->run.cpuidle = optarg; break;
+		case 'G':
+			cfg->run.governor = optarg;
+			if (opt_governor(optarg))
+				return 2;
+			break;
+		case 'I':
+			cfg->run.cpuidle = optarg;
+			if (opt_cpuidle(optarg))
+				return 2;
+			break;
 		case 'E': cfg->run.no_energy_model = 1; break;
 		case 'W': cfg->run.fatal_warnings = 1; break;
 		case 'P': o->repl = 1; break;

@@ -289,6 +289,11 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	switch (ret) {
 	case SIM_EXIT_OK:
 		return DRIVER_OK;
+	case SIM_EXIT_USAGE:
+		/* its own words, once: "error: " is the caller's to add */
+		driver_set_error("%s", !strncmp(msg, "error: ", 7) ? msg + 7 :
+				 *msg ? msg : "the simulator refused its arguments");
+		return DRIVER_USAGE;
 	case SIM_EXIT_PANIC:
 	case SIM_EXIT_WARN:
 		driver_set_error("crashed: %s", *msg ? msg : "kernel panic");
@@ -297,8 +302,10 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 		driver_set_error("hung: %s", *msg ? msg : "no progress");
 		return DRIVER_HUNG;
 	default:
+		/* its words went to standard error already, or come here */
 		driver_set_error("the simulator '%s' failed with status %d%s%s", exe,
-			  ret, *msg ? ": " : "", msg);
+			  ret, *msg && stderr_path ? ": " : "",
+			  stderr_path ? msg : "");
 		return DRIVER_ERROR;
 	}
 }

@@ -39,6 +39,12 @@ int driver_paths_init(struct driver_paths *out);
  * enum driver_status - what became of a revision
  * @DRIVER_OK: built and ran to the end
  * @DRIVER_ERROR: a usage or environment error (not the revision's fault)
+ * @DRIVER_USAGE: the simulator refused what it was asked (its status
+ *	SIM_EXIT_USAGE): a machine larger than the build's NR_CPUS, tasks the
+ *	kernel refuses (SCHED_DEADLINE admission), a bad option value; not the
+ *	revision's fault, never cached. The message is the simulator's own
+ *	(without its "error: "), which driver_run() has already passed to
+ *	standard error when it took no file
  * @DRIVER_BUILD_FAILED: the revision does not build
  * @DRIVER_CRASHED: the kernel hit BUG/panic or the process died on a signal
  * @DRIVER_HUNG: the simulated machine hung or the time limit passed
@@ -47,6 +53,7 @@ int driver_paths_init(struct driver_paths *out);
 enum driver_status {
 	DRIVER_OK = 0,
 	DRIVER_ERROR = 1,
+	DRIVER_USAGE = 2,
 	DRIVER_BUILD_FAILED = 3,
 	DRIVER_CRASHED = 4,
 	DRIVER_HUNG = 5,
@@ -106,8 +113,10 @@ int driver_sim_identity(char **argv, const struct driver_revision *rev);
  * @timeout_s: wall-clock limit in seconds (0: none)
  * @stderr_path: where its standard error goes (NULL: inherited)
  *
- * Return: DRIVER_OK, DRIVER_CRASHED, DRIVER_HUNG or DRIVER_ERROR (a usage
- * error of the simulator), with driver_last_error() describing a failure.
+ * Return: DRIVER_OK, DRIVER_CRASHED, DRIVER_HUNG, DRIVER_USAGE (the
+ * simulator refused its arguments) or DRIVER_ERROR (another failure of the
+ * simulator process, or of starting it), with driver_last_error()
+ * describing a failure.
  */
 int driver_run(const char *exe, char *const argv[], int timeout_s,
 	       const char *stderr_path);

@@ -33,6 +33,7 @@
 static const char *const status_names[] = {
 	[DRIVER_OK] = "ok",
 	[DRIVER_ERROR] = "error",
+	[DRIVER_USAGE] = "usage",
 	[DRIVER_BUILD_FAILED] = "build_failed",
 	[DRIVER_CRASHED] = "crashed",
 	[DRIVER_HUNG] = "hung",

@@ -758,8 +758,16 @@ static void describe(struct safe_call *c, SCM key, SCM args, SCM stack)
 	}
 	k = text;
 	where(stack, loc, sizeof(loc));
-	if (!strcmp(k, KEY_USAGE) && scm_is_pair(args) &&
-	    scm_is_string(scm_car(args))) {
+	if (!strcmp(k, KEY_USAGE) && scm_ilength(args) == 4 &&
+	    scm_is_pair(scm_caddr(args)) &&
+	    scm_is_string(scm_car(scm_caddr(args)))) {
+		/* a session's usage error, as throw_error() raises it */
+		char *m = scm_to_utf8_string(scm_car(scm_caddr(args)));
+
+		snprintf(c->message, sizeof(c->message), "%s", m);
+		free(m);
+	} else if (!strcmp(k, KEY_USAGE) && scm_is_pair(args) &&
+		   scm_is_string(scm_car(args))) {
 		char *m = scm_to_utf8_string(scm_car(args));
 
 		snprintf(c->message, sizeof(c->message), "%s", m);

@@ -628,7 +628,8 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 			  driver_last_error());
 	} else if (ret) {
 		guile_set_error("%s", driver_last_error());
-		return SESSION_STOP;
+		/* the simulator refused the workload or machine: the user's */
+		return ret == DRIVER_USAGE ? SESSION_USAGE : SESSION_STOP;
 	} else {
 		take_prefetched(s, subset, seed, &r);
 	}

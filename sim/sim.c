@@ -514,17 +514,30 @@ void lh_boot_done(void)
 	sim_tasks_start();
 }
 
+static void __attribute__((noreturn))
+die(int status, const char *fmt, va_list ap)
+{
+	fflush(NULL);
+	fputs("error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
 void sim_die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(NULL);
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	die(1, fmt, ap);
+}
+
+void sim_refuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	die(SIM_EXIT_USAGE, fmt, ap);
 }
 
 static void sim_fault(int sig)

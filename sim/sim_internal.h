@@ -76,7 +76,10 @@ extern struct sim sim;
 void sim_event_push(struct sim_event *ev, uint64_t time, int cpu);
 unsigned int sim_cpu_speed(int cpu);
 void sim_event_cancel(struct sim_event *ev);
+/* "error: ..." and exit 1: the simulator's own failure */
 void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* "error: ..." and exit SIM_EXIT_USAGE: the workload asked what cannot be */
+void sim_refuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 /* rng.c: xoshiro256** seeded through splitmix64 */
 void sim_rng_seed(uint64_t s[4], uint64_t seed);

@@ -60,7 +60,7 @@ void sim_wake(struct sim_res *r, int n)
 void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 {
 	if (m->owner == t)
-		sim_die("workload '%s': task '%s': locks mutex '%s' it already holds",
+		sim_refuse("workload '%s': task '%s': locks mutex '%s' it already holds",
 			sim.cfg->wl->spec, t->name, m->w->name);
 	if (!m->owner) {
 		m->owner = t;
@@ -75,7 +75,7 @@ void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
 	struct sim_task *next;
 
 	if (m->owner != t)
-		sim_die("workload '%s': task '%s': unlocks mutex '%s' it does not hold",
+		sim_refuse("workload '%s': task '%s': unlocks mutex '%s' it does not hold",
 			sim.cfg->wl->spec, t->name, m->w->name);
 	next = dequeue(m);
 	m->owner = next;
@@ -87,7 +87,7 @@ void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
 void sim_cond_wait(struct sim_res *c, struct sim_res *m, struct sim_task *t)
 {
 	if (m->owner != t)
-		sim_die("workload '%s': task '%s': waits on '%s' without holding mutex '%s' (lock it first, as pthread_cond_wait needs)",
+		sim_refuse("workload '%s': task '%s': waits on '%s' without holding mutex '%s' (lock it first, as pthread_cond_wait needs)",
 			sim.cfg->wl->spec, t->name, c->w->name, m->w->name);
 	enqueue(c, t);
 	sim_mutex_unlock(m, t);

@@ -239,7 +239,7 @@ static void task_fork(struct sim_task *t, const struct workload_event *e)
 	char name[16];
 
 	if (t->nr_forks >= FORKS_LIMIT)
-		sim_die("workload '%s': task '%s': more than %d forks",
+		sim_refuse("workload '%s': task '%s': more than %d forks",
 			sim.cfg->wl->spec, t->name, FORKS_LIMIT);
 	snprintf(name, sizeof(name), "%.10s-f%u", d->name,
 		 nr_forked++ % 1000u);
@@ -406,7 +406,7 @@ void sim_task_start(struct sim_task *t)
 
 	t->ktask = lk_task_new(&attr, &why);
 	if (!t->ktask)
-		sim_die("workload '%s': task '%s': %s", sim.cfg->wl->spec,
+		sim_refuse("workload '%s': task '%s': %s", sim.cfg->wl->spec,
 			t->name, why);
 	/* the events so far came under its pid: from now on they count */
 	lk_task_stats(t->ktask, &st);
