@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -168,6 +169,17 @@ static void crash_message(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
+/*
+ * A signal the simulated kernel dies of (the simulator re-raises them
+ * after its report); any other came from outside: the OOM killer, a user.
+ */
+static int own_fault(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+	       sig == SIGILL || sig == SIGABRT || sig == SIGTRAP ||
+	       sig == SIGSYS;
+}
+
 static void copy_to_stderr(const char *path)
 {
 	char buf[4096];
@@ -206,7 +218,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	double deadline;
 	sigset_t chld, old;
 	int status, fd, timed_out = 0, ret;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (!err_path) {
 		fd = mkstemp(tmp_err);
@@ -230,6 +242,9 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	}
 	if (!pid) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
+		/* dies with its parent; which may have died already */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
 		fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0) {
 			dup2(fd, 2);
@@ -278,6 +293,11 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	if (timed_out) {
 		driver_set_error("timed out after %d s of wall time", timeout_s);
 		return DRIVER_HUNG;
+	}
+	if (WIFSIGNALED(status) && !own_fault(WTERMSIG(status))) {
+		driver_set_error("the simulator was killed by signal %d (%s) from outside",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		return DRIVER_ERROR;
 	}
 	if (WIFSIGNALED(status)) {
 		driver_set_error("crashed: killed by signal %d (%s)%s%s",

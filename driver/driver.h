@@ -46,7 +46,9 @@ int driver_paths_init(struct driver_paths *out);
  *	(without its "error: "), which driver_run() has already passed to
  *	standard error when it took no file
  * @DRIVER_BUILD_FAILED: the revision does not build
- * @DRIVER_CRASHED: the kernel hit BUG/panic or the process died on a signal
+ * @DRIVER_CRASHED: the kernel hit BUG/panic or the process died of a fatal
+ *	signal of its own (SEGV, BUS, FPE, ILL, ABRT, TRAP, SYS); killed by
+ *	another signal (SIGKILL, SIGTERM, ...) from outside is DRIVER_ERROR
  * @DRIVER_HUNG: the simulated machine hung or the time limit passed
  * @DRIVER_UNSUPPORTED: no adapter covers the revision
  */
@@ -112,6 +114,9 @@ int driver_sim_identity(char **argv, const struct driver_revision *rev);
  * @argv: its arguments, NULL-terminated, argv[0] included
  * @timeout_s: wall-clock limit in seconds (0: none)
  * @stderr_path: where its standard error goes (NULL: inherited)
+ *
+ * The child gets SIGKILL when the calling process dies (PR_SET_PDEATHSIG):
+ * a killed driver leaves no simulator behind to write its files later.
  *
  * Return: DRIVER_OK, DRIVER_CRASHED, DRIVER_HUNG, DRIVER_USAGE (the
  * simulator refused its arguments) or DRIVER_ERROR (another failure of the

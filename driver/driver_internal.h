@@ -6,6 +6,7 @@
 #define LSB_DRIVER_INTERNAL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Set the message driver_last_error() returns. */
 void driver_set_error(const char *fmt, ...)
@@ -23,5 +24,11 @@ int driver_slurm_run(const struct driver_paths *paths,
 		     struct driver_engine *engine,
 		     void (*progress)(size_t, size_t, size_t, void *),
 		     void *arg);
+
+/*
+ * The temporaries a run of process @pid makes in the result cache (its
+ * simulator's JSON and stderr): removed by whoever sees @pid die (results.c).
+ */
+void driver_run_files_remove(const struct driver_paths *paths, pid_t pid);
 
 #endif

@@ -5,9 +5,11 @@
  * gave, skips included.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,6 +382,94 @@ static int entry_path(char *path, size_t len, const struct driver_paths *p,
 	return 0;
 }
 
+/*
+ * The temporaries of a run: CACHE/results/run.PID.HOST.json and .err. The
+ * host is in the name because a cache may be shared by the nodes of a
+ * cluster, where only the node that made a temporary can tell whether its
+ * process still lives.
+ */
+static const char *host_name(void)
+{
+	static char host[256];
+
+	if (!*host) {
+		if (gethostname(host, sizeof(host) - 1) || !*host)
+			snprintf(host, sizeof(host), "localhost");
+		lsb_safe_name(host);
+	}
+	return host;
+}
+
+static void run_file(char *out, size_t len, const struct driver_paths *p,
+		     pid_t pid, const char *suffix)
+{
+	lsb_pathf(out, len, "%s/results/run.%d.%s.%s", p->cache_dir, (int)pid,
+		  host_name(), suffix);
+}
+
+void driver_run_files_remove(const struct driver_paths *paths, pid_t pid)
+{
+	char path[4200];
+
+	run_file(path, sizeof(path), paths, pid, "json");
+	unlink(path);
+	run_file(path, sizeof(path), paths, pid, "err");
+	unlink(path);
+}
+
+/*
+ * The PID of a temporary of this host ("run.PID.HOST.json"; "run.PID.json"
+ * as older versions named them), else 0.
+ */
+static pid_t run_file_pid(const char *name)
+{
+	const char *host = host_name(), *rest, *dot;
+	size_t hl = strlen(host);
+	char *end;
+	long pid;
+
+	if (strncmp(name, "run.", 4))
+		return 0;
+	pid = strtol(name + 4, &end, 10);
+	if (end == name + 4 || *end != '.' || pid <= 0 || pid > INT32_MAX)
+		return 0;
+	rest = end + 1;
+	if (!strncmp(rest, host, hl) && rest[hl] == '.')
+		rest += hl + 1;
+	dot = strchr(rest, '.');
+	if (dot || (strcmp(rest, "json") && strcmp(rest, "err")))
+		return 0;
+	return (pid_t)pid;
+}
+
+/*
+ * Once a process: remove the temporaries a process of this host left when
+ * it died (SIGKILL, a power cut) before it could.
+ */
+static void sweep_run_files(const struct driver_paths *p)
+{
+	static int swept;
+	char dir[4200], path[4300];
+	struct dirent *d;
+	DIR *dp;
+	pid_t pid;
+
+	if (swept)
+		return;
+	swept = 1;
+	lsb_pathf(dir, sizeof(dir), "%s/results", p->cache_dir);
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp))) {
+		pid = run_file_pid(d->d_name);
+		if (!pid || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		lsb_pathf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		unlink(path);
+	}
+	if (dp)
+		closedir(dp);
+}
+
 /* Run the built simulator: the result, or a skip with its reason. */
 static int run_sim(struct driver_result *out, const struct driver_paths *p,
 		   const struct driver_revision *rev,
@@ -389,8 +479,7 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 	int n = 0, ret;
 
 	*result = NULL;
-	lsb_pathf(json, sizeof(json), "%s/results/run.%d.json", p->cache_dir,
-		  (int)getpid());
+	run_file(json, sizeof(json), p, getpid(), "json");
 	snprintf(seed, sizeof(seed), "%llu", spec->seed);
 	n = driver_sim_identity(args, rev);
 	args[n++] = "--topology";
@@ -426,8 +515,7 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 				 strerror(errno));
 		return DRIVER_ERROR;
 	}
-	lsb_pathf(err, sizeof(err), "%s/results/run.%d.err", p->cache_dir,
-		  (int)getpid());
+	run_file(err, sizeof(err), p, getpid(), "err");
 	ret = driver_run(rev->exe, args, spec->timeout_s, err);
 	unlink(err);
 	if (ret == DRIVER_CRASHED || ret == DRIVER_HUNG) {
@@ -599,6 +687,7 @@ int driver_target_result(struct driver_result *out,
 	int ret = DRIVER_ERROR;
 
 	memset(out, 0, sizeof(*out));
+	sweep_run_files(paths);
 	lsb_pathf(out->commit, sizeof(out->commit), "%s", t->commit);
 	lsb_pathf(out->subset, sizeof(out->subset), "%s", t->subset);
 	out->built = t->built;

@@ -43,9 +43,13 @@ unit_child(const struct driver_paths *paths, const struct driver_unit *u,
 	_exit(ret ? 1 : 0);
 }
 
-/* Reap one child: its unit's state, and the first error's message. */
-static void reap(struct slot *s, int wstatus, struct driver_unit *units,
-		 char *first_error, size_t len, size_t *failed)
+/*
+ * Reap one child: its unit's state, and the first error's message. A
+ * child killed in its run leaves that run's temporaries: they go here.
+ */
+static void reap(const struct driver_paths *paths, struct slot *s,
+		 int wstatus, struct driver_unit *units, char *first_error,
+		 size_t len, size_t *failed)
 {
 	struct driver_unit *u = &units[s->unit];
 	char msg[4001];
@@ -54,6 +58,7 @@ static void reap(struct slot *s, int wstatus, struct driver_unit *units,
 	n = read(s->fd, msg, sizeof(msg) - 1);
 	msg[n > 0 ? n : 0] = '\0';
 	close(s->fd);
+	driver_run_files_remove(paths, s->pid);
 	s->pid = 0;
 	if (WIFEXITED(wstatus) && !WEXITSTATUS(wstatus)) {
 		u->state = DRIVER_UNIT_RAN;
@@ -147,7 +152,7 @@ int driver_units_run(const struct driver_paths *paths,
 			;
 		if (k == jobs)
 			continue;	/* not ours */
-		reap(&slots[k], wstatus, units, first_error,
+		reap(paths, &slots[k], wstatus, units, first_error,
 		     sizeof(first_error), &failed);
 		running--;
 		done++;
@@ -168,6 +173,7 @@ fail:
 			kill(slots[k].pid, SIGTERM);
 			waitpid(slots[k].pid, NULL, 0);
 			close(slots[k].fd);
+			driver_run_files_remove(paths, slots[k].pid);
 		}
 	free(slots);
 	return -1;
