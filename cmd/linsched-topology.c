@@ -24,7 +24,8 @@ static const char usage_topology[] =
 "  -o FILE             write the JSON to FILE, not standard output\n"
 "  -h, --help          this text\n"
 "\n"
-"Exit status: 0 done, 1 error, 2 usage.\n";
+"Exit status: 0 done, 1 error, 2 usage (also: a sysfs tree that cannot be\n"
+"captured: missing, or saying what no machine is).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -121,7 +122,7 @@ static int from_sysfs(int argc, char **argv)
 	}
 	if (topology_from_sysfs(&t, root, note, sizeof(note))) {
 		fprintf(stderr, "error: %s\n", note);
-		return 1;
+		return 2;	/* the tree given cannot be captured */
 	}
 	for (line = strtok_r(note, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))

@@ -18,6 +18,11 @@ struct sysfs_cpu {
 	int sid;		/* its number in sysfs */
 	long package, core_key, cluster_key, node;
 	struct topology_type type;
+	/* its thread_siblings_list, when read: as written, and as a set of
+	   the captured CPUs (bit i: the CPU of index i) */
+	char siblings_text[64];
+	int has_siblings;
+	unsigned char siblings[TOPOLOGY_MAX_CPUS / 8];
 };
 
 struct sysfs_ctx {
@@ -449,6 +454,68 @@ static void read_nodes(struct sysfs_ctx *c, struct topology *t)
 		     dir_path);
 }
 
+/* @cpu's sibling list @list, kept as a set of the captured CPUs. */
+static void siblings_read(const struct sysfs_ctx *c, struct sysfs_cpu *cpu,
+			  const char *list)
+{
+	static unsigned char in[MAX_SYSFS_ID];
+	int j;
+
+	memset(in, 0, sizeof(in));
+	if (list_parse(list, in, MAX_SYSFS_ID))
+		return;
+	snprintf(cpu->siblings_text, sizeof(cpu->siblings_text), "%.63s", list);
+	cpu->has_siblings = 1;
+	for (j = 0; j < c->nr; j++)
+		if (in[c->cpu[j].sid])
+			cpu->siblings[j / 8] |= (unsigned char)(1u << (j % 8));
+}
+
+static int has_sibling(const struct sysfs_cpu *cpu, int j)
+{
+	return cpu->siblings[j / 8] >> (j % 8) & 1;
+}
+
+/*
+ * SMT siblings are a partition: each CPU's thread_siblings_list names the
+ * CPU itself, and the CPUs it names say the same. Anything else (CPU 0
+ * says 0-1, CPU 1 says 1-2) matches no machine: an error naming the file
+ * and the CPUs.  Return: 0, or -1 with @err set.
+ */
+static int check_siblings(const struct sysfs_ctx *c, char *err,
+			  size_t errlen)
+{
+	int i, j;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct sysfs_cpu *a = &c->cpu[i];
+
+		if (!a->has_siblings)
+			continue;
+		if (!has_sibling(a, i)) {
+			snprintf(err, errlen,
+				 "topology from sysfs '%s': cpu%d/topology/thread_siblings_list says '%s', without CPU %d itself",
+				 c->root, a->sid, a->siblings_text, a->sid);
+			return -1;
+		}
+		for (j = 0; j < c->nr; j++) {
+			const struct sysfs_cpu *b = &c->cpu[j];
+
+			if (j == i || !b->has_siblings ||
+			    (!has_sibling(a, j) && !has_sibling(b, i)) ||
+			    !memcmp(a->siblings, b->siblings,
+				    sizeof(a->siblings)))
+				continue;
+			snprintf(err, errlen,
+				 "topology from sysfs '%s': cpu%d/topology/thread_siblings_list says '%s' but cpu%d/topology/thread_siblings_list says '%s': CPUs %d and %d disagree on their SMT siblings",
+				 c->root, a->sid, a->siblings_text, b->sid,
+				 b->siblings_text, a->sid, b->sid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void read_cpu(struct sysfs_ctx *c, struct sysfs_cpu *cpu)
 {
 	int sid = cpu->sid;
@@ -465,6 +532,7 @@ static void read_cpu(struct sysfs_ctx *c, struct sysfs_cpu *cpu)
 	if (!read_text(buf, sizeof(buf), "%s/cpu%d/topology/thread_siblings_list",
 		       c->root, sid) && list_min(buf) >= 0) {
 		cpu->core_key = list_min(buf);
+		siblings_read(c, cpu, buf);
 	} else if (!read_long(&v, "%s/cpu%d/topology/core_id", c->root, sid) &&
 		   v >= 0) {
 		cpu->core_key = MAX_SYSFS_ID + cpu->package * MAX_SYSFS_ID + v;
@@ -592,6 +660,8 @@ int topology_from_sysfs(struct topology *out, const char *root, char *err,
 	out->nr_cpus = c->nr;
 	for (i = 0; i < c->nr; i++)
 		read_cpu(c, &c->cpu[i]);
+	if (check_siblings(c, err, errlen))
+		goto cleanup;
 	for (i = 0; i < c->nr; i++)
 		key[i] = c->cpu[i].package;
 	densify(key, c->nr);
