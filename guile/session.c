@@ -294,6 +294,49 @@ static int open_log(struct session *s)
 	return 0;
 }
 
+/*
+ * One bisection at a time in a directory: OUT/.lock, flock()ed, holding
+ * the pid of its holder so that the one refused can say who it is.
+ */
+static int lock_out_dir(struct session *s, const char *dir)
+{
+	char lock[4300], *holder;
+	int pid = 0, n;
+
+	lsb_pathf(lock, sizeof(lock), "%s/.lock", dir);
+	s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (s->lock_fd < 0) {
+		guile_set_error("cannot open the lock '%s': %s", lock,
+				strerror(errno));
+		return SESSION_USAGE;
+	}
+	if (!flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
+		char text[32];
+
+		n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
+		if (ftruncate(s->lock_fd, 0) ||
+		    pwrite(s->lock_fd, text, (size_t)n, 0) != n) {
+			/* held all the same; the next one cannot say by whom */
+		}
+		return 0;
+	}
+	if (errno != EWOULDBLOCK) {
+		guile_set_error("cannot lock '%s': %s", lock, strerror(errno));
+		return SESSION_USAGE;
+	}
+	holder = lsb_read_file(lock, NULL);
+	if (holder)
+		pid = atoi(holder);
+	free(holder);
+	if (pid > 0)
+		guile_set_error("another lsbisect works in '%s': the lock '%s' is held by pid %d",
+				dir, lock, pid);
+	else
+		guile_set_error("another lsbisect works in '%s': the lock '%s' is held",
+				dir, lock);
+	return SESSION_USAGE;
+}
+
 /* Set up the log as the mode says. */
 static int session_log(struct session *s)
 {
@@ -305,22 +348,14 @@ static int session_log(struct session *s)
 
 	s->start = start_event(s);
 	if (c->mode != GUILE_REPLAY && c->out_dir) {
-		/* one bisection at a time in a directory */
-		char lock[4300];
-
 		if (lsb_mkdir_p(c->out_dir)) {
 			guile_set_error("cannot create '%s': %s", c->out_dir,
 					strerror(errno));
 			return SESSION_STOP;
 		}
-		lsb_pathf(lock, sizeof(lock), "%s/.lock", c->out_dir);
-		s->lock_fd = open(lock, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-		if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
-			guile_set_error(errno == EWOULDBLOCK ?
-					"another lsbisect works in '%s'" :
-					"cannot lock '%s'", c->out_dir);
-			return SESSION_USAGE;
-		}
+		ret = lock_out_dir(s, c->out_dir);
+		if (ret)
+			return ret;
 	}
 	if (c->mode == GUILE_REPLAY) {
 		ret = log_load(s, c->replay_log, 0, &logged);
