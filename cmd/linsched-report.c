@@ -377,8 +377,9 @@ int cmd_report(int argc, char **argv)
 	rep.patterns = patterns;
 	rep.rev[0] = &rev[0];
 	rep.rev[1] = &rev[1];
-	if (prepare_revisions(rev, &paths, repo, &o, tty) ||
-	    report_out(&rep, &o, &paths) ||
+	/* an output directory that cannot be made is known before a build */
+	if (report_out(&rep, &o, &paths) ||
+	    prepare_revisions(rev, &paths, repo, &o, tty) ||
 	    report_run(&rep, &paths, &o.engine, tty) ||
 	    report_finish(&rep, repo, t0))
 		goto out;

@@ -309,7 +309,7 @@ static void skipped_text(FILE *f, const struct report_bisection *b,
 }
 
 static void counts_text(FILE *f, const struct report_bisection *b,
-			const char *out_dir, cJSON *json)
+			cJSON *json)
 {
 	cJSON *o = cJSON_AddObjectToObject(json, "counts");
 
@@ -322,13 +322,15 @@ static void counts_text(FILE *f, const struct report_bisection *b,
 		b->nr_built, b->nr_ran, b->nr_cached, b->nr_from_log);
 	if (b->nr_corrupt)
 		fprintf(f, ", %d corrupt cache entries removed", b->nr_corrupt);
-	fprintf(f, "\noutput: %s (report.txt, report.json, plot.png); log: %s\n",
-		out_dir, b->log_path);
+	fputc('\n', f);
 }
 
-/* The text into @f and the JSON into @json, which go together. */
+/*
+ * The text into @f and the JSON into @json, which go together; the line
+ * naming the files comes once they are written.
+ */
 static void compose(FILE *f, bisect_repo *r, const struct report_bisection *b,
-		    const char *out_dir, cJSON *json)
+		    cJSON *json)
 {
 	static const char *const outcomes[] = {
 		[REPORT_CULPRIT] = "culprit",
@@ -363,7 +365,7 @@ static void compose(FILE *f, bisect_repo *r, const struct report_bisection *b,
 		no_regression_text(f, b);
 	skipped_text(f, b, json);
 	json_steps(json, b);
-	counts_text(f, b, out_dir, json);
+	counts_text(f, b, json);
 }
 
 /* plot.dat: the steps by verdict; *@lo, *@hi: the values' range. */
@@ -494,15 +496,23 @@ static int write_json(const char *dir, const cJSON *json)
 	return 0;
 }
 
+/* Remember the first failure's message of a write: -1. */
+static int failed(char *first, size_t len)
+{
+	if (!*first)
+		snprintf(first, len, "%s", report_last_error());
+	return -1;
+}
+
 int report_bisection_write(const struct report_bisection *b,
 			   const char *out_dir, FILE *echo, int *plot_status)
 {
 	cJSON *json = NULL;
 	bisect_repo *r = NULL;
-	char *text = NULL;
+	char *text = NULL, *full = NULL, first[4400] = "";
 	size_t len = 0;
 	double lo, hi;
-	int ret = -1;
+	int ret = -1, drawn = 0;
 	FILE *f;
 
 	*plot_status = PLOT_OK;
@@ -520,25 +530,39 @@ int report_bisection_write(const struct report_bisection *b,
 		report_set_error("out of memory");
 		goto cleanup;
 	}
-	compose(f, r, b, out_dir, json);
+	compose(f, r, b, json);
 	if (fclose(f)) {
 		report_set_error("out of memory");
 		goto cleanup;
 	}
-	if (echo) {
-		fputs(text, echo);
-		fflush(echo);
-	}
-	ret = write_text(out_dir, "report.txt", text);
-	ret |= write_json(out_dir, json);
+	ret = write_json(out_dir, json) ? failed(first, sizeof(first)) : 0;
 	if (plot_dat(b, out_dir, &lo, &hi) || plot_gp(b, out_dir, lo, hi)) {
 		report_set_error("cannot write the plot in '%s': %m", out_dir);
-		ret = -1;
+		ret = failed(first, sizeof(first));
 	} else {
 		*plot_status = plot_run(out_dir, "plot.gp");
+		drawn = *plot_status == PLOT_OK;
+	}
+	/* report.txt names the files: it is the last one written */
+	if (asprintf(&full, "%soutput: %s (report.txt, report.json, %s); log: %s\n",
+		     text, out_dir, drawn ? "plot.png" : "plot.dat, plot.gp",
+		     b->log_path) < 0) {
+		full = NULL;
+		report_set_error("out of memory");
+		ret = -1;
+		goto cleanup;
+	}
+	if (write_text(out_dir, "report.txt", full))
+		ret = failed(first, sizeof(first));
+	if (ret)	/* the answer, but no file named as written */
+		report_set_error("%s", first);
+	if (echo) {
+		fputs(ret ? text : full, echo);
+		fflush(echo);
 	}
 cleanup:
 	cJSON_Delete(json);
+	free(full);
 	free(text);
 	bisect_repo_free(r);
 	return ret;

@@ -607,13 +607,14 @@ struct report_bisection {
  * @b: the bisection
  * @out_dir: where report.txt, report.json, plot.dat, plot.gp and plot.png
  *	go (made if missing)
- * @echo: the text goes there too (and is flushed) before the files are
- *	written; NULL for nowhere
+ * @echo: the text goes there too (and is flushed) once the files are
+ *	written: all of it, or, when a file could not be, the answer without
+ *	the line that names the files; NULL for nowhere
  * @plot_status: receives plot_run()'s enum plot_status: a plot gnuplot
  *	could not draw is not an error
  *
  * Return: 0, or -1 when a file could not be written (every file is
- * tried; the message is the last failure's).
+ * tried; the message is the first failure's, naming the file).
  */
 int report_bisection_write(const struct report_bisection *b,
 			   const char *out_dir, FILE *echo, int *plot_status);
