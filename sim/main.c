@@ -240,6 +240,12 @@ static cJSON *results_json(const struct sim_config *cfg,
 		cJSON_AddNumberToObject(o, "nr_involuntary_switches",
 					(double)t->nr_involuntary);
 		cJSON_AddNumberToObject(o, "run_work_ns", (double)t->run_work_ns);
+		if (t->locks) {
+			cJSON_AddNumberToObject(o, "lock_wait_ns",
+						(double)t->lock_wait_ns);
+			cJSON_AddNumberToObject(o, "lock_wait_max_ns",
+						(double)t->lock_wait_max_ns);
+		}
 		cJSON_AddItemToArray(arr, o);
 	}
 	return root;

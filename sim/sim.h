@@ -65,6 +65,9 @@ struct sim_task_result {
 	uint64_t nr_voluntary;
 	uint64_t nr_involuntary;
 	uint64_t run_work_ns;	/* run work done, ns at capacity 1024 */
+	int locks;		/* the workload has mutexes: the two below */
+	uint64_t lock_wait_ns;	/* time spent waiting for mutexes */
+	uint64_t lock_wait_max_ns;	/* the longest single wait */
 };
 
 struct sim_result {

@@ -111,6 +111,10 @@ struct sim_task {
 	int nr_forks;
 	struct sim_task *wait_next;	/* on a wait list */
 	int woken;		/* taken off a wait list: go on */
+	/* priority inheritance (global.pi_enabled) */
+	struct sim_res *held;		/* the mutexes it holds */
+	struct sim_res *blocked_on;	/* the mutex it waits for */
+	uint64_t lock_wait_ns, lock_wait_max_ns;	/* waiting for mutexes */
 };
 
 int sim_tasks_init(const struct sim_config *cfg);
@@ -126,6 +130,7 @@ struct sim_res {
 	const struct workload_resource *w;
 	struct sim_task *head, *tail;	/* waiting, first come first */
 	struct sim_task *owner;		/* mutex */
+	struct sim_res *held_next;	/* mutex: the owner's next held one */
 	int arrived;			/* barrier */
 	struct sim_timer timer;		/* shared timer */
 };

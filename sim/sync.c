@@ -6,6 +6,12 @@
  * the flag and wakes it through the kernel's own wakeup path. One host
  * thread runs everything, so nothing needs a host lock; the flag covers a
  * wakeup that comes before the waiter is asleep, and a stray one.
+ *
+ * With rt-app's pi_enabled, mutexes are PI mutexes as the kernel's
+ * rt_mutex makes them: waiters queue by priority (first come first among
+ * equals), and a holder runs at the priority of its best waiter, through
+ * the revision's rt_mutex_setprio() (lk_task_pi()), along the whole chain
+ * of holders waiting in turn. Without it, a mutex is a plain FIFO one.
  */
 #include <asm/door.h>
 
@@ -42,6 +48,104 @@ static void wait_woken(struct sim_task *t)
 		lk_task_sleep(0);
 }
 
+/* ---- priority inheritance ---- */
+
+#define PI_MAX_CHAIN 1024	/* the kernel's max_lock_depth */
+
+static int prio_of(struct sim_task *t)
+{
+	struct linsched_task_stats st;
+
+	lk_task_stats(t->ktask, &st);
+	return st.prio;
+}
+
+/* Queue @t by priority, after the waiters of its own or a better one. */
+static void enqueue_prio(struct sim_res *r, struct sim_task *t)
+{
+	struct sim_task **pp = &r->head;
+	int prio = prio_of(t);
+
+	t->woken = 0;
+	while (*pp && prio_of(*pp) <= prio)
+		pp = &(*pp)->wait_next;
+	t->wait_next = *pp;
+	*pp = t;
+	if (!t->wait_next)
+		r->tail = t;
+}
+
+static void unqueue(struct sim_res *r, struct sim_task *t)
+{
+	struct sim_task **pp = &r->head, *prev = NULL;
+
+	while (*pp && *pp != t) {
+		prev = *pp;
+		pp = &(*pp)->wait_next;
+	}
+	if (!*pp)
+		return;
+	*pp = t->wait_next;
+	if (r->tail == t)
+		r->tail = prev;
+	t->wait_next = NULL;
+}
+
+/* The best first waiter of the mutexes @t holds: whom it inherits from. */
+static struct sim_task *top_donor(struct sim_task *t)
+{
+	struct sim_task *best = NULL;
+	struct sim_res *m;
+
+	for (m = t->held; m; m = m->held_next)
+		if (m->head && (!best || prio_of(m->head) < prio_of(best)))
+			best = m->head;
+	return best;
+}
+
+/*
+ * @owner's waiters changed: boost or deboost it, and when it waits for a
+ * mutex itself, requeue it there and go on with that mutex's holder.
+ */
+static void pi_adjust(struct sim_task *owner)
+{
+	int depth;
+
+	for (depth = 0; owner && depth < PI_MAX_CHAIN; depth++) {
+		struct sim_task *donor = top_donor(owner);
+		struct sim_res *m = owner->blocked_on;
+
+		lk_task_pi(owner->ktask, donor ? donor->ktask : NULL);
+		if (!m)
+			return;
+		unqueue(m, owner);
+		enqueue_prio(m, owner);
+		owner = m->owner;
+	}
+}
+
+static void hold(struct sim_res *m, struct sim_task *t)
+{
+	m->owner = t;
+	m->held_next = t->held;
+	t->held = m;
+}
+
+static void release(struct sim_res *m, struct sim_task *t)
+{
+	struct sim_res **pp;
+
+	for (pp = &t->held; *pp; pp = &(*pp)->held_next)
+		if (*pp == m) {
+			*pp = m->held_next;
+			break;
+		}
+	m->held_next = NULL;
+	m->owner = NULL;
+}
+
+/* ---- waiting ---- */
+
 void sim_block(struct sim_res *r, struct sim_task *t)
 {
 	enqueue(r, t);
@@ -59,15 +163,32 @@ void sim_wake(struct sim_res *r, int n)
 
 void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 {
+	uint64_t t0;
+
 	if (m->owner == t)
 		sim_refuse("workload '%s': task '%s': locks mutex '%s' it already holds",
 			sim.cfg->wl->spec, t->name, m->w->name);
 	if (!m->owner) {
-		m->owner = t;
+		hold(m, t);
 		return;
 	}
 	/* the unlocker hands the mutex over: no barging, no starvation */
-	sim_block(m, t);
+	t0 = sim.now;
+	if (sim.cfg->wl->pi_enabled) {
+		t->blocked_on = m;
+		enqueue_prio(m, t);
+		pi_adjust(m->owner);
+		wait_woken(t);
+		t->blocked_on = NULL;
+		/* as the kernel's new owner: the waiters left boost it */
+		if (m->head)
+			pi_adjust(t);
+	} else {
+		sim_block(m, t);
+	}
+	t->lock_wait_ns += sim.now - t0;
+	if (sim.now - t0 > t->lock_wait_max_ns)
+		t->lock_wait_max_ns = sim.now - t0;
 }
 
 void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
@@ -77,8 +198,12 @@ void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
 	if (m->owner != t)
 		sim_refuse("workload '%s': task '%s': unlocks mutex '%s' it does not hold",
 			sim.cfg->wl->spec, t->name, m->w->name);
+	release(m, t);
 	next = dequeue(m);
-	m->owner = next;
+	if (next)
+		hold(m, next);
+	if (sim.cfg->wl->pi_enabled)
+		pi_adjust(t);	/* m's waiters no longer lend it theirs */
 	if (next)
 		lk_task_wake(next->ktask);
 }

@@ -437,8 +437,11 @@ static uint64_t work_in_flight(const struct sim_task *t)
 
 int sim_tasks_results(struct sim_result *out)
 {
-	int i;
+	int i, has_mutexes = 0;
 
+	for (i = 0; i < sim.cfg->wl->nr_res; i++)
+		if (sim.cfg->wl->res[i].type == WL_RES_MUTEX)
+			has_mutexes = 1;
 	out->nr_tasks = nr_tasks;
 	out->tasks = calloc(nr_tasks ? nr_tasks : 1, sizeof(*out->tasks));
 	if (!out->tasks)
@@ -467,6 +470,9 @@ int sim_tasks_results(struct sim_result *out)
 		r->nr_voluntary = st.nr_voluntary;
 		r->nr_involuntary = st.nr_involuntary;
 		r->run_work_ns = tasks[i]->work_done + work_in_flight(tasks[i]);
+		r->locks = has_mutexes;
+		r->lock_wait_ns = tasks[i]->lock_wait_ns;
+		r->lock_wait_max_ns = tasks[i]->lock_wait_max_ns;
 	}
 	return 0;
 }

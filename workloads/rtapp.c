@@ -981,12 +981,6 @@ static int resolve(struct rp *p)
 	}
 	p->phase = NULL;
 	for (i = 0; i < wl->nr_res; i++)
-		if (wl->res[i].type == WL_RES_MUTEX && p->pi_enabled) {
-			p->task = NULL;
-			return fail(p, "global.pi_enabled", "mutex '%s': priority inheritance is not simulated yet (the mutexes are simulator objects); without mutexes, or with pi_enabled false, the file runs",
-				    wl->res[i].name);
-		}
-	for (i = 0; i < wl->nr_res; i++)
 		if (wl->res[i].type == WL_RES_BARRIER && wl->res[i].users < 2) {
 			p->task = NULL;
 			return fail(p, "barrier", "barrier '%s' has %d user (rt-app: at least a pair of task instances)",
@@ -1275,6 +1269,7 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 	}
 	if (resolve(&p) || instances(&p))
 		goto cleanup;
+	out->pi_enabled = p.pi_enabled;
 	ret = 0;
 cleanup:
 	free(p.use);

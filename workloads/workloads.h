@@ -143,6 +143,7 @@ struct workload {
 	int nr_res;
 	struct workload_resource *res;
 	int randomised;		/* draws from the seeded PRNG */
+	int pi_enabled;		/* rt-app global.pi_enabled: PI mutexes */
 	uint64_t duration_ns;	/* rt-app global.duration; 0: not given */
 	char notes[1024];	/* what was accepted but does not apply */
 };

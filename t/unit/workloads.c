@@ -250,16 +250,21 @@ static bool test_sleep_zero(void)
 	return true;
 }
 
-/* pi_enabled: true is refused only where a mutex would need it */
-static bool test_pi_enabled_without_mutexes(void)
+/* pi_enabled: true makes the mutexes PI mutexes */
+static bool test_pi_enabled(void)
 {
 	ASSERT_TRUE(parse_text("pi.json",
-		"{\"global\": {\"pi_enabled\": true}, \"tasks\": {\"t\": {\"run\": 10}}}"));
-	workload_release(&wl);
-	ASSERT_TRUE(refuse_text("pi-mutex.json",
 		"{\"global\": {\"pi_enabled\": true}, \"tasks\": {\"t\":"
 		" {\"lock\": \"m\", \"run\": 10, \"unlock\": \"m\"}}}"));
-	ASSERT_TRUE(strstr(err, "'global.pi_enabled': mutex 'm': priority inheritance is not simulated yet"));
+	ASSERT_TRUE(wl.pi_enabled);
+	workload_release(&wl);
+	ASSERT_TRUE(parse_text("nopi.json",
+		"{\"global\": {\"pi_enabled\": false}, \"tasks\": {\"t\": {\"run\": 10}}}"));
+	ASSERT_FALSE(wl.pi_enabled);
+	workload_release(&wl);
+	ASSERT_TRUE(refuse_text("pi-type.json",
+		"{\"global\": {\"pi_enabled\": 1}, \"tasks\": {\"t\": {\"run\": 10}}}"));
+	ASSERT_TRUE(strstr(err, "'pi_enabled': expected true or false, got a number"));
 	return true;
 }
 
@@ -438,7 +443,7 @@ int main(void)
 	TEST(test_comments_and_trailing_commas);
 	TEST(test_keys_rtapp_ignores);
 	TEST(test_sleep_zero);
-	TEST(test_pi_enabled_without_mutexes);
+	TEST(test_pi_enabled);
 	TEST(test_names_sharing_15_characters);
 	TEST(test_syntax_positions);
 	TEST(test_nesting_depth);

@@ -23,6 +23,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/init.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/rt.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -257,6 +258,27 @@ int lk_task_set_nice(struct lk_task *task, int nice)
 	return 0;
 }
 
+void lk_task_pi(struct lk_task *task, struct lk_task *donor)
+{
+	struct task_struct *p = task_of(task);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	rt_mutex_setprio(p, donor ? task_of(donor) : NULL);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+/*
+ * sched_setattr() rechecks the PI chain of a task whose priority it set.
+ * The chain is the simulator's (its mutexes are not rt_mutexes, so no
+ * task is ever pi_blocked_on one), and no policy changes while a task
+ * holds or waits: there is nothing to walk.
+ */
+void rt_mutex_adjust_pi(struct task_struct *task)
+{
+	WARN_ON_ONCE(task->pi_blocked_on);
+}
+
 void lk_task_stats(struct lk_task *task, struct linsched_task_stats *out)
 {
 	struct task_struct *p = task_of(task);
@@ -268,6 +290,7 @@ void lk_task_stats(struct lk_task *task, struct linsched_task_stats *out)
 	out->nr_voluntary = p->nvcsw;
 	out->nr_involuntary = p->nivcsw;
 	out->nr_switches = p->nvcsw + p->nivcsw;
+	out->prio = p->prio;
 }
 
 void lk_yield(void)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The kernel's own tracepoints feed the simulator: probes are attached to
- * sched_switch, sched_wakeup(_new), sched_migrate_task and cpu_idle without
+ * sched_switch, sched_wakeup(_new), sched_migrate_task, cpu_idle and (in a
+ * trace) cpu_frequency and sched_pi_setprio without
  * kernel/tracepoint.c (static keys are plain counters here). They always
  * pass the event to the simulator's metrics (lh_sched_event, plain
  * integers), and when a trace is written also print the fields ftrace
@@ -104,6 +105,17 @@ static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 		      p->comm, p->pid, p->prio, task_cpu(p), dest_cpu);
 }
 
+/* rt_mutex_setprio(), the kernel's priority inheritance (lk_task_pi) */
+static void probe_pi_setprio(void *data, struct task_struct *p,
+			     struct task_struct *pi_task)
+{
+	linsched_emit(current, "sched_pi_setprio",
+		      "comm=%s pid=%d oldprio=%d newprio=%d",
+		      p->comm, p->pid, p->prio,
+		      pi_task ? min(p->normal_prio, pi_task->prio) :
+		      p->normal_prio);
+}
+
 /* Idle accounting needs this event whether or not a trace is written. */
 /* the idle state in the trace is the one the simulator chose */
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
@@ -136,8 +148,10 @@ void linsched_trace_init(void)
 {
 	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
 	tracing = lh_tracing();
-	if (tracing)
+	if (tracing) {
 		LINSCHED_PROBE(cpu_frequency, probe_cpu_frequency);
+		LINSCHED_PROBE(sched_pi_setprio, probe_pi_setprio);
+	}
 	if (!tracing && !lh_sched_events())
 		return;
 	LINSCHED_PROBE(sched_switch, probe_switch);

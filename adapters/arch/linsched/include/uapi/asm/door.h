@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	3
+#define LINSCHED_DOOR_VERSION	4
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -124,6 +124,7 @@ struct linsched_task_stats {
 	unsigned long long nr_switches;
 	unsigned long long nr_voluntary;
 	unsigned long long nr_involuntary;
+	int prio;		/* the kernel's effective prio (0..139, -1 DL) */
 };
 
 /* ---- host operations: kernel -> simulator (sim/) ---- */
@@ -214,6 +215,13 @@ void lk_task_yield(void);
 void lk_task_exit(void) __attribute__((noreturn));
 int lk_task_set_affinity(struct lk_task *task, int nr, const int *cpus);
 int lk_task_set_nice(struct lk_task *task, int nice);
+/*
+ * Priority inheritance, as the kernel's rt_mutex code does it: @task runs
+ * at @donor's priority (its top waiter's) or, with NULL, at its own again,
+ * through the revision's rt_mutex_setprio(). The waiter chain is the
+ * simulator's; this is the boost of one link.
+ */
+void lk_task_pi(struct lk_task *task, struct lk_task *donor);
 /* Wait for the next event (lk_resume of this task's CPU). */
 void lk_yield(void);
 /* Preemption point at the return to user mode. */
