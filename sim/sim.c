@@ -514,14 +514,12 @@ void lh_boot_done(void)
 	sim_tasks_start();
 }
 
-static void __attribute__((noreturn))
-die(int status, const char *fmt, va_list ap)
+static void say(const char *fmt, va_list ap)
 {
 	fflush(NULL);
 	fputs("error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
-	exit(status);
 }
 
 void sim_die(const char *fmt, ...)
@@ -529,7 +527,9 @@ void sim_die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	die(1, fmt, ap);
+	say(fmt, ap);
+	va_end(ap);
+	exit(1);
 }
 
 void sim_refuse(const char *fmt, ...)
@@ -537,7 +537,9 @@ void sim_refuse(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	die(SIM_EXIT_USAGE, fmt, ap);
+	say(fmt, ap);
+	va_end(ap);
+	exit(SIM_EXIT_USAGE);
 }
 
 static void sim_fault(int sig)
