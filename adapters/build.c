@@ -34,7 +34,7 @@ static const char *const lib_objects[] = {
 	"lib/random32.o", "lib/ctype.o", "lib/hweight.o", "lib/ratelimit.o",
 	"lib/llist.o", "lib/sort.o", "lib/once.o", "lib/math/int_pow.o",
 	"kernel/locking/spinlock.o", "kernel/time/time.o", "init/init_task.o",
-	"kernel/power/energy_model.o",
+	"kernel/power/energy_model.o", "lib/bitmap-str.o",
 };
 
 #define NR_LIB_OBJECTS (sizeof(lib_objects) / sizeof(lib_objects[0]))

@@ -18,6 +18,7 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
+#include "topologies/topologies.h"
 
 static const char usage_main[] =
 "usage: linsched <command> [options]\n"
@@ -80,6 +81,9 @@ static const char usage_run[] =
 "                      (no energy-aware placement)\n"
 "      --cpuidle G     idle-state governor: menu (default) or poll (no idle\n"
 "                      states, no exit latency)\n"
+"      --cmdline S     boot parameters for the kernel's own handlers:\n"
+"                      isolcpus=[domain,managed_irq,]CPULIST (instead of\n"
+"                      the topology's \"cmdline\")\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 ran, 1 error, 2 usage, 3 the revision does not build,\n"
@@ -239,7 +243,7 @@ static int check_specs(const char *workload, const char *topology,
 
 /* linsched run's command line. */
 struct run_opts {
-	const char *repo, *workload, *topology, *governor, *cpuidle;
+	const char *repo, *workload, *topology, *governor, *cpuidle, *cmdline;
 	const char *duration, *seed, *trace, *json, *log;
 	int jobs, verbose, timeout, fatal, quiet, metrics, no_em;
 };
@@ -266,6 +270,7 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'G': o->governor = arg; return opt_governor(arg);
 	case 'E': o->no_em = 1; break;
 	case 'I': o->cpuidle = arg; return opt_cpuidle(arg);
+	case 'B': o->cmdline = arg; break;
 	default:
 		fprintf(stderr, usage_run, paths.repo);
 		return -1;
@@ -305,8 +310,26 @@ static int run_args(char **args, int n, const struct run_opts *o,
 		args[n++] = "--cpuidle";
 		args[n++] = (char *)o->cpuidle;
 	}
+	if (o->cmdline) {
+		args[n++] = "--cmdline";
+		args[n++] = (char *)o->cmdline;
+	}
 	args[n] = NULL;
 	return n;
+}
+
+/* --cmdline against the machine, before anything is built */
+static int check_cmdline(const char *topology, const char *cmdline)
+{
+	static struct topology t;
+	char err[512];
+
+	if (topology_from_spec(&t, topology, err, sizeof(err)) ||
+	    topology_set_cmdline(&t, cmdline, err, sizeof(err))) {
+		fprintf(stderr, "error: --cmdline: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -330,6 +353,7 @@ static int cmd_run(int argc, char **argv)
 		{ "governor", required_argument, NULL, 'G' },
 		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "cpuidle", required_argument, NULL, 'I' },
+		{ "cmdline", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -357,7 +381,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, usage_run, paths.repo);
 		return 2;
 	}
-	if (check_specs(o.workload, o.topology, o.duration))
+	if (check_specs(o.workload, o.topology, o.duration) ||
+	    (o.cmdline && check_cmdline(o.topology, o.cmdline)))
 		return 2;
 	ret = prepare(&rev, o.repo, argv[optind], o.jobs, o.verbose);
 	if (ret)

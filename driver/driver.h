@@ -135,6 +135,8 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
  * @seed: the seed
  * @governor: "schedutil", "performance" or "powersave"; NULL: schedutil
  * @cpuidle: "menu" or "poll"; NULL: menu
+ * @cmdline: boot parameters ("isolcpus=domain,3"), added to the
+ *	topology's own; NULL: none
  * @no_energy_model: keep the OPPs out of the kernel's energy model
  * @metrics: add the load-balance scores ("metrics")
  * @fatal_warnings: a kernel WARN ends the run as a crash
@@ -149,6 +151,7 @@ struct driver_run_spec {
 	unsigned long long seed;
 	const char *governor;
 	const char *cpuidle;
+	const char *cmdline;
 	int no_energy_model;
 	int metrics;
 	int fatal_warnings;

@@ -163,12 +163,16 @@ static char *run_key(const struct driver_revision *rev, const char *build,
 		     "lsbisect result\nsubset %s\nbuild %s\nruntime %s\n"
 		     "workload %s\ntopology %s\nduration %s\nseed %llu\n"
 		     "governor %s\ncpuidle %s\nenergy_model %d\nmetrics %d\n"
-		     "fatal_warnings %d\n",
+		     "fatal_warnings %d\n%s%s%s",
 		     rev->subset, build, runtime, wl, topo, dur, spec->seed,
 		     spec->governor ? spec->governor : "schedutil",
 		     spec->cpuidle ? spec->cpuidle : "menu",
 		     !spec->no_energy_model, !!spec->metrics,
-		     !!spec->fatal_warnings) < 0) {
+		     !!spec->fatal_warnings,
+		     /* only when given: the keys of runs without stay */
+		     spec->cmdline ? "cmdline " : "",
+		     spec->cmdline ? spec->cmdline : "",
+		     spec->cmdline ? "\n" : "") < 0) {
 		key = NULL;
 		driver_set_error("out of memory");
 	}
@@ -507,6 +511,10 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 	if (spec->cpuidle) {
 		args[n++] = "--cpuidle";
 		args[n++] = (char *)spec->cpuidle;
+	}
+	if (spec->cmdline) {
+		args[n++] = "--cmdline";
+		args[n++] = (char *)spec->cmdline;
 	}
 	args[n] = NULL;
 	lsb_pathf(err, sizeof(err), "%s/results", p->cache_dir);

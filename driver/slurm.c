@@ -192,6 +192,7 @@ static char *units_text(const struct driver_paths *paths,
 		cJSON_AddNumberToObject(o, "seed", (double)s->seed);
 		add_str(o, "governor", s->governor);
 		add_str(o, "cpuidle", s->cpuidle);
+		add_str(o, "cmdline", s->cmdline);
 		cJSON_AddNumberToObject(o, "no_energy_model", s->no_energy_model);
 		cJSON_AddNumberToObject(o, "metrics", s->metrics);
 		cJSON_AddNumberToObject(o, "fatal_warnings", s->fatal_warnings);
@@ -330,6 +331,7 @@ int driver_sweep_worker(const struct driver_paths *base, const char *dir,
 		s.seed = (unsigned long long)get_num(o, "seed");
 		s.governor = get_str(o, "governor");
 		s.cpuidle = get_str(o, "cpuidle");
+		s.cmdline = get_str(o, "cmdline");
 		s.no_energy_model = (int)get_num(o, "no_energy_model");
 		s.metrics = (int)get_num(o, "metrics");
 		s.fatal_warnings = (int)get_num(o, "fatal_warnings");

@@ -55,6 +55,9 @@ static void usage(FILE *f, const char *argv0)
 "                       state the predicted idle time allows; its exit\n"
 "                       latency delays the wakeup) or poll (no idle\n"
 "                       states, no exit latency; counted as state 0)\n"
+"      --cmdline S      boot parameters, given to the kernel's own handlers:\n"
+"                       isolcpus=[domain,managed_irq,]CPULIST (replaces\n"
+"                       the topology's \"cmdline\")\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
@@ -272,11 +275,12 @@ int main(int argc, char **argv)
 		{ "governor", required_argument, NULL, 'G' },
 		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "cpuidle", required_argument, NULL, 'I' },
+		{ "cmdline", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *topo_spec = NULL, *wl_spec = NULL, *json = NULL;
-	const char *trace = NULL, *log = NULL;
+	const char *trace = NULL, *log = NULL, *cmdline = NULL;
 	struct run_meta meta = { 0 };
 	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1,
 				  .governor = SIM_GOV_SCHEDUTIL, .metrics = 1,
@@ -356,6 +360,9 @@ int main(int argc, char **argv)
 		case 'E':
 			cfg.energy_model = 0;
 			break;
+		case 'B':
+			cmdline = optarg;
+			break;
 		case 'I':
 			cfg.idle_poll = sim_parse_cpuidle(optarg);
 			if (cfg.idle_poll < 0) {
@@ -379,6 +386,7 @@ int main(int argc, char **argv)
 		return SIM_EXIT_USAGE;
 	}
 	if (topology_from_spec(&topo, topo_spec, err, sizeof(err)) ||
+	    (cmdline && topology_set_cmdline(&topo, cmdline, err, sizeof(err))) ||
 	    workload_parse(&wl, wl_spec, err, sizeof(err))) {
 		fprintf(stderr, "error: %s\n", err);
 		return SIM_EXIT_USAGE;

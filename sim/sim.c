@@ -685,6 +685,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	machine.governor = cfg->governor;
 	machine.energy_model = cfg->energy_model;
+	snprintf(machine.cmdline, sizeof(machine.cmdline), "%s",
+		 cfg->topo->cmdline);
 	machine.nr_cpus = sim.nr_cpus;
 	machine.nr_nodes = cfg->topo->nr_nodes;
 	for (i = 0; i < cfg->topo->nr_nodes && i < LINSCHED_MAX_NODES; i++) {

@@ -696,7 +696,7 @@ static const cJSON *fault_node(const struct jctx *c, const struct topology_fault
 
 static const char *const top_keys[] = {
 	"name", "description", "cpu_types", "cpus", "shape", "node_distances",
-	NULL,
+	"cmdline", NULL,
 };
 
 int topology_from_json(struct topology *out, const char *text,
@@ -736,7 +736,9 @@ int topology_from_json(struct topology *out, const char *text,
 	if (get_str(c, root, "the machine", "name", out->name,
 		    sizeof(out->name)) < 0 ||
 	    get_str(c, root, "the machine", "description", out->description,
-		    sizeof(out->description)) < 0)
+		    sizeof(out->description)) < 0 ||
+	    get_str(c, root, "the machine", "cmdline", out->cmdline,
+		    sizeof(out->cmdline)) < 0)
 		goto cleanup;
 	if (!out->name[0])
 		snprintf(out->name, sizeof(out->name), "%s", name_for_errors);
@@ -784,6 +786,15 @@ int topology_from_json(struct topology *out, const char *text,
 		snprintf(msg, sizeof(msg), "%s", err);
 		err_at(c, fault_node(c, &f), "%s", msg);
 		goto cleanup;
+	}
+	if (out->cmdline[0]) {
+		char line[sizeof(out->cmdline)], msg[512];
+
+		snprintf(line, sizeof(line), "%s", out->cmdline);
+		if (topology_set_cmdline(out, line, msg, sizeof(msg))) {
+			err_at(c, member(root, "cmdline"), "%s", msg);
+			goto cleanup;
+		}
 	}
 	ret = 0;
 cleanup:
@@ -932,6 +943,10 @@ char *topology_to_json(const struct topology *t)
 	if (t->description[0]) {
 		put(&b, ",\n\t\"description\": ");
 		put_str(&b, t->description);
+	}
+	if (t->cmdline[0]) {
+		put(&b, ",\n\t\"cmdline\": ");
+		put_str(&b, t->cmdline);
 	}
 	put(&b, ",\n\t\"cpu_types\": {");
 	for (i = 0; i < t->nr_types; i++) {

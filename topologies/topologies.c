@@ -249,6 +249,88 @@ static int check_type(const struct topology_type *ty, struct topology_fault *f,
 	return 0;
 }
 
+/* A CPU list as cpulist_parse() reads it ("1,3-5"), each CPU below @n. */
+static int cpulist(const char *s, int n, int *count)
+{
+	char *end;
+
+	*count = 0;
+	while (*s) {
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0 || a >= n)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= n)
+				return -1;
+			s = end;
+		}
+		*count += (int)(b - a + 1);
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return *count ? 0 : -1;
+}
+
+int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
+			 size_t errlen)
+{
+	char line[sizeof(t->cmdline)], *param, *save = NULL;
+
+	if (strlen(cmdline) >= sizeof(line)) {
+		snprintf(err, errlen, "boot parameters: longer than %zu characters",
+			 sizeof(line) - 1);
+		return -1;
+	}
+	snprintf(line, sizeof(line), "%s", cmdline);
+	for (param = strtok_r(line, " ", &save); param;
+	     param = strtok_r(NULL, " ", &save)) {
+		const char *v = param + strlen("isolcpus=");
+		int n;
+
+		if (!strncmp(param, "nohz_full=", 10)) {
+			snprintf(err, errlen, "boot parameter '%s': nohz_full needs CONFIG_NO_HZ_FULL, which needs context tracking the linsched arch does not have",
+				 param);
+			return -1;
+		}
+		if (strncmp(param, "isolcpus=", 9)) {
+			snprintf(err, errlen, "boot parameter '%s': expected isolcpus=[domain,nohz,managed_irq,]CPULIST",
+				 param);
+			return -1;
+		}
+		/* the flags, as housekeeping_isolcpus_setup() takes them */
+		for (;;) {
+			if (!strncmp(v, "domain,", 7))
+				v += 7;
+			else if (!strncmp(v, "managed_irq,", 12))
+				v += 12;
+			else if (!strncmp(v, "nohz,", 5)) {
+				snprintf(err, errlen, "boot parameter '%s': isolcpus's nohz flag needs CONFIG_NO_HZ_FULL, which the linsched arch does not have",
+					 param);
+				return -1;
+			} else
+				break;
+		}
+		if (cpulist(v, t->nr_cpus, &n)) {
+			snprintf(err, errlen, "boot parameter '%s': expected a list of CPUs from 0 to %d after the flags, such as 2-3",
+				 param, t->nr_cpus - 1);
+			return -1;
+		}
+		if (n >= t->nr_cpus) {
+			snprintf(err, errlen, "boot parameter '%s': isolates every CPU; at least one must stay for housekeeping",
+				 param);
+			return -1;
+		}
+	}
+	snprintf(t->cmdline, sizeof(t->cmdline), "%s", cmdline);
+	return 0;
+}
+
 int topology_check(const struct topology *t, struct topology_fault *f,
 		   char *err, size_t errlen)
 {

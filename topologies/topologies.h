@@ -73,6 +73,7 @@ struct topology {
 	struct topology_type types[TOPOLOGY_MAX_TYPES];
 	int nr_nodes;
 	int distance[TOPOLOGY_MAX_NODES][TOPOLOGY_MAX_NODES];	/* SLIT: 10 local */
+	char cmdline[256];	/* boot parameters: "isolcpus=domain,3"; "" none */
 };
 
 /**
@@ -89,6 +90,20 @@ struct topology {
  */
 int topology_from_spec(struct topology *out, const char *spec, char *err,
 		       size_t errlen);
+
+/**
+ * topology_set_cmdline() - check and set the machine's boot parameters
+ * @t: the machine
+ * @cmdline: "isolcpus=[domain,nohz,managed_irq,]CPULIST ..." (space
+ *           separated); the kernel's own handlers read them at boot
+ * @err: receives what is wrong and where, on failure
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 when a parameter is unknown, a CPU is beyond @t or no
+ * CPU would be left for housekeeping.
+ */
+int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
+			 size_t errlen);
 
 /**
  * topology_presets() - the preset names

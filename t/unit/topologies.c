@@ -425,12 +425,36 @@ static void sysfs(void)
 	       ret ? ": " : "", ret ? err : "");
 }
 
+static bool test_cmdline(void)
+{
+	ASSERT_FALSE(topology_from_spec(&topo, "quad", err, sizeof(err)));
+	ASSERT_FALSE(topology_set_cmdline(&topo, "isolcpus=domain,managed_irq,1,3", err,
+					  sizeof(err)));
+	ASSERT_STREQ(topo.cmdline, "isolcpus=domain,managed_irq,1,3");
+	ASSERT_FALSE(topology_set_cmdline(&topo, "isolcpus=2-3", err, sizeof(err)));
+	ASSERT_TRUE(topology_set_cmdline(&topo, "isolcpus=0-3", err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "isolates every CPU"));
+	ASSERT_TRUE(topology_set_cmdline(&topo, "isolcpus=4", err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "from 0 to 3"));
+	ASSERT_TRUE(topology_set_cmdline(&topo, "isolcpus=3-1", err, sizeof(err)));
+	ASSERT_TRUE(topology_set_cmdline(&topo, "nohz_full=3", err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "CONFIG_NO_HZ_FULL"));
+	ASSERT_TRUE(topology_set_cmdline(&topo, "quiet", err, sizeof(err)));
+	ASSERT_STREQ(topo.cmdline, "isolcpus=2-3");	/* a refusal keeps it */
+	/* and a JSON machine's "cmdline", checked there, printed back */
+	ASSERT_TRUE(topology_from_json(&topo,
+		"{\"cmdline\": \"isolcpus=9\", \"shape\": {\"cores_per_cluster\": 2}}",
+		"iso", err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "topology 'iso':1:13: boot parameter 'isolcpus=9'"));
+	return true;
+}
+
 int main(void)
 {
 	const char *const *names;
 	size_t n, i;
 
-	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11);
+	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11 + 1);
 
 	names = topology_presets(&n);
 	tap_ok(n == N(presets), "%zu presets", n);
@@ -490,5 +514,6 @@ int main(void)
 	defaults_and_shapes();
 	files();
 	sysfs();
+	TEST(test_cmdline);
 	return tap_done();
 }

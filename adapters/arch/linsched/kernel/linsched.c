@@ -22,6 +22,8 @@
 #include <linux/sched/task_stack.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/init.h>
+#include <linux/sched/isolation.h>
+#include <linux/init.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/rt.h>
 #include <linux/slab.h>
@@ -366,6 +368,46 @@ static void linsched_init_main(void *unused)
 		lk_task_sleep(0);
 }
 
+/*
+ * The machine's boot parameters, each to the kernel's own __setup()
+ * handler, as parse_args() in start_kernel() hands them out. A parameter
+ * no handler takes, or one its handler refuses, stops the boot.
+ */
+/* init/main.c's: maxcpus= is not a parameter here */
+unsigned int setup_max_cpus = NR_CPUS;
+/* linux/init.h has them from 6.2 on, init/main.c before; the linker
+ * script bounds the section */
+extern const struct obs_kernel_param __setup_start[], __setup_end[];
+
+static void __init linsched_parse_cmdline(void)
+{
+	static char line[sizeof(machine->cmdline)];
+	char *param, *rest = line;
+
+	strscpy(line, machine->cmdline, sizeof(line));
+	while ((param = strsep(&rest, " ")) != NULL) {
+		const struct obs_kernel_param *p;
+		int done = 0;
+
+		if (!*param)
+			continue;
+		for (p = __setup_start; p < __setup_end; p++) {
+			size_t n = strlen(p->str);
+
+			if (p->early || strncmp(param, p->str, n))
+				continue;
+			if (!p->setup_func(param + n))
+				panic("linsched: boot parameter '%s': the kernel refused it (see its messages)",
+				      param);
+			done = 1;
+			break;
+		}
+		if (!done)
+			panic("linsched: boot parameter '%s': no __setup() handler in this revision takes it",
+			      param);
+	}
+}
+
 static void linsched_boot_main(void)
 {
 	int cpu;
@@ -383,8 +425,11 @@ static void linsched_boot_main(void)
 	linsched_trace_init();
 	linsched_set_online(0);
 	set_cpu_active(0, true);
+	linsched_parse_cmdline();
 	sched_init();
 	sched_clock_init();
+	/* as start_kernel() does after sched_init() */
+	housekeeping_init();
 	/* as rest_init() does before the first task is forked */
 	system_state = SYSTEM_SCHEDULING;
 	wake_up_new_task(linsched_fork("init", linsched_init_main, NULL,

@@ -8,6 +8,7 @@
 #include <linux/cred.h>
 #include <linux/fdtable.h>
 #include <linux/fs_struct.h>
+#include <linux/memblock.h>
 #include <linux/mm_types.h>
 #include <linux/mmzone.h>
 #include <linux/nodemask.h>
@@ -37,6 +38,23 @@ void kfree(const void *p)
 {
 	if (!ZERO_OR_NULL_PTR(p))
 		lh_free((void *)p);
+}
+
+/*
+ * memblock, for the boot-time masks of isolation.c (isolcpus=): 7.x
+ * allocates them with memblock_alloc_or_panic() and frees them late.
+ */
+void *__memblock_alloc_or_panic(phys_addr_t size, phys_addr_t align,
+				const char *func);
+void *__memblock_alloc_or_panic(phys_addr_t size, phys_addr_t align,
+				const char *func)
+{
+	return linsched_kmalloc(size);
+}
+
+void memblock_free(void *ptr, size_t size)
+{
+	kfree(ptr);
 }
 
 #ifdef LINSCHED_KMALLOC_NOPROF

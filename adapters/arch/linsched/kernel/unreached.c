@@ -3,7 +3,8 @@
  * Functions the kernel's objects link against but the simulation never
  * reaches: the ftrace output side of TRACE_EVENT (no ftrace event is ever
  * enabled here; the tracepoints' probes are the arch's own, trace.c) and
- * the cpufreq driver's adjust_perf (the simulated driver has none).
+ * the cpufreq driver's adjust_perf (the simulated driver has none), and
+ * what 7.x's housekeeping_update() calls when cpusets change.
  *
  * Their signatures change between kernel versions and nothing here calls
  * them, so this file includes no kernel header: each is defined as taking
@@ -31,5 +32,10 @@ LINSCHED_UNREACHED(trace_print_symbols_seq)
 LINSCHED_UNREACHED(trace_event_printf)
 LINSCHED_UNREACHED(trace_output_call)
 LINSCHED_UNREACHED(cpufreq_driver_adjust_perf)
+/* 7.x's housekeeping_update(), for cpuset's isolated partitions (no cpuset) */
+LINSCHED_UNREACHED(kthreads_update_housekeeping)
+LINSCHED_UNREACHED(tmigr_isolated_exclude_cpumask)
+LINSCHED_UNREACHED(vmstat_flush_workqueue)
+LINSCHED_UNREACHED(workqueue_unbound_housekeeping_update)
 /* /proc and debugfs output of kernel/sched/debug.c and core.c's cgroup files */
 LINSCHED_UNREACHED(seq_printf)

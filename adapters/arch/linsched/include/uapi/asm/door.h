@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	4
+#define LINSCHED_DOOR_VERSION	5
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -98,6 +98,12 @@ struct linsched_machine {
 	struct linsched_cpu_type type[LINSCHED_MAX_TYPES];
 	enum linsched_governor governor;
 	int energy_model;	/* register each policy's OPPs as its EM */
+	/*
+	 * Boot parameters, "isolcpus=domain,3 ...": each is given to the
+	 * kernel's own __setup() handler at boot, as start_kernel's
+	 * parse_args() does. Empty: none.
+	 */
+	char cmdline[256];
 };
 
 /* What a simulated task is, as the simulator creates it. */
