@@ -32,12 +32,14 @@ enum family {
 	F_BARRIER,
 	F_LOCK,
 	F_IDLE,
+	F_PI,
 	F_NR,
 };
 
 static const char *const family_names[F_NR] = {
 	"hog", "periodic", "bursty", "random", "wakechain", "prodcons",
 	"fork", "nice", "pinned", "rt", "idlebatch", "barrier", "lock", "idle",
+	"pi",
 };
 
 static const char *const family_desc[F_NR] = {
@@ -55,6 +57,7 @@ static const char *const family_desc[F_NR] = {
 	"parallel phases: threads run then meet at a barrier, evenly or with stragglers",
 	"lock contention: threads take one mutex around a critical section",
 	"mostly idle: short runs at long periods, to stress idle states and NO_HZ",
+	"priority inversion on every CPU: a fair holder, a FIFO waiter and a medium FIFO hog, with and without pi_enabled",
 };
 
 /* Parameters of a pattern; their meaning depends on the family. */
@@ -491,6 +494,33 @@ static void gen_barrier(void)
 			}
 }
 
+/*
+ * Priority inversion per CPU: a fair task holds a mutex for a critical
+ * section of every 50 ms, a FIFO task wants it 1 ms in, a medium FIFO hog
+ * wakes 2 ms in; with pi_enabled (rt-app's PTHREAD_PRIO_INHERIT) and
+ * without.
+ */
+static void gen_pi(void)
+{
+	static const int cs_us[] = { 2000, 10000 }, mid_us[] = { 5000, 30000 };
+	char cs[16], mid[16];
+	size_t i, j;
+	int pi;
+
+	for (i = 0; i < sizeof(cs_us) / sizeof(*cs_us); i++)
+		for (j = 0; j < sizeof(mid_us) / sizeof(*mid_us); j++)
+			for (pi = 0; pi < 2; pi++) {
+				struct pattern *p = add(F_PI, 1, 0);
+
+				p->a = cs_us[i];
+				p->b = mid_us[j];
+				p->c = pi;
+				fmt_us(cs, sizeof(cs), cs_us[i]);
+				fmt_us(mid, sizeof(mid), mid_us[j]);
+				name(p, "pi-cs%s-mid%s-%s", cs, mid, pi ? "on" : "off");
+			}
+}
+
 static void gen_lock(void)
 {
 	static const double mults[] = { 0.5, 1.0, 2.0 };
@@ -555,6 +585,7 @@ static void generate(void)
 	gen_barrier();
 	gen_lock();
 	gen_idle();
+	gen_pi();
 }
 
 int suite_count(void)
@@ -998,6 +1029,44 @@ static void text_lock(cJSON *tasks, const struct pattern *p, int cpus)
 	ev_str(&s, "unlock", "mutex");
 }
 
+static void text_pi(cJSON *tasks, const struct pattern *p, int cpus)
+{
+	char name[32], mutex[32];
+	struct seq s;
+	cJSON *t;
+	int c;
+
+	for (c = 0; c < cpus; c++) {
+		snprintf(mutex, sizeof(mutex), "m%d", c);
+		snprintf(name, sizeof(name), "holder-%d", c);
+		t = task(tasks, name, 1);
+		set_cpus(t, c, 1);
+		seq_init(&s, t);
+		ev_str(&s, "lock", mutex);
+		ev_us(&s, "run", p->a);
+		ev_str(&s, "unlock", mutex);
+		ev_timer(&s, 50000);
+		snprintf(name, sizeof(name), "waiter-%d", c);
+		t = task(tasks, name, 1);
+		set_cpus(t, c, 1);
+		set_policy(t, P_FIFO, 50);
+		cJSON_AddNumberToObject(t, "delay", 1000);
+		seq_init(&s, t);
+		ev_str(&s, "lock", mutex);
+		ev_us(&s, "run", 500);
+		ev_str(&s, "unlock", mutex);
+		ev_timer(&s, 50000);
+		snprintf(name, sizeof(name), "medium-%d", c);
+		t = task(tasks, name, 1);
+		set_cpus(t, c, 1);
+		set_policy(t, P_FIFO, 20);
+		cJSON_AddNumberToObject(t, "delay", 2000);
+		seq_init(&s, t);
+		ev_us(&s, "run", p->b);
+		ev_timer(&s, 50000);
+	}
+}
+
 static void text_idle(cJSON *tasks, const struct pattern *p, int cpus)
 {
 	periodic_us(tasks, "tiny", count(p->m, p->n, 0, cpus), p->b, p->a);
@@ -1032,10 +1101,13 @@ char *suite_pattern_json(int i, int nr_cpus)
 	case F_BARRIER: text_barrier(tasks, p, nr_cpus); break;
 	case F_LOCK: text_lock(tasks, p, nr_cpus); break;
 	case F_IDLE: text_idle(tasks, p, nr_cpus); break;
+	case F_PI: text_pi(tasks, p, nr_cpus); break;
 	case F_NR: break;
 	}
 	global = cJSON_AddObjectToObject(root, "global");
 	cJSON_AddStringToObject(global, "default_policy", "SCHED_OTHER");
+	if (p->fam == F_PI)
+		cJSON_AddBoolToObject(global, "pi_enabled", p->c);
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
 	return text;
