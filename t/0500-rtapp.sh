@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan $((4 + 23 * NR_RELEASES))
+plan $((11 + 23 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 W=$LSB_ROOT/t/workloads
@@ -216,4 +216,21 @@ bad malformed '{"tasks": {"t": {"run": 10,, }}}' "line 1, column"
 bad cpu-beyond '{"tasks": {"t": {"cpus": [0, 7], "run": 10}}}' "CPU 7 is beyond the topology's 4 CPUs"
 bad unknown-event '{"tasks": {"t": {"mem": 10}}}' "'mem': unsupported event"
 bad zero-run '{"tasks": {"t": {"run": 0, "sleep": 10}}}' "expected a positive duration"
+bad trailing-comma-twice '{"tasks": {"t": {"run": 10,,}}}' "line 1, column 28: a ',' where a value or key was expected"
+bad out-of-range '{"tasks": {"t": {"run": 1e20}}}' "'run': 1e+20 is out of range"
+bad too-deep "{\"tasks\": {\"t\": {\"run\": 10}}, \"x\": $(printf '[%.0s' {1..40})$(printf ']%.0s' {1..40})}" \
+	"nested deeper than 32 levels"
+bad sleep-zero-only '{"tasks": {"t": {"sleep": 0}}}' "every event of the phase is a sleep of 0"
+bad same-name '{"tasks": {"t": {"run": 10}, "t": {"run": 5}}}' "task 't': a second task of this name (task 1"
+# random bytes: the message shows them escaped, never raw
+printf '{"tasks": \377\376}' > "$tmp/bytes.json"
+"$LINSCHED" run "$TEST_V61" --workload "$tmp/bytes.json" --topology quad --quiet 2> "$tmp/err"
+st=$?
+test_expect_success "bytes: status $st, printable: $(head -n1 "$tmp/err")" \
+	'[ $st = 2 ] && grep -qF "near '\''\\xff\\xfe}'\''" "$tmp/err" && ! LC_ALL=C grep -q "[^[:print:]]" "$tmp/err"'
+# a path to nothing is a missing file, not an unknown kind of task
+"$LINSCHED" run "$TEST_V61" --workload "$tmp/no/such" --topology quad --quiet 2> "$tmp/err"
+st=$?
+test_expect_success "missing file: status $st, $(head -n1 "$tmp/err")" \
+	'[ $st = 2 ] && grep -qF "workload '\''$tmp/no/such'\'': cannot read it" "$tmp/err"'
 done_testing
