@@ -105,6 +105,13 @@ int opt_double(const char *opt, const char *arg, double lo, double hi,
  * "error: --governor 'x': expected ...".
  */
 int opt_governor(const char *arg);
+
+/*
+ * Bad specs are the user's error: say so ("error: ..." on stderr) before
+ * anything is built. @duration and @cmdline may be NULL.
+ */
+int cmd_check_specs(const char *workload, const char *topology,
+		    const char *duration, const char *cmdline);
 int opt_cpuidle(const char *arg);
 
 /*

@@ -268,7 +268,7 @@ static int parse_sweep(struct sweep *w, int argc, char **argv)
 	}
 	for (i = 0; i < (w->nw ? w->nw : 1); i++)
 		if (driver_check_specs(w->nw ? w->specs[i] : "hog", w->topos[0],
-				       w->duration)) {
+				       w->duration, NULL)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());
 			return 2;
 		}

@@ -205,7 +205,7 @@ static int check_specs(const struct trend_options *o)
 	for (c = 0; c < nw || c < nt; c++)
 		if (driver_check_specs(o->workloads[c < nw ? c : 0],
 				       o->topologies[c < nt ? c : 0],
-				       o->duration)) {
+				       o->duration, NULL)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());
 			return 2;
 		}

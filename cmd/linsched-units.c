@@ -127,6 +127,15 @@ int opt_double(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
+int cmd_check_specs(const char *workload, const char *topology,
+		    const char *duration, const char *cmdline)
+{
+	if (!driver_check_specs(workload, topology, duration, cmdline))
+		return 0;
+	fprintf(stderr, "error: %s\n", driver_last_error());
+	return -1;
+}
+
 int opt_governor(const char *arg)
 {
 	if (sim_parse_governor(arg) >= 0)

@@ -18,7 +18,6 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
-#include "topologies/topologies.h"
 
 static const char usage_main[] =
 "usage: linsched <command> [options]\n"
@@ -231,16 +230,6 @@ static void summary(const char *json_path)
 	cJSON_Delete(root);
 }
 
-/* Bad specs are the user's error: say so before building anything. */
-static int check_specs(const char *workload, const char *topology,
-		       const char *duration)
-{
-	if (!driver_check_specs(workload, topology, duration))
-		return 0;
-	fprintf(stderr, "error: %s\n", driver_last_error());
-	return -1;
-}
-
 /* linsched run's command line. */
 struct run_opts {
 	const char *repo, *workload, *topology, *governor, *cpuidle, *cmdline;
@@ -287,6 +276,7 @@ static int run_args(char **args, int n, const struct run_opts *o,
 		/* without --duration the simulator's: the workload's or 10s */
 		{ "--duration", o->duration }, { "--seed", o->seed },
 		{ "--trace", o->trace }, { "--json", json }, { "--log", o->log },
+		{ "--cmdline", o->cmdline },
 	};
 	size_t i;
 
@@ -310,26 +300,8 @@ static int run_args(char **args, int n, const struct run_opts *o,
 		args[n++] = "--cpuidle";
 		args[n++] = (char *)o->cpuidle;
 	}
-	if (o->cmdline) {
-		args[n++] = "--cmdline";
-		args[n++] = (char *)o->cmdline;
-	}
 	args[n] = NULL;
 	return n;
-}
-
-/* --cmdline against the machine, before anything is built */
-static int check_cmdline(const char *topology, const char *cmdline)
-{
-	static struct topology t;
-	char err[512];
-
-	if (topology_from_spec(&t, topology, err, sizeof(err)) ||
-	    topology_set_cmdline(&t, cmdline, err, sizeof(err))) {
-		fprintf(stderr, "error: --cmdline: %s\n", err);
-		return -1;
-	}
-	return 0;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -381,8 +353,7 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, usage_run, paths.repo);
 		return 2;
 	}
-	if (check_specs(o.workload, o.topology, o.duration) ||
-	    (o.cmdline && check_cmdline(o.topology, o.cmdline)))
+	if (cmd_check_specs(o.workload, o.topology, o.duration, o.cmdline))
 		return 2;
 	ret = prepare(&rev, o.repo, argv[optind], o.jobs, o.verbose);
 	if (ret)
@@ -485,7 +456,7 @@ static int cmd_domains(int argc, char **argv)
 		fputs(usage_domains, stderr);
 		return 2;
 	}
-	if (check_specs("hog", topology, "1s"))
+	if (cmd_check_specs("hog", topology, "1s", NULL))
 		return 2;
 	ret = prepare(&rev, repo, argv[optind], jobs, 0);
 	if (ret)

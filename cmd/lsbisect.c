@@ -86,16 +86,6 @@ ENGINE_USAGE
 "not load), 3 skipped revisions leave several candidates (listed), 4 an\n"
 "error stopped the bisection (the log keeps it: --continue).\n";
 
-/* Bad specs are the user's error: say so before building anything. */
-static int check_specs(const char *workload, const char *topology,
-		       const char *duration)
-{
-	if (!driver_check_specs(workload, topology, duration))
-		return 0;
-	fprintf(stderr, "error: %s\n", driver_last_error());
-	return -1;
-}
-
 /* A name made of the arguments, safe as one path component. */
 static void name_part(char *out, size_t len, const char *s, size_t max)
 {
@@ -402,8 +392,8 @@ static int make_config(int argc, char **argv, const struct bisect_opts *o,
 	}
 	cfg->run.metrics = 1;
 	if (cfg->run.workload &&
-	    check_specs(cfg->run.workload, cfg->run.topology,
-			cfg->run.duration))
+	    cmd_check_specs(cfg->run.workload, cfg->run.topology,
+			    cfg->run.duration, NULL))
 		return 2;
 	if (cfg->script && access(cfg->script, R_OK)) {
 		fprintf(stderr, "error: script '%s' cannot be read\n",

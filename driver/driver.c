@@ -331,7 +331,7 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 }
 
 int driver_check_specs(const char *workload, const char *topology,
-		       const char *duration)
+		       const char *duration, const char *cmdline)
 {
 	static struct topology topo;
 	struct workload wl;
@@ -341,6 +341,11 @@ int driver_check_specs(const char *workload, const char *topology,
 	if (topology_from_spec(&topo, topology, err, sizeof(err)) ||
 	    workload_parse(&wl, workload, err, sizeof(err))) {
 		driver_set_error("%s", err);
+		return -1;
+	}
+	if (cmdline && topology_set_cmdline(&topo, cmdline, err, sizeof(err))) {
+		driver_set_error("--cmdline: %s", err);
+		workload_release(&wl);
 		return -1;
 	}
 	if (workload_check(&wl, topo.nr_cpus, err, sizeof(err))) {

@@ -479,6 +479,7 @@ int driver_status_from_name(const char *name);
  * @workload: a workload spec (a file or task groups)
  * @topology: a topology spec (a preset, a shape or a file)
  * @duration: a duration such as "2s", or NULL
+ * @cmdline: boot parameters for that machine ("isolcpus=3"), or NULL
  *
  * Bad specs are the user's error: commands say so before building a
  * revision, with the parsers' messages (file:line:column or key).
@@ -486,7 +487,7 @@ int driver_status_from_name(const char *name);
  * Return: 0, or -1 with driver_last_error() saying what is wrong.
  */
 int driver_check_specs(const char *workload, const char *topology,
-		       const char *duration);
+		       const char *duration, const char *cmdline);
 
 /**
  * driver_last_error() - the message of the last failure in this thread
