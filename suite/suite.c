@@ -1029,41 +1029,43 @@ static void text_lock(cJSON *tasks, const struct pattern *p, int cpus)
 	ev_str(&s, "unlock", "mutex");
 }
 
-static void text_pi(cJSON *tasks, const struct pattern *p, int cpus)
+/*
+ * One task of a pi pattern on CPU @c, every 50 ms after @delay_us: @run_us
+ * of work, inside @mutex when it is given. FIFO when @prio is not 0.
+ */
+static void pi_task(cJSON *tasks, const char *role, int c, int prio,
+		    int delay_us, const char *mutex, int run_us)
 {
-	char name[32], mutex[32];
+	char name[32];
 	struct seq s;
 	cJSON *t;
+
+	snprintf(name, sizeof(name), "%s-%d", role, c);
+	t = task(tasks, name, 1);
+	set_cpus(t, c, 1);
+	if (prio)
+		set_policy(t, P_FIFO, prio);
+	if (delay_us)
+		cJSON_AddNumberToObject(t, "delay", delay_us);
+	seq_init(&s, t);
+	if (mutex)
+		ev_str(&s, "lock", mutex);
+	ev_us(&s, "run", run_us);
+	if (mutex)
+		ev_str(&s, "unlock", mutex);
+	ev_timer(&s, 50000);
+}
+
+static void text_pi(cJSON *tasks, const struct pattern *p, int cpus)
+{
+	char mutex[32];
 	int c;
 
 	for (c = 0; c < cpus; c++) {
 		snprintf(mutex, sizeof(mutex), "m%d", c);
-		snprintf(name, sizeof(name), "holder-%d", c);
-		t = task(tasks, name, 1);
-		set_cpus(t, c, 1);
-		seq_init(&s, t);
-		ev_str(&s, "lock", mutex);
-		ev_us(&s, "run", p->a);
-		ev_str(&s, "unlock", mutex);
-		ev_timer(&s, 50000);
-		snprintf(name, sizeof(name), "waiter-%d", c);
-		t = task(tasks, name, 1);
-		set_cpus(t, c, 1);
-		set_policy(t, P_FIFO, 50);
-		cJSON_AddNumberToObject(t, "delay", 1000);
-		seq_init(&s, t);
-		ev_str(&s, "lock", mutex);
-		ev_us(&s, "run", 500);
-		ev_str(&s, "unlock", mutex);
-		ev_timer(&s, 50000);
-		snprintf(name, sizeof(name), "medium-%d", c);
-		t = task(tasks, name, 1);
-		set_cpus(t, c, 1);
-		set_policy(t, P_FIFO, 20);
-		cJSON_AddNumberToObject(t, "delay", 2000);
-		seq_init(&s, t);
-		ev_us(&s, "run", p->b);
-		ev_timer(&s, 50000);
+		pi_task(tasks, "holder", c, 0, 0, mutex, p->a);
+		pi_task(tasks, "waiter", c, 50, 1000, mutex, 500);
+		pi_task(tasks, "medium", c, 20, 2000, NULL, p->b);
 	}
 }
 
