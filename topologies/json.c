@@ -706,6 +706,7 @@ int topology_from_json(struct topology *out, const char *text,
 	const char *end = NULL, *p;
 	const cJSON *cpus, *shape, *v;
 	struct topology_fault f;
+	char cmdline[sizeof(out->cmdline)] = "", msg[512];
 	cJSON *root;
 	int ret = -1, line, col;
 
@@ -737,8 +738,8 @@ int topology_from_json(struct topology *out, const char *text,
 		    sizeof(out->name)) < 0 ||
 	    get_str(c, root, "the machine", "description", out->description,
 		    sizeof(out->description)) < 0 ||
-	    get_str(c, root, "the machine", "cmdline", out->cmdline,
-		    sizeof(out->cmdline)) < 0)
+	    get_str(c, root, "the machine", "cmdline", cmdline,
+		    sizeof(cmdline)) < 0)
 		goto cleanup;
 	if (!out->name[0])
 		snprintf(out->name, sizeof(out->name), "%s", name_for_errors);
@@ -781,20 +782,14 @@ int topology_from_json(struct topology *out, const char *text,
 	else if (shape)	/* topology_build_shape wrote the defaults */
 		parse_distances(c, c->dist_node, out);
 	if (topology_check(out, &f, err, errlen)) {
-		char msg[512];
-
 		snprintf(msg, sizeof(msg), "%s", err);
 		err_at(c, fault_node(c, &f), "%s", msg);
 		goto cleanup;
 	}
-	if (out->cmdline[0]) {
-		char line[sizeof(out->cmdline)], msg[512];
-
-		snprintf(line, sizeof(line), "%s", out->cmdline);
-		if (topology_set_cmdline(out, line, msg, sizeof(msg))) {
-			err_at(c, member(root, "cmdline"), "%s", msg);
-			goto cleanup;
-		}
+	/* checked against the CPUs, so once they are known */
+	if (cmdline[0] && topology_set_cmdline(out, cmdline, msg, sizeof(msg))) {
+		err_at(c, member(root, "cmdline"), "%s", msg);
+		goto cleanup;
 	}
 	ret = 0;
 cleanup:

@@ -83,8 +83,8 @@ static void note(struct rp *p, const char *fmt, ...)
 		strcat(p->wl->notes, "\n");
 }
 
-/* A warning: what rt-app would read differently is not here, only what
- * it skips (kept in the workload's notes, printed by whoever runs it). */
+/* A warning with the place it is about, kept in the workload's notes
+ * (whoever runs the workload prints them). */
 static void warn(struct rp *p, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -1023,6 +1023,7 @@ static int instances(struct rp *p)
 		return fail(p, NULL, "out of memory");
 	for (i = 0; i < wl->nr_defs; i++) {
 		const struct workload_task *d = &wl->defs[i];
+		int cut = d->instances > 1 && short_names(wl, i);
 
 		for (j = 0; j < d->instances; j++) {
 			struct workload_task *t = &wl->tasks[wl->nr_tasks++];
@@ -1031,8 +1032,8 @@ static int instances(struct rp *p)
 			t->def = i;
 			if (d->instances > 1)
 				snprintf(t->name, sizeof(t->name),
-					 short_names(wl, i) ? "%.10s-%u" : "%s-%u",
-					 d->name, (unsigned int)j % 10000u);
+					 cut ? "%.10s-%u" : "%s-%u", d->name,
+					 (unsigned int)j % 10000u);
 		}
 	}
 	return 0;
