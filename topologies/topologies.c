@@ -249,12 +249,14 @@ static int check_type(const struct topology_type *ty, struct topology_fault *f,
 	return 0;
 }
 
-/* A CPU list as cpulist_parse() reads it ("1,3-5"), each CPU below @n. */
-static int cpulist(const char *s, int n, int *count)
+int topology_cpulist(const char *s, int n, char *set, int *count)
 {
 	char *end;
+	long c;
 
 	*count = 0;
+	if (set)
+		memset(set, 0, (size_t)n);
 	while (*s) {
 		long a = strtol(s, &end, 10), b;
 
@@ -268,7 +270,11 @@ static int cpulist(const char *s, int n, int *count)
 				return -1;
 			s = end;
 		}
-		*count += (int)(b - a + 1);
+		for (c = a; c <= b; c++) {
+			*count += !set || !set[c];
+			if (set)
+				set[c] = 1;
+		}
 		if (*s == ',')
 			s++;
 		else if (*s)
@@ -316,7 +322,7 @@ int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
 			} else
 				break;
 		}
-		if (cpulist(v, t->nr_cpus, &n)) {
+		if (topology_cpulist(v, t->nr_cpus, NULL, &n)) {
 			snprintf(err, errlen, "boot parameter '%s': expected a list of CPUs from 0 to %d after the flags, such as 2-3",
 				 param, t->nr_cpus - 1);
 			return -1;

@@ -92,6 +92,19 @@ int topology_from_spec(struct topology *out, const char *spec, char *err,
 		       size_t errlen);
 
 /**
+ * topology_cpulist() - a CPU list as the kernel's cpulist_parse() reads
+ *	it ("1,3-5"), each CPU below @n
+ * @s: the text
+ * @n: CPUs of the machine
+ * @set: receives 1 for each CPU in the list, 0 for the others (@n
+ *	entries), or NULL
+ * @count: receives the number of CPUs in the list (with @set: distinct)
+ *
+ * Return: 0, or -1 when @s is not such a list or names no CPU.
+ */
+int topology_cpulist(const char *s, int n, char *set, int *count);
+
+/**
  * topology_set_cmdline() - check and set the machine's boot parameters
  * @t: the machine
  * @cmdline: "isolcpus=[domain,nohz,managed_irq,]CPULIST ..." (space
