@@ -11,8 +11,8 @@ cd "$LSB_ROOT" || exit 1
 # module: the modules its sources may include (besides itself)
 allowed() {
 	case $1 in
-	common|topologies|workloads|suite|plots) echo "" ;;
-	metrics|power) echo "topologies" ;;
+	common|topologies|suite|plots) echo "" ;;
+	metrics|power|workloads) echo "topologies" ;;
 	sim) echo "metrics power topologies workloads" ;;
 	bisect|adapters) echo "common" ;;
 	driver) echo "adapters bisect common metrics sim topologies workloads" ;;

@@ -26,6 +26,7 @@ struct rp {
 	size_t errlen;
 	int default_policy;
 	int pi_enabled;		/* global.pi_enabled */
+	const char *where;	/* in our extension: "lsb-events, event 2" */
 	const char *task;	/* the rt-app task's key */
 	const char *phase;	/* NULL: the task level */
 	/* per resource: who uses it, to find references to nothing */
@@ -40,6 +41,8 @@ static void vwhere(const struct rp *p, char *buf, size_t len, const char *key,
 {
 	int n = snprintf(buf, len, "workload '%s'", p->file);
 
+	if (p->where && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - n, ": %s", p->where);
 	if (p->task && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, ": task '%s'", p->task);
 	if (p->phase && n >= 0 && (size_t)n < len)
@@ -584,16 +587,20 @@ static int check_keys(struct rp *p, const cJSON *obj, int where)
 	return 0;
 }
 
-static int taskgroup(struct rp *p, const cJSON *v)
+/* rt-app's "taskgroup": a path; "" is none. @group: as a task keeps it. */
+static int taskgroup(struct rp *p, const cJSON *v, int *group)
 {
 	const char *s = NULL;
+	char msg[512];
 
 	if (get_string(p, v, "taskgroup", &s))
 		return -1;
-	if (!*s)	/* rt-app: "" is no taskgroup */
+	if (!*s) {
+		*group = 0;
 		return 0;
-	return fail(p, "taskgroup",
-		    "taskgroup needs a kernel built with group scheduling; not supported yet");
+	}
+	*group = workload_group(p->wl, s, msg, sizeof(msg));
+	return *group < 0 ? fail(p, "taskgroup", "%s", msg) : 0;
 }
 
 /* A phase of nothing but "sleep": 0 would loop in no simulated time. */
@@ -666,7 +673,7 @@ static int parse_phase(struct rp *p, const cJSON *obj,
 			if (policy != t->policy)
 				return fail(p, "policy", "changing the policy in a phase is not supported (no door for sched_setattr on a running task)");
 		} else if (!strcmp(f->string, "taskgroup")) {
-			if (taskgroup(p, f))
+			if (taskgroup(p, f, &ph->group))
 				return -1;
 		} else {
 			return fail(p, f->string, "not supported in a phase (set it on the task)");
@@ -748,7 +755,7 @@ static int parse_sched(struct rp *p, const cJSON *obj, struct workload_task *t)
 		t->util_max = (int)l;
 	}
 	if ((f = cJSON_GetObjectItemCaseSensitive(obj, "taskgroup")) &&
-	    taskgroup(p, f))
+	    taskgroup(p, f, &t->group))
 		return -1;
 	if (cJSON_GetObjectItemCaseSensitive(obj, "nodes_membind"))
 		return fail(p, "nodes_membind", "NUMA memory binding is not simulated");
@@ -900,6 +907,175 @@ static int parse_global(struct rp *p, const cJSON *g)
 			snprintf(key, sizeof(key), "global.%.80s", k);
 			skipped(p, key);
 		}
+	}
+	return 0;
+}
+
+/* ---- our extension: the groups' control files, the system's events ---- */
+
+/* What is written to a control file: a string as it is, or an integer. */
+static int parse_setting(struct rp *p, const cJSON *f,
+			 struct workload_setting *out)
+{
+	char num[32], msg[512];
+	const char *v = num;
+	long l;
+
+	if (cJSON_IsString(f)) {
+		v = f->valuestring;
+	} else if (cJSON_IsNumber(f)) {
+		if (get_int(p, f, &l))
+			return -1;
+		snprintf(num, sizeof(num), "%ld", l);
+	} else {
+		return fail(p, f->string, "expected what is written to the file (a string or an integer), got %s",
+			    type_name(f));
+	}
+	if (workload_setting(out, f->string, v, msg, sizeof(msg)))
+		return fail(p, NULL, "%s", msg);
+	if (!strncmp(out->file, "cpuset.", 7))
+		p->wl->cpusets = 1;
+	return 0;
+}
+
+/* "lsb-taskgroups": {PATH: {FILE: VALUE, ...}, ...}, written at boot */
+static int parse_taskgroups(struct rp *p, const cJSON *obj)
+{
+	char where[WORKLOAD_GROUP_PATH_MAX + 32], msg[512];
+	const cJSON *g, *f;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, "lsb-taskgroups", "expected an object of taskgroup paths, each an object of control files and their values, got %s",
+			    type_name(obj));
+	p->where = where;
+	cJSON_ArrayForEach(g, obj) {
+		struct workload_group *grp;
+		int idx;
+
+		snprintf(where, sizeof(where), "lsb-taskgroups: '%.*s'",
+			 WORKLOAD_GROUP_PATH_MAX, g->string);
+		if (!cJSON_IsObject(g))
+			return fail(p, NULL, "expected an object of control files and their values, got %s",
+				    type_name(g));
+		idx = workload_group(p->wl, g->string, msg, sizeof(msg));
+		if (idx < 0)
+			return fail(p, NULL, "%s", msg);
+		grp = &p->wl->groups[idx - 1];
+		cJSON_ArrayForEach(f, g) {
+			struct workload_setting *set;
+
+			set = realloc(grp->settings, (grp->nr_settings + 1) *
+				      sizeof(*set));
+			if (!set)
+				return fail(p, NULL, "out of memory");
+			grp->settings = set;
+			if (parse_setting(p, f, &set[grp->nr_settings++]))
+				return -1;
+		}
+	}
+	p->where = NULL;
+	return 0;
+}
+
+static struct workload_sysevent *sysevent_add(struct rp *p, uint64_t time,
+					      enum workload_sys_type type)
+{
+	struct workload *wl = p->wl;
+	struct workload_sysevent *e;
+
+	e = realloc(wl->sysevents, (wl->nr_sysevents + 1) * sizeof(*e));
+	if (!e) {
+		fail(p, NULL, "out of memory");
+		return NULL;
+	}
+	wl->sysevents = e;
+	e = &e[wl->nr_sysevents++];
+	memset(e, 0, sizeof(*e));
+	e->time_ns = time;
+	e->type = type;
+	return e;
+}
+
+static int parse_sysevent(struct rp *p, const cJSON *obj)
+{
+	const cJSON *time = cJSON_GetObjectItemCaseSensitive(obj, "time");
+	const cJSON *tg = cJSON_GetObjectItemCaseSensitive(obj, "taskgroup");
+	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(obj, "cpu");
+	const cJSON *online = cJSON_GetObjectItemCaseSensitive(obj, "online");
+	struct workload_sysevent *e;
+	const cJSON *f;
+	uint64_t t;
+	char msg[512];
+	int group, on = 0, n = 0;
+	long c;
+
+	if (!cJSON_IsObject(obj))
+		return fail(p, NULL, "expected an object, got %s", type_name(obj));
+	if (!time)
+		return fail(p, NULL, "expected \"time\": when, in microseconds from the start");
+	if (get_us_from(p, time, "time", 0, &t))
+		return -1;
+	if (tg && (cpu || online))
+		return fail(p, NULL, "an event writes a taskgroup's files or takes a CPU offline or online, not both");
+	if (tg) {
+		const char *path = NULL;
+
+		if (get_string(p, tg, "taskgroup", &path))
+			return -1;
+		group = workload_group(p->wl, path, msg, sizeof(msg));
+		if (group < 0)
+			return fail(p, "taskgroup", "%s", msg);
+		cJSON_ArrayForEach(f, obj) {
+			if (f == time || f == tg)
+				continue;
+			if (!(e = sysevent_add(p, t, WL_SYS_WRITE)))
+				return -1;
+			e->group = group - 1;
+			if (parse_setting(p, f, &e->set))
+				return -1;
+			n++;
+		}
+		return n ? 0 : fail(p, "taskgroup", "no control file to write (such as \"cpu.weight\": 200)");
+	}
+	if (!cpu || !online)
+		return fail(p, NULL, "expected \"taskgroup\" and control files to write, or \"cpu\" and \"online\"");
+	cJSON_ArrayForEach(f, obj)
+		if (f != time && f != cpu && f != online)
+			return fail(p, f->string, "unknown key in a CPU's event (expected time, cpu and online)");
+	if (get_range(p, cpu, 0, WORKLOAD_MAX_CPUS - 1, &c) ||
+	    get_bool(p, online, &on))
+		return -1;
+	if (!(e = sysevent_add(p, t, on ? WL_SYS_CPU_UP : WL_SYS_CPU_DOWN)))
+		return -1;
+	e->cpu = (int)c;
+	return 0;
+}
+
+/* "lsb-events": [{"time": us, ...}, ...], run in time order */
+static int parse_sysevents(struct rp *p, const cJSON *arr)
+{
+	struct workload *wl = p->wl;
+	char where[64];
+	const cJSON *e;
+	int k = 0, i, j;
+
+	if (!cJSON_IsArray(arr))
+		return fail(p, "lsb-events", "expected an array of events, got %s",
+			    type_name(arr));
+	p->where = where;
+	cJSON_ArrayForEach(e, arr) {
+		snprintf(where, sizeof(where), "lsb-events: event %d", ++k);
+		if (parse_sysevent(p, e))
+			return -1;
+	}
+	p->where = NULL;
+	/* stable: writes at one time keep their order */
+	for (i = 1; i < wl->nr_sysevents; i++) {
+		struct workload_sysevent x = wl->sysevents[i];
+
+		for (j = i; j > 0 && wl->sysevents[j - 1].time_ns > x.time_ns; j--)
+			wl->sysevents[j] = wl->sysevents[j - 1];
+		wl->sysevents[j] = x;
 	}
 	return 0;
 }
@@ -1235,6 +1411,12 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 				goto cleanup;
 		} else if (!strcmp(f->string, "tasks")) {
 			tasks = f;
+		} else if (!strcmp(f->string, "lsb-taskgroups")) {
+			if (parse_taskgroups(&p, f))
+				goto cleanup;
+		} else if (!strcmp(f->string, "lsb-events")) {
+			if (parse_sysevents(&p, f))
+				goto cleanup;
 		} else if (!strcmp(f->string, "resources")) {
 			note(&p, "note: workload '%s': resources: rt-app creates them on first use; the section is not needed",
 			     path);

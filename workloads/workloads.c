@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "workloads/workloads.h"
+#include "topologies/topologies.h"
 #include "workloads/workloads_internal.h"
 
 int workload_parse_duration(uint64_t *out, const char *s)
@@ -373,7 +374,7 @@ static int check_cpus(const struct workload *wl, const char *task,
 int workload_check(const struct workload *wl, int nr_cpus, char *err,
 		   size_t errlen)
 {
-	int i, j;
+	int i, j, n;
 
 	for (i = 0; i < wl->nr_defs; i++) {
 		const struct workload_task *d = &wl->defs[i];
@@ -387,6 +388,35 @@ int workload_check(const struct workload *wl, int nr_cpus, char *err,
 				       nr_cpus, err, errlen))
 				return -1;
 	}
+	for (i = 0; i < wl->nr_sysevents; i++) {
+		const struct workload_sysevent *e = &wl->sysevents[i];
+
+		if (e->type != WL_SYS_WRITE && e->cpu >= nr_cpus) {
+			snprintf(err, errlen, "workload '%s': lsb-events: CPU %d is beyond the topology's %d CPUs",
+				 wl->spec, e->cpu, nr_cpus);
+			return -1;
+		}
+		if (e->type == WL_SYS_WRITE &&
+		    !strcmp(e->set.file, "cpuset.cpus") &&
+		    topology_cpulist(e->set.value, nr_cpus, NULL, &n)) {
+			snprintf(err, errlen, "workload '%s': lsb-events: taskgroup '%s': cpuset.cpus '%s' names a CPU beyond the topology's %d CPUs",
+				 wl->spec, wl->groups[e->group].path,
+				 e->set.value, nr_cpus);
+			return -1;
+		}
+	}
+	for (i = 0; i < wl->nr_groups; i++)
+		for (j = 0; j < wl->groups[i].nr_settings; j++) {
+			const struct workload_setting *s = &wl->groups[i].settings[j];
+
+			if (!strcmp(s->file, "cpuset.cpus") &&
+			    topology_cpulist(s->value, nr_cpus, NULL, &n)) {
+				snprintf(err, errlen, "workload '%s': taskgroup '%s': cpuset.cpus '%s' names a CPU beyond the topology's %d CPUs",
+					 wl->spec, wl->groups[i].path, s->value,
+					 nr_cpus);
+				return -1;
+			}
+		}
 	return 0;
 }
 
@@ -401,6 +431,14 @@ void workload_release(struct workload *wl)
 		}
 		free(wl->defs[i].phases);
 	}
+	for (i = 0; i < wl->nr_groups; i++)
+		free(wl->groups[i].settings);
+	free(wl->groups);
+	free(wl->sysevents);
+	wl->groups = NULL;
+	wl->sysevents = NULL;
+	wl->nr_groups = 0;
+	wl->nr_sysevents = 0;
 	free(wl->defs);
 	free(wl->tasks);
 	free(wl->res);

@@ -31,6 +31,8 @@
 /* a task's name, as rt-app keeps it; the kernel's comm keeps 15 of it */
 #define WORKLOAD_NAME_MAX 64
 #define WORKLOAD_MAX_CPUS 512
+#define WORKLOAD_MAX_GROUPS 256
+#define WORKLOAD_GROUP_PATH_MAX 256
 
 enum workload_kind {
 	WORKLOAD_HOG,
@@ -101,6 +103,8 @@ struct workload_resource {
 
 struct workload_phase {
 	char name[32];
+	int group;			/* taskgroup to move to: 1 + its index
+					   in groups, 0: stay where it is */
 	long loop;			/* >= 1 */
 	int nr_events;
 	struct workload_event *events;
@@ -130,8 +134,45 @@ struct workload_task {
 	int instances;		/* started at boot */
 	int nr_phases;
 	struct workload_phase *phases;	/* owned by the definition */
+	int group;		/* taskgroup it starts in: 1 + its index in
+				   groups, 0: none (the root) */
 	int nr_cpus;		/* 0: all */
 	int cpus[WORKLOAD_MAX_CPUS];
+};
+
+/*
+ * Task groups (cgroups of the cpu controller, and cpusets) and the
+ * system's events: rt-app's "taskgroup" names them by path; our
+ * extension ("lsb-taskgroups", "lsb-events", workloads/README.md) gives
+ * their control files values, at boot or at a time, and takes CPUs
+ * offline and back.
+ */
+
+/* A write to a group's control file, as "echo VALUE > FILE" does it. */
+struct workload_setting {
+	char file[32];		/* "cpu.weight", "cpuset.cpus", ... */
+	char value[96];
+};
+
+struct workload_group {
+	char path[WORKLOAD_GROUP_PATH_MAX];	/* "/", "/a", "/a/b" */
+	int parent;		/* index in groups; -1 for the root "/" */
+	int nr_settings;
+	struct workload_setting *settings;	/* at boot, in order */
+};
+
+enum workload_sys_type {
+	WL_SYS_WRITE,		/* a group's control file */
+	WL_SYS_CPU_DOWN,	/* a CPU goes offline */
+	WL_SYS_CPU_UP,		/* and comes back */
+};
+
+struct workload_sysevent {
+	uint64_t time_ns;
+	enum workload_sys_type type;
+	int group;		/* WL_SYS_WRITE: index in groups */
+	struct workload_setting set;
+	int cpu;		/* WL_SYS_CPU_* */
 };
 
 struct workload {
@@ -145,6 +186,11 @@ struct workload {
 	int randomised;		/* draws from the seeded PRNG */
 	int pi_enabled;		/* rt-app global.pi_enabled: PI mutexes */
 	uint64_t duration_ns;	/* rt-app global.duration; 0: not given */
+	int nr_groups;		/* 0, or groups[0] is the root "/" */
+	struct workload_group *groups;	/* parents before their children */
+	int nr_sysevents;
+	struct workload_sysevent *sysevents;	/* in time order */
+	int cpusets;		/* some group sets cpuset.* */
 	char notes[1024];	/* what was accepted but does not apply */
 };
 
@@ -176,6 +222,38 @@ void workload_release(struct workload *wl);
  */
 int workload_check(const struct workload *wl, int nr_cpus, char *err,
 		   size_t errlen);
+
+/**
+ * workload_group() - the group of @path, made (with its ancestors) if new
+ * @wl: the workload
+ * @path: "/" or "/a/b"
+ * @err: receives a message naming the path on failure
+ * @errlen: size of @err
+ *
+ * Return: 1 + its index in @wl->groups (the form of a task's and a
+ * phase's group), or -1 with @err set: not an absolute path of names,
+ * too long, or too many groups.
+ */
+int workload_group(struct workload *wl, const char *path, char *err,
+		   size_t errlen);
+
+/**
+ * workload_setting() - check and fill a control-file write
+ * @out: filled in
+ * @file: cpu.weight, cpu.weight.nice, cpu.max, cpu.max.burst, cpu.idle,
+ *	cpu.uclamp.min, cpu.uclamp.max (cgroup v2), cpu.shares,
+ *	cpu.cfs_quota_us, cpu.cfs_period_us, cpu.cfs_burst_us (v1),
+ *	cpuset.cpus, cpuset.cpus.partition
+ * @value: as written to the file; the cpu controller's own handler in
+ *	the revision reads it (and may refuse it); cpuset values are
+ *	checked here: a CPU list, member/root/isolated
+ * @err: receives a message naming the file and what it expects
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int workload_setting(struct workload_setting *out, const char *file,
+		     const char *value, char *err, size_t errlen);
 
 /**
  * workload_parse_duration() - "10ms", "2s", "500us", "100ns" or plain ns

@@ -331,6 +331,63 @@ static bool test_integer_out_of_range(void)
 	return true;
 }
 
+/* rt-app's taskgroup paths: every directory made, parents first, once. */
+static bool test_taskgroups(void)
+{
+	ASSERT_TRUE(parse_text("tg.json",
+		"{\"tasks\": {"
+		" \"a\": {\"taskgroup\": \"/tg1/tg11/\", \"run\": 10},"
+		" \"b\": {\"taskgroup\": \"\", \"phases\": {"
+		"  \"p0\": {\"taskgroup\": \"//tg1\", \"run\": 10},"
+		"  \"p1\": {\"run\": 10},"
+		"  \"p2\": {\"taskgroup\": \"/\", \"run\": 10}}}}}"));
+	ASSERT_EQ(wl.nr_groups, 3);
+	ASSERT_STREQ(wl.groups[0].path, "/");
+	ASSERT_STREQ(wl.groups[1].path, "/tg1");
+	ASSERT_STREQ(wl.groups[2].path, "/tg1/tg11");
+	ASSERT_EQ(wl.groups[2].parent, 1);
+	ASSERT_EQ(wl.tasks[0].group, 3);
+	ASSERT_EQ(wl.tasks[1].group, 0);
+	ASSERT_EQ(wl.tasks[1].phases[0].group, 2);
+	ASSERT_EQ(wl.tasks[1].phases[1].group, 0);
+	ASSERT_EQ(wl.tasks[1].phases[2].group, 1);
+	ASSERT_FALSE(wl.cpusets);
+	workload_release(&wl);
+	return true;
+}
+
+/* Our extension: control files at boot, events in time order. */
+static bool test_group_settings_and_events(void)
+{
+	ASSERT_TRUE(parse_text("ext.json",
+		"{\"lsb-taskgroups\": {\"/bg\": {\"cpu.max\": \"50000 100000\","
+		"  \"cpu.weight\": 50}, \"/rt\": {\"cpuset.cpus\": \"2-3\"}},"
+		" \"lsb-events\": ["
+		"  {\"time\": 2000, \"cpu\": 3, \"online\": true},"
+		"  {\"time\": 1000, \"cpu\": 3, \"online\": false},"
+		"  {\"time\": 1000, \"taskgroup\": \"/bg\", \"cpu.max\": \"max\"}],"
+		" \"tasks\": {\"t\": {\"taskgroup\": \"/bg\", \"run\": 10}}}"));
+	ASSERT_EQ(wl.nr_groups, 3);
+	ASSERT_EQ(wl.groups[1].nr_settings, 2);
+	ASSERT_STREQ(wl.groups[1].settings[0].file, "cpu.max");
+	ASSERT_STREQ(wl.groups[1].settings[0].value, "50000 100000");
+	ASSERT_STREQ(wl.groups[1].settings[1].value, "50");
+	ASSERT_TRUE(wl.cpusets);
+	ASSERT_EQ(wl.nr_sysevents, 3);
+	ASSERT_EQ(wl.sysevents[0].type, WL_SYS_CPU_DOWN);
+	ASSERT_EQ(wl.sysevents[0].time_ns, 1000000);
+	ASSERT_EQ(wl.sysevents[1].type, WL_SYS_WRITE);
+	ASSERT_EQ(wl.sysevents[1].group, 1);
+	ASSERT_STREQ(wl.sysevents[1].set.value, "max");
+	ASSERT_EQ(wl.sysevents[2].type, WL_SYS_CPU_UP);
+	ASSERT_EQ(wl.sysevents[2].cpu, 3);
+	ASSERT_FALSE(workload_check(&wl, 4, err, sizeof(err)));
+	ASSERT_TRUE(workload_check(&wl, 3, err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "CPU 3 is beyond the topology's 3 CPUs") != NULL);
+	workload_release(&wl);
+	return true;
+}
+
 static bool test_missing_file(void)
 {
 	ASSERT_TRUE(workload_parse(&wl, "t/workloads/absent.json", err,
@@ -395,8 +452,34 @@ static const struct {
 	  "{\"tasks\": {\"t\": {\"timer\": {\"ref\": \"x\", \"period\": 10, \"mode\": \"absolute\"}},"
 	  " \"u\": {\"timer\": {\"ref\": \"x\", \"period\": 10}}}}",
 	  "timer 'x' is used both in relative and absolute mode" },
-	{ "taskgroup.json", "{\"tasks\": {\"t\": {\"taskgroup\": \"/tg\", \"run\": 10}}}",
-	  "taskgroup needs a kernel built with group scheduling; not supported yet" },
+	{ "taskgroup.json", "{\"tasks\": {\"t\": {\"taskgroup\": \"tg\", \"run\": 10}}}",
+	  "taskgroup 'tg': expected an absolute path" },
+	{ "taskgroup-dots.json", "{\"tasks\": {\"t\": {\"taskgroup\": \"/a/../b\", \"run\": 10}}}",
+	  "'.' and '..' name no new group" },
+	{ "group-file.json",
+	  "{\"lsb-taskgroups\": {\"/a\": {\"cpu.wieght\": 100}}, \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "lsb-taskgroups: '/a': unknown control file 'cpu.wieght'" },
+	{ "group-value.json",
+	  "{\"lsb-taskgroups\": {\"/a\": {\"cpu.max\": [1]}}, \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "'cpu.max': expected what is written to the file (a string or an integer), got an array" },
+	{ "group-cpuset.json",
+	  "{\"lsb-taskgroups\": {\"/a\": {\"cpuset.cpus\": \"3-1\"}}, \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "'cpuset.cpus': expected a list of CPUs such as 0-3,6, got '3-1'" },
+	{ "group-partition.json",
+	  "{\"lsb-taskgroups\": {\"/a\": {\"cpuset.cpus.partition\": \"exclusive\"}}, \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "expected member, root or isolated, got 'exclusive'" },
+	{ "event-time.json",
+	  "{\"lsb-events\": [{\"cpu\": 1, \"online\": false}], \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "lsb-events: event 1: expected \"time\"" },
+	{ "event-both.json",
+	  "{\"lsb-events\": [{\"time\": 5, \"cpu\": 1, \"online\": false, \"taskgroup\": \"/a\"}], \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "not both" },
+	{ "event-online.json",
+	  "{\"lsb-events\": [{\"time\": 5, \"cpu\": 1, \"online\": 0}], \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "'online': expected true or false, got a number" },
+	{ "event-nothing.json",
+	  "{\"lsb-events\": [{\"time\": 5, \"taskgroup\": \"/a\"}], \"tasks\": {\"t\": {\"run\": 10}}}",
+	  "no control file to write" },
 	{ "policy.json", "{\"tasks\": {\"t\": {\"policy\": \"SCHED_FAST\", \"run\": 10}}}",
 	  "unknown policy 'SCHED_FAST'" },
 	{ "prio.json", "{\"tasks\": {\"t\": {\"policy\": \"SCHED_FIFO\", \"priority\": 100, \"run\": 10}}}",
@@ -448,6 +531,8 @@ int main(void)
 	TEST(test_syntax_positions);
 	TEST(test_nesting_depth);
 	TEST(test_integer_out_of_range);
+	TEST(test_taskgroups);
+	TEST(test_group_settings_and_events);
 	TEST(test_missing_file);
 	for (i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++)
 		refused(refusals[i].name, refusals[i].text, refusals[i].expect);
