@@ -55,6 +55,7 @@ enum probe_id {
 	P_IRQ_DISABLE_STATE,
 	P_RANDOM_BELOW,
 	P_CPUFREQ_READY_EAS,
+	P_KMEM_CACHE_ARGS,
 	NR_PROBES
 };
 
@@ -158,9 +159,9 @@ static const struct probe probes[NR_PROBES] = {
 	[P_STOP_NOWAIT_VOID] = { "stop_one_cpu_nowait_void",
 		"include/linux/stop_machine.h", "^void stop_one_cpu_nowait\\(",
 		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RET void\n"
-		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN return",
+		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN(queued) (void)(queued)",
 		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RET bool\n"
-		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN return true" },
+		"#define LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN(queued) return (queued)" },
 	[P_MUTEX_INIT_GENERIC] = { "mutex_init_generic", "include/linux/mutex.h",
 		"^extern void mutex_init_generic\\(struct mutex \\*lock\\);",
 		"#define LINSCHED_MUTEX_INIT_GENERIC 1", NULL },
@@ -192,6 +193,9 @@ static const struct probe probes[NR_PROBES] = {
 	[P_CPUFREQ_READY_EAS] = { "cpufreq_ready_for_eas",
 		"include/linux/cpufreq.h", "^bool cpufreq_ready_for_eas\\(",
 		"#define LINSCHED_CPUFREQ_READY_FOR_EAS 1", NULL },
+	[P_KMEM_CACHE_ARGS] = { "kmem_cache_create_args", "include/linux/slab.h",
+		"^struct kmem_cache \\*__kmem_cache_create_args\\(",
+		"#define LINSCHED_KMEM_CACHE_CREATE_ARGS 1", NULL },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

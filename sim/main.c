@@ -184,6 +184,46 @@ static void power_json(cJSON *root, const struct topology *topo,
 	}
 }
 
+/* Task groups: what the kernel charged and limited each (cpu.stat). */
+static void groups_json(cJSON *root, const struct sim_result *res)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "taskgroups");
+	int i;
+
+	for (i = 0; i < res->nr_groups; i++) {
+		const struct sim_group_result *g = &res->groups[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "path", g->path);
+		cJSON_AddNumberToObject(o, "usage_ns", (double)g->usage_ns);
+		cJSON_AddNumberToObject(o, "nr_periods", (double)g->nr_periods);
+		cJSON_AddNumberToObject(o, "nr_throttled",
+					(double)g->nr_throttled);
+		cJSON_AddNumberToObject(o, "throttled_ns",
+					(double)g->throttled_ns);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
+/* The workload's timed events, as they went. */
+static void sysevents_json(cJSON *root, const struct sim_result *res)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "system_events");
+	int i;
+
+	for (i = 0; i < res->nr_sysevents; i++) {
+		const struct sim_sysevent_result *e = &res->sysevents[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "time_ns", (double)e->time_ns);
+		cJSON_AddStringToObject(o, "event", e->what);
+		cJSON_AddStringToObject(o, "status", e->status);
+		if (e->domains)
+			cJSON_AddStringToObject(o, "domains", e->domains);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
 /* Where a result came from, as the driver knows it. */
 struct run_meta {
 	const char *revision;
@@ -224,6 +264,9 @@ static cJSON *results_json(const struct sim_config *cfg,
 		cJSON_AddNumberToObject(c, "id", i);
 		cJSON_AddNumberToObject(c, "busy_ns", (double)res->cpus[i].busy_ns);
 		cJSON_AddNumberToObject(c, "idle_ns", (double)res->cpus[i].idle_ns);
+		if (res->cpus[i].offline_ns)
+			cJSON_AddNumberToObject(c, "offline_ns",
+						(double)res->cpus[i].offline_ns);
 		cJSON_AddStringToObject(c, "type", cfg->topo->types[cfg->topo->cpu[i].type].name);
 		cJSON_AddItemToArray(arr, c);
 	}
@@ -249,8 +292,15 @@ static cJSON *results_json(const struct sim_config *cfg,
 			cJSON_AddNumberToObject(o, "lock_wait_max_ns",
 						(double)t->lock_wait_max_ns);
 		}
+		if (cfg->wl->nr_groups)
+			cJSON_AddStringToObject(o, "taskgroup", t->group ?
+				cfg->wl->groups[t->group - 1].path : "/");
 		cJSON_AddItemToArray(arr, o);
 	}
+	if (res->nr_groups)
+		groups_json(root, res);
+	if (res->nr_sysevents)
+		sysevents_json(root, res);
 	return root;
 }
 

@@ -511,7 +511,85 @@ void lh_boot_done(void)
 		fflush(stdout);
 		exit(0);
 	}
+	sim_system_boot();
 	sim_tasks_start();
+	sim_system_run();
+}
+
+/* What is queued for @cpu: to @to (timers) or dropped (the rest). */
+static void cpu_events_away(int cpu, int to)
+{
+	struct sim_event **moved = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < sim.heap_n; i++)
+		if ((int)(sim.heap[i].key >> 52) == cpu)
+			n++;
+	if (n && !(moved = calloc(n, sizeof(*moved))))
+		sim_die("out of memory");
+	for (i = n = 0; i < sim.heap_n; i++)
+		if ((int)(sim.heap[i].key >> 52) == cpu)
+			moved[n++] = sim.heap[i].ev;
+	for (i = 0; i < n; i++) {
+		struct sim_event *ev = moved[i];
+
+		sim_event_cancel(ev);
+		if (ev->type == SIM_EV_TIMER)
+			sim_event_push(ev, ev->time, to);
+		else if (ev->type == SIM_EV_IPI)
+			event_free(ev);
+	}
+	free(moved);
+}
+
+/*
+ * The kernel's CPU hotplug: an offline CPU's idle loop played dead, or the
+ * CPU is being brought up. An offline CPU is counted in its deepest idle
+ * state (real ones power off), runs nothing and takes no interrupt: its
+ * hrtimers move to an online CPU, as the kernel's hrtimers_cpu_dying()
+ * moves them.
+ */
+void lh_cpu_online(int cpu, int online)
+{
+	struct sim_cpu *c = &sim.cpu[cpu];
+	const struct topology_type *type =
+		&sim.cfg->topo->types[sim.cfg->topo->cpu[cpu].type];
+	int to;
+
+	if (online == !c->offline)
+		return;
+	if (!online) {
+		for (to = 0; to < sim.nr_cpus; to++)
+			if (to != cpu && !sim.cpu[to].offline)
+				break;
+		lh_tick(cpu, 0);
+		cpu_events_away(cpu, to);
+		siblings_speed(cpu, 0);
+		if (c->idle)
+			c->idle_ns += sim.now - c->idle_since;
+		c->idle = 1;
+		siblings_speed(cpu, 1);
+		c->state = -1;
+		c->waking = 0;
+		power_idle(&sim.power, sim.now, cpu,
+			   type->nr_states ? type->nr_states - 1 : 0);
+		/* the kernel traces nothing on an offline CPU, not even this */
+		if (sim.cfg->metrics)
+			metrics_event(&sim.metrics, sim.now, METRICS_EV_SWITCH,
+				      cpu, 0, sim.metrics.cpu[cpu].curr, 0);
+		c->offline = 1;
+		c->offline_since = sim.now;
+		sim.nr_offline++;
+		return;
+	}
+	c->offline = 0;
+	c->offline_ns += sim.now - c->offline_since;
+	sim.nr_offline--;
+	/* it runs the kernel's bring-up until its idle loop says otherwise */
+	siblings_speed(cpu, 0);
+	c->idle = 0;
+	siblings_speed(cpu, 1);
+	power_idle(&sim.power, sim.now, cpu, POWER_BUSY);
 }
 
 static void say(const char *fmt, va_list ap)
@@ -573,6 +651,20 @@ static void sim_fault_handlers(void)
 
 /* ---- the loop ---- */
 
+/* An event for an offline CPU: a timer goes on elsewhere, the rest is lost. */
+static void offline_event(struct sim_event *ev)
+{
+	int to;
+
+	if (ev->type == SIM_EV_IPI) {
+		event_free(ev);
+	} else if (ev->type == SIM_EV_TIMER) {
+		for (to = 0; sim.cpu[to].offline; to++)
+			;
+		sim_event_push(ev, sim.now, to);
+	}
+}
+
 static void sim_loop(uint64_t end)
 {
 	uint64_t last = UINT64_MAX, same = 0;
@@ -585,6 +677,10 @@ static void sim_loop(uint64_t end)
 		sim_event_cancel(ev);
 		sim.now = ev->time;
 		sim.events++;
+		if (sim.cpu[cpu].offline) {
+			offline_event(ev);
+			continue;
+		}
 		if (ev->type != SIM_EV_SEGMENT && cpu_wakeup_delayed(ev, cpu))
 			continue;
 		if (sim.now == last && ++same > HANG_EVENTS) {
@@ -714,7 +810,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		sim.cpu[i].tick_on = 1;
 		sim_idle_gov_init(&sim.cpu[i].gov);
 	}
-	if (sim_tasks_init(cfg))
+	if (sim_tasks_init(cfg) || sim_system_init(cfg))
 		return -1;
 	sim_fault_handlers();
 
@@ -740,10 +836,13 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	for (i = 0; i < sim.nr_cpus; i++) {
 		struct sim_cpu *c = &sim.cpu[i];
 
-		if (c->idle)
+		if (c->offline)
+			c->offline_ns += sim.now - c->offline_since;
+		else if (c->idle)
 			c->idle_ns += sim.now - c->idle_since;
 		out->cpus[i].idle_ns = c->idle_ns;
-		out->cpus[i].busy_ns = sim.now - c->idle_ns;
+		out->cpus[i].offline_ns = c->offline_ns;
+		out->cpus[i].busy_ns = sim.now - c->idle_ns - c->offline_ns;
 	}
 	out->warnings = sim.warnings;
 	out->events = sim.events;
@@ -753,11 +852,18 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	power_finish(&sim.power, sim.now, &out->power);
 	power_release(&sim.power);
+	sim_system_results(out);
 	return sim_tasks_results(out);
 }
 
 void sim_result_release(struct sim_result *res)
 {
+	int i;
+
+	for (i = 0; i < res->nr_sysevents; i++)
+		free(res->sysevents[i].domains);
+	free(res->sysevents);
+	free(res->groups);
 	power_result_release(&res->power);
 	free(res->cpus);
 	free(res->tasks);

@@ -53,6 +53,7 @@ enum sim_governor {
 struct sim_cpu_result {
 	uint64_t busy_ns;
 	uint64_t idle_ns;
+	uint64_t offline_ns;	/* taken offline (lsb-events) */
 };
 
 struct sim_task_result {
@@ -68,6 +69,26 @@ struct sim_task_result {
 	int locks;		/* the workload has mutexes: the two below */
 	uint64_t lock_wait_ns;	/* time spent waiting for mutexes */
 	uint64_t lock_wait_max_ns;	/* the longest single wait */
+	int group;		/* its taskgroup at the end: 1 + index in the
+				   workload's groups, 0: never moved */
+};
+
+/* What the kernel charged and limited a task group (its cpu.stat). */
+struct sim_group_result {
+	const char *path;	/* the workload's */
+	uint64_t usage_ns;	/* CPU time, its descendants' included */
+	uint64_t nr_periods;	/* bandwidth periods it was active in */
+	uint64_t nr_throttled;	/* periods it ran out of quota in */
+	uint64_t throttled_ns;	/* time its runqueues were throttled */
+};
+
+/* A timed event of the workload (lsb-events) and what came of it. */
+struct sim_sysevent_result {
+	uint64_t time_ns;
+	char what[WORKLOAD_GROUP_PATH_MAX + 160];	/* "cpu 3 offline" */
+	char status[96];	/* "ok", or why not */
+	char *domains;		/* after a CPU or cpuset change: the sched
+				   domains the kernel built (lk_domains) */
 };
 
 struct sim_result {
@@ -80,6 +101,10 @@ struct sim_result {
 	uint64_t events;
 	struct metrics_result metrics;	/* scores of the workload's tasks */
 	struct power_result power;	/* idle, frequency and energy */
+	int nr_groups;			/* the workload's, "/" first */
+	struct sim_group_result *groups;
+	int nr_sysevents;
+	struct sim_sysevent_result *sysevents;
 };
 
 /**

@@ -47,6 +47,8 @@ struct sim_cpu {
 	uint64_t idle_since;
 	uint64_t idle_ns;
 	int state;			/* idle state chosen, -1: busy */
+	int offline;			/* the kernel took it down */
+	uint64_t offline_since, offline_ns;
 	int waking;			/* leaving it until wake_at */
 	uint64_t wake_at;
 	struct sim_idle_gov gov;
@@ -66,6 +68,7 @@ struct sim {
 	uint64_t kernel_rng[4];
 	struct metrics metrics;		/* fed by lh_sched_event() */
 	struct power power;		/* fed by idle, tick and frequency */
+	int nr_offline;			/* CPUs offline now */
 	char *log_ring[64];
 	size_t log_next;
 	unsigned int warnings;
@@ -108,6 +111,9 @@ struct sim_task {
 	uint64_t t_first;	/* start of the first phase */
 	struct sim_timer *timers;	/* "unique" timers: per resource */
 	int phase_cpus;		/* a phase set its own affinity */
+	char *own;		/* its own affinity, nr_cpus flags; NULL: all */
+	int group;		/* taskgroup: 1 + index, 0: the root, unmoved */
+	int exited;
 	int nr_forks;
 	struct sim_task *wait_next;	/* on a wait list */
 	int woken;		/* taken off a wait list: go on */
@@ -121,9 +127,23 @@ int sim_tasks_init(const struct sim_config *cfg);
 void sim_tasks_start(void);
 void sim_task_start(struct sim_task *t);
 int sim_tasks_results(struct sim_result *out);
+/* Set the task's own affinity (@nr 0: every CPU) and apply it. */
 int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus);
+/* Its own affinity within its cpuset, to the kernel and the metrics. */
+int sim_task_affinity_apply(struct sim_task *t);
+/* Every live task again: to the kernel too (cpusets) or the metrics alone. */
+void sim_tasks_affinity_refresh(int kernel);
 void sim_task_speed_changed(struct sim_task *t);
 void sim_task_speed_resume(struct sim_task *t);
+
+/* system.c: task groups, cpusets, the workload's timed events */
+int sim_system_init(const struct sim_config *cfg);
+void sim_system_boot(void);		/* from init, before the tasks */
+void sim_system_run(void);		/* from init, after them */
+void sim_task_join(struct sim_task *t, int group);
+/* a group's effective CPUs (nr_cpus flags), NULL without cpusets */
+const char *sim_group_cpus(int group);
+void sim_system_results(struct sim_result *out);
 
 /* sync.c: rt-app's resources, with wait lists of tasks */
 struct sim_res {

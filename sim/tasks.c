@@ -22,6 +22,7 @@ static struct sim_task **tasks;
 static int nr_tasks, cap_tasks;
 static struct sim_res *res;	/* one per workload resource */
 static unsigned int nr_forked;
+static int *allowed_buf, *online_buf;	/* scratch lists of CPUs, nr_cpus */
 
 static struct sim_task *task_add(const struct workload_task *w,
 				 const char *name)
@@ -62,7 +63,9 @@ int sim_tasks_init(const struct sim_config *cfg)
 		return -1;
 	}
 	res = calloc(cfg->wl->nr_res ? cfg->wl->nr_res : 1, sizeof(*res));
-	if (!res)
+	allowed_buf = calloc(cfg->topo->nr_cpus, sizeof(*allowed_buf));
+	online_buf = calloc(cfg->topo->nr_cpus, sizeof(*online_buf));
+	if (!res || !allowed_buf || !online_buf)
 		sim_die("out of memory for tasks");
 	for (i = 0; i < cfg->wl->nr_res; i++)
 		res[i].w = &cfg->wl->res[i];
@@ -204,16 +207,8 @@ static uint64_t draw(struct sim_task *t, const struct workload_dist *d)
  */
 static void task_unpin(struct sim_task *t, uint64_t until)
 {
-	int *all, i;
-
 	task_run_until(t, until);
-	all = calloc(sim.nr_cpus, sizeof(*all));
-	if (!all)
-		sim_die("out of memory");
-	for (i = 0; i < sim.nr_cpus; i++)
-		all[i] = i;
-	sim_task_set_affinity(t, sim.nr_cpus, all);
-	free(all);
+	sim_task_set_affinity(t, 0, NULL);
 }
 
 static void task_timer(struct sim_task *t, const struct workload_event *e)
@@ -304,7 +299,6 @@ static void task_event(struct sim_task *t, const struct workload_event *e)
 static void task_affinity(struct sim_task *t, const struct workload_phase *ph)
 {
 	const struct workload_task *w = t->w;
-	int *all, i;
 
 	if (ph->nr_cpus) {
 		sim_task_set_affinity(t, ph->nr_cpus, ph->cpus);
@@ -315,17 +309,7 @@ static void task_affinity(struct sim_task *t, const struct workload_phase *ph)
 		return;
 	/* back to the task's own affinity after a phase with its own */
 	t->phase_cpus = 0;
-	if (w->nr_cpus) {
-		sim_task_set_affinity(t, w->nr_cpus, w->cpus);
-		return;
-	}
-	all = calloc(sim.nr_cpus, sizeof(*all));
-	if (!all)
-		sim_die("out of memory");
-	for (i = 0; i < sim.nr_cpus; i++)
-		all[i] = i;
-	sim_task_set_affinity(t, sim.nr_cpus, all);
-	free(all);
+	sim_task_set_affinity(t, w->nr_cpus, w->cpus);
 }
 
 /* What the metrics count a task as: RT and deadline tasks weigh as nice 0. */
@@ -344,13 +328,109 @@ static unsigned int task_weight(int policy, int nice)
 	return metrics_nice_weight(nice);
 }
 
+/*
+ * Where @t may run: its own affinity within its group's cpuset, as
+ * cpuset's set_cpus_allowed_ptr() makes it (the cpuset's alone when the
+ * two share no CPU). Fills @cpus, ascending, and returns how many; 0 when
+ * nothing restricts it (every CPU).
+ */
+static int task_allowed(const struct sim_task *t, int *cpus)
+{
+	const char *eff = sim_group_cpus(t->group);
+	int c, n = 0;
+
+	if (!t->own && !eff)
+		return 0;
+	for (c = 0; c < sim.nr_cpus; c++)
+		if ((!t->own || t->own[c]) && (!eff || eff[c]))
+			cpus[n++] = c;
+	for (c = 0; !n && c < sim.nr_cpus; c++)
+		if (eff[c])
+			cpus[n++] = c;
+	return n;
+}
+
+/*
+ * Where the metrics count it as allowed: those of @cpus (every CPU when
+ * @n is 0) that are online, every online one when none is (the kernel
+ * then breaks its affinity). Returns how many are in @out, 0 for all.
+ */
+static int task_allowed_online(int n, const int *cpus, int *out)
+{
+	int i, k = 0;
+
+	if (!sim.nr_offline) {
+		memcpy(out, cpus, n * sizeof(*out));
+		return n;
+	}
+	for (i = 0; i < (n ? n : sim.nr_cpus); i++) {
+		int c = n ? cpus[i] : i;
+
+		if (!sim.cpu[c].offline)
+			out[k++] = c;
+	}
+	for (i = 0; !k && i < sim.nr_cpus; i++)
+		if (!sim.cpu[i].offline)
+			out[k++] = i;
+	return k;
+}
+
+static void task_metrics_affinity(struct sim_task *t, int n, const int *cpus)
+{
+	int k;
+
+	if (!sim.cfg->metrics)
+		return;
+	k = task_allowed_online(n, cpus, online_buf);
+	metrics_affinity(&sim.metrics, sim.now, t->pid, k, online_buf);
+}
+
+int sim_task_affinity_apply(struct sim_task *t)
+{
+	int n = task_allowed(t, allowed_buf), ret, c;
+
+	if (!n)
+		for (c = 0; c < sim.nr_cpus; c++)
+			allowed_buf[n++] = c;
+	ret = lk_task_set_affinity(t->ktask, n, allowed_buf);
+	if (!ret)
+		task_metrics_affinity(t, n, allowed_buf);
+	return ret;
+}
+
 int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus)
 {
-	int ret = lk_task_set_affinity(t->ktask, nr, cpus);
+	int i;
 
-	if (!ret && sim.cfg->metrics)
-		metrics_affinity(&sim.metrics, sim.now, t->pid, nr, cpus);
-	return ret;
+	if (!nr) {
+		free(t->own);
+		t->own = NULL;
+	} else {
+		if (!t->own && !(t->own = malloc(sim.nr_cpus)))
+			sim_die("out of memory");
+		memset(t->own, 0, sim.nr_cpus);
+		for (i = 0; i < nr; i++)
+			t->own[cpus[i]] = 1;
+	}
+	return sim_task_affinity_apply(t);
+}
+
+void sim_tasks_affinity_refresh(int kernel)
+{
+	int i, n;
+
+	for (i = 0; i < nr_tasks; i++) {
+		struct sim_task *t = tasks[i];
+
+		if (!t->ktask || t->exited)
+			continue;
+		if (kernel) {
+			sim_task_affinity_apply(t);
+			continue;
+		}
+		n = task_allowed(t, allowed_buf);
+		task_metrics_affinity(t, n, allowed_buf);
+	}
 }
 
 static void task_main(void *payload)
@@ -360,6 +440,9 @@ static void task_main(void *payload)
 	long round, l;
 	int p, k;
 
+	/* rt-app: a thread puts itself in its taskgroup first */
+	if (w->group)
+		sim_task_join(t, w->group);
 	if (w->delay_ns)
 		sim_task_sleep_until(sim.now + w->delay_ns);
 	t->t_first = sim.now;
@@ -369,6 +452,8 @@ static void task_main(void *payload)
 		for (p = 0; p < w->nr_phases; p++) {
 			const struct workload_phase *ph = &w->phases[p];
 
+			if (ph->group)
+				sim_task_join(t, ph->group);
 			if (w->nr_phases > 1 || ph->nr_cpus)
 				task_affinity(t, ph);
 			if (ph->set_nice && !lk_task_set_nice(t->ktask, ph->nice) &&
@@ -381,6 +466,7 @@ static void task_main(void *payload)
 					task_event(t, &ph->events[k]);
 		}
 	}
+	t->exited = 1;
 }
 
 void sim_task_start(struct sim_task *t)
@@ -396,14 +482,22 @@ void sim_task_start(struct sim_task *t)
 		.dl_period = w->dl_period_ns,
 		.util_min = w->util_min,
 		.util_max = w->util_max,
-		.nr_allowed = w->nr_cpus,
-		.allowed = w->cpus,
 		.main = task_main,
 		.payload = t,
 	};
 	struct linsched_task_stats st;
 	const char *why = NULL;
+	int i, n;
 
+	if (w->nr_cpus) {
+		if (!(t->own = calloc(sim.nr_cpus, 1)))
+			sim_die("out of memory");
+		for (i = 0; i < w->nr_cpus; i++)
+			t->own[w->cpus[i]] = 1;
+	}
+	/* forked in the root group: its cpuset, if any, applies */
+	attr.nr_allowed = n = task_allowed(t, allowed_buf);
+	attr.allowed = allowed_buf;
 	t->ktask = lk_task_new(&attr, &why);
 	if (!t->ktask)
 		sim_refuse("workload '%s': task '%s': %s", sim.cfg->wl->spec,
@@ -411,11 +505,12 @@ void sim_task_start(struct sim_task *t)
 	/* the events so far came under its pid: from now on they count */
 	lk_task_stats(t->ktask, &st);
 	t->pid = st.pid;
-	if (sim.cfg->metrics)
+	if (sim.cfg->metrics) {
+		n = task_allowed_online(n, allowed_buf, online_buf);
 		metrics_task(&sim.metrics, sim.now, t->pid,
 			     task_class(w->policy),
-			     task_weight(w->policy, w->nice), w->nr_cpus,
-			     w->cpus);
+			     task_weight(w->policy, w->nice), n, online_buf);
+	}
 }
 
 /* Called by init (pid 1) once the machine is up: fork every task. */
@@ -473,6 +568,7 @@ int sim_tasks_results(struct sim_result *out)
 		r->locks = has_mutexes;
 		r->lock_wait_ns = tasks[i]->lock_wait_ns;
 		r->lock_wait_max_ns = tasks[i]->lock_wait_max_ns;
+		r->group = tasks[i]->group;
 	}
 	return 0;
 }

@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/task_work.h>
 #include <linux/jump_label.h>
 #include <asm/switch_to.h>
 #include <uapi/linux/sched/types.h>
@@ -71,13 +72,14 @@ void lk_resume(int cpu)
 
 /*
  * After an interrupt: a task with need_resched set must run to call
- * schedule(); an idle CPU goes round its idle loop, as on real hardware.
+ * schedule(), one with task works to run them (the return to user mode
+ * does both); an idle CPU goes round its idle loop, as on real hardware.
  */
 int lk_needs_resume(int cpu)
 {
 	struct task_struct *p = linsched_curr[cpu];
 
-	return test_tsk_need_resched(p) || is_idle_task(p);
+	return test_tsk_need_resched(p) || is_idle_task(p) || p->task_works;
 }
 
 /* Halt: wait for the next interrupt, with interrupts enabled. */
@@ -126,6 +128,8 @@ static struct task_struct *linsched_dup_task(struct task_struct *orig,
 	p->pi_blocked_on = NULL;
 #endif
 	p->wake_q.next = NULL;
+	p->task_works = NULL;
+	INIT_LIST_HEAD(&p->cg_list);
 	task_thread_info(p)->flags = 0;
 	p->flags &= ~(PF_KTHREAD | PF_NO_SETAFFINITY | PF_IDLE | PF_WQ_WORKER);
 	p->nvcsw = p->nivcsw = 0;
@@ -152,8 +156,11 @@ struct task_struct *linsched_fork(const char *name, void (*main)(void *),
 	lt->payload = payload;
 	if (sched_fork(0, p))
 		panic("linsched: sched_fork failed for %s", name);
+	/* cgroup_can_fork(): the child starts in its parent's css_set */
+	args.cset = current->cgroups;
 	sched_cgroup_fork(p, &args);
 	sched_post_fork(p);
+	linsched_cgroup_fork(p);
 	return p;
 }
 
@@ -212,12 +219,51 @@ struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
 	return (struct lk_task *)p;
 }
 
+/* Task works (7.x throttles a bandwidth-limited task with one). */
+static void linsched_task_work_run(void)
+{
+	struct callback_head *work, *next;
+
+	while ((work = current->task_works)) {
+		current->task_works = NULL;
+		for (; work; work = next) {
+			next = work->next;
+			work->func(work);
+		}
+	}
+}
+
+int task_work_add(struct task_struct *task, struct callback_head *work,
+		  enum task_work_notify_mode notify)
+{
+	/* run at its next return to user mode (TWA_RESUME and the rest) */
+	work->next = task->task_works;
+	task->task_works = work;
+	return 0;
+}
+
+/* The return to user mode: reschedule, run task works, until neither. */
+void lk_task_user_return(void)
+{
+	for (;;) {
+		if (need_resched())
+			schedule();
+		else if (current->task_works)
+			linsched_task_work_run();
+		else
+			break;
+	}
+}
+
 void lk_task_sleep(unsigned long long ns)
 {
 	ktime_t expires = ns_to_ktime(ns);
 
 	set_current_state(TASK_INTERRUPTIBLE);
 	schedule_hrtimeout(ns ? &expires : NULL, HRTIMER_MODE_REL);
+	/* the system call returns to user mode: its pending work runs */
+	if (current->task_works)
+		lk_task_user_return();
 }
 
 int lk_task_wake(struct lk_task *task)
@@ -228,16 +274,14 @@ int lk_task_wake(struct lk_task *task)
 void lk_task_yield(void)
 {
 	yield();
-}
-
-void lk_task_user_return(void)
-{
-	while (need_resched())
-		schedule();
+	if (current->task_works)
+		lk_task_user_return();
 }
 
 void lk_task_exit(void)
 {
+	/* cgroup_exit(): it leaves its css_set */
+	cgroup_task_dead(current);
 	preempt_disable();
 	do_task_dead();
 }
@@ -322,14 +366,43 @@ void cpuhp_online_idle(enum cpuhp_state state)
 		complete(&linsched_ap_online);
 }
 
-static void linsched_secondary_start(int cpu)
-{
-	struct task_struct *idle = linsched_dup_task(&init_task, "swapper");
+/* Each CPU's idle task, kept while it is offline for its next bring-up. */
+static struct task_struct *linsched_idle[NR_CPUS];
 
-	idle->pid = 0;
-	next_pid--;
-	linsched_task_attach(idle, LT_IDLE);
-	init_idle(idle, cpu);
+/*
+ * Bring @cpu up, from init or the hotplug control: its idle task (a new
+ * one at boot, the same one again after it went offline, on a fresh
+ * stack, as an AP starts in start_secondary()), its starting steps, its
+ * stopper, and its idle loop. At boot sched_cpu_activate() follows at
+ * once; a CPU coming back runs it on its hotplug thread (hotplug.c).
+ */
+void linsched_secondary_start(int cpu, bool boot)
+{
+	struct task_struct *idle = linsched_idle[cpu];
+
+	if (boot) {
+		idle = linsched_dup_task(&init_task, "swapper");
+		idle->pid = 0;
+		next_pid--;
+		linsched_task_attach(idle, LT_IDLE);
+		init_idle(idle, cpu);
+		/* as an arch's cpu_init(): the idle task borrows init_mm */
+		mmgrab(&init_mm);
+		idle->active_mm = &init_mm;
+		linsched_idle[cpu] = idle;
+	} else {
+		struct linsched_task *lt = task_lt(idle);
+
+		lh_cpu_online(cpu, 1);
+		/* CPU 0's is init_task: it boots no more, it idles */
+		lt->kind = LT_IDLE;
+		lh_context_free(lt->stack);
+		idle->thread.ctx = lh_context_new((struct lk_task *)idle,
+						  &lt->stack);
+		init_idle_preempt_count(idle, cpu);
+		clear_tsk_need_resched(idle);
+		linsched_tick_cpu_up(cpu);
+	}
 	linsched_curr[cpu] = idle;
 	/* it starts in its idle loop, interrupts enabled, at its first event */
 	linsched_irqflags[cpu] = ARCH_IRQ_ENABLED;
@@ -337,7 +410,8 @@ static void linsched_secondary_start(int cpu)
 	linsched_set_online(cpu);
 	/* a per-CPU kthread may only be woken on an online CPU */
 	linsched_stoppers_create(cpu);
-	sched_cpu_activate(cpu);
+	if (boot)
+		sched_cpu_activate(cpu);
 	lh_tick(cpu, 1);
 	/* the secondary's idle loop starts at its first event */
 	lh_ipi(cpu, LINSCHED_IRQ_RESCHED, NULL);
@@ -350,7 +424,7 @@ static void linsched_init_main(void *unused)
 	int cpu;
 
 	for (cpu = 1; cpu < machine->nr_cpus; cpu++)
-		linsched_secondary_start(cpu);
+		linsched_secondary_start(cpu, true);
 	sched_init_smp();
 	linsched_cpufreq_init(machine);
 	/*
@@ -427,6 +501,7 @@ static void linsched_boot_main(void)
 	set_cpu_active(0, true);
 	linsched_parse_cmdline();
 	sched_init();
+	linsched_cgroup_init();
 	sched_clock_init();
 	/* as start_kernel() does after sched_init() */
 	housekeeping_init();
@@ -470,6 +545,7 @@ int lk_boot(const struct linsched_machine *m)
 	linsched_cpu = 0;
 	linsched_irqflags[0] = ARCH_IRQ_DISABLED;
 	linsched_curr[0] = &init_task;
+	linsched_idle[0] = &init_task;
 	linsched_task_attach(&init_task, LT_BOOT);
 	return 0;
 }
@@ -519,6 +595,8 @@ void lk_irq(int cpu, enum linsched_irq kind, void *arg)
 	case LINSCHED_IRQ_DEFERRED:
 		linsched_run_deferred();
 		break;
+	case LINSCHED_IRQ_SOFTIRQ:
+		break;		/* they run at the exit, below */
 	}
 	preempt_count_sub(HARDIRQ_OFFSET);
 	if (local_softirq_pending())

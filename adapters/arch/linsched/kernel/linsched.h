@@ -37,11 +37,13 @@ struct task_struct *linsched_fork(const char *name,
 				  void (*main)(void *), void *payload,
 				  enum linsched_task_kind kind);
 void linsched_yield(void);
+void linsched_secondary_start(int cpu, bool boot);
 
 /* timer.c */
 void linsched_sleep_timer_init(struct linsched_task *lt);
 void linsched_timer_fire(int cpu, void *key);
 void linsched_tick(int cpu);
+void linsched_tick_cpu_up(int cpu);
 void linsched_jiffies_update(void);
 void linsched_timers_init(void);
 void linsched_hrtimer_setup(struct hrtimer *timer,
@@ -58,6 +60,7 @@ void flush_smp_call_function_queue(void);
 void linsched_do_softirq(void);
 void linsched_run_irq_work(void *work);
 void linsched_stoppers_create(int cpu);
+void linsched_stopper_park(int cpu);
 void linsched_run_deferred(void);
 
 /* mem.c */
@@ -65,6 +68,15 @@ void linsched_percpu_setup(void);
 
 /* trace.c */
 void linsched_trace_init(void);
+/* an event of the kernel's own in the trace, from the current task */
+__printf(2, 3) void linsched_trace(const char *event, const char *fmt, ...);
+
+/* cgroup.c */
+void linsched_cgroup_init(void);
+void linsched_cgroup_fork(struct task_struct *p);
+bool linsched_task_throttled(struct task_struct *p);
+/* declared by 7.x's linux/cgroup.h, called by its finish_task_switch() */
+void cgroup_task_dead(struct task_struct *p);
 
 /* cpufreq.c */
 void linsched_cpufreq_init(const struct linsched_machine *m);

@@ -101,6 +101,51 @@ void *kmalloc_node_trace(struct kmem_cache *s, gfp_t gfpflags, int node,
 }
 #endif
 
+/* ---- slab caches: the task groups' (KMEM_CACHE(task_group, 0)) ---- */
+
+struct kmem_cache {
+	unsigned int size;
+};
+
+static struct kmem_cache *linsched_kmem_cache(unsigned int size)
+{
+	struct kmem_cache *s = linsched_kmalloc(sizeof(*s));
+
+	s->size = size;
+	return s;
+}
+
+#ifdef LINSCHED_KMEM_CACHE_CREATE_ARGS
+struct kmem_cache *__kmem_cache_create_args(const char *name,
+					    unsigned int object_size,
+					    struct kmem_cache_args *args,
+					    slab_flags_t flags)
+{
+	return linsched_kmem_cache(object_size);
+}
+#else
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+				     unsigned int align, slab_flags_t flags,
+				     void (*ctor)(void *))
+{
+	return linsched_kmem_cache(size);
+}
+#endif
+
+#ifdef LINSCHED_KMALLOC_NOPROF
+void *kmem_cache_alloc_noprof(struct kmem_cache *s, gfp_t flags)
+#else
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+#endif
+{
+	return linsched_kmalloc(s->size);
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *p)
+{
+	kfree(p);
+}
+
 /* ---- per-CPU areas: the static section copied per CPU, then a bump
  * allocator for dynamic per-CPU memory at the same offset in every area ---- */
 

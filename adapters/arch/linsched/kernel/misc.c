@@ -7,6 +7,7 @@
  * format extensions such as %pS print as plain pointers).
  */
 #include <linux/cpuhotplug.h>
+#include <linux/ctype.h>
 #include <linux/context_tracking.h>
 #include <linux/device.h>
 #include <linux/kernel.h>
@@ -372,6 +373,23 @@ ssize_t LINSCHED_STRSCPY(char *dest, const char *src, size_t count)
 		dest[i] = src[i];
 	dest[i] = '\0';
 	return src[i] ? -E2BIG : (ssize_t)i;
+}
+
+/* lib/string.c's: the cpu controller's control files strip their input */
+char *strim(char *s)
+{
+	size_t size = strlen(s);
+	char *end;
+
+	if (!size)
+		return s;
+	end = s + size - 1;
+	while (end >= s && isspace(*end))
+		end--;
+	*(end + 1) = '\0';
+	while (isspace(*s))
+		s++;
+	return s;
 }
 
 const char *dev_driver_string(const struct device *dev)

@@ -192,6 +192,7 @@ struct cpu_stop_done {
 static struct {
 	struct task_struct *task;
 	struct list_head works;
+	bool enabled;		/* parked while its CPU is offline */
 } stoppers[NR_CPUS];
 
 static void linsched_stopper_main(void *arg)
@@ -223,12 +224,16 @@ static void linsched_stopper_main(void *arg)
 	}
 }
 
+/* Make @cpu's stopper, or unpark it when its CPU comes back. */
 void linsched_stoppers_create(int cpu)
 {
 	struct sched_param param = { .sched_priority = MAX_RT_PRIO - 1 };
 	char name[TASK_COMM_LEN];
 	struct task_struct *p;
 
+	stoppers[cpu].enabled = true;
+	if (stoppers[cpu].task)
+		return;
 	INIT_LIST_HEAD(&stoppers[cpu].works);
 	snprintf(name, sizeof(name), "migration/%d", cpu);
 	p = linsched_fork(name, linsched_stopper_main, (void *)(long)cpu,
@@ -241,10 +246,20 @@ void linsched_stoppers_create(int cpu)
 	wake_up_new_task(p);
 }
 
-static void linsched_stop_queue(unsigned int cpu, struct cpu_stop_work *work)
+/* stop_machine_park(): the stopper of a CPU going offline takes no work. */
+void linsched_stopper_park(int cpu)
 {
+	stoppers[cpu].enabled = false;
+}
+
+/* cpu_stop_queue_work(): false when the CPU's stopper is parked. */
+static bool linsched_stop_queue(unsigned int cpu, struct cpu_stop_work *work)
+{
+	if (!stoppers[cpu].enabled)
+		return false;
 	list_add_tail(&work->list, &stoppers[cpu].works);
 	wake_up_process(stoppers[cpu].task);
+	return true;
 }
 
 LINSCHED_STOP_ONE_CPU_NOWAIT_RET stop_one_cpu_nowait(unsigned int cpu,
@@ -252,8 +267,7 @@ LINSCHED_STOP_ONE_CPU_NOWAIT_RET stop_one_cpu_nowait(unsigned int cpu,
 {
 	*work_buf = (struct cpu_stop_work){ .fn = fn, .arg = arg,
 					    .caller = _RET_IP_ };
-	linsched_stop_queue(cpu, work_buf);
-	LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN;
+	LINSCHED_STOP_ONE_CPU_NOWAIT_RETURN(linsched_stop_queue(cpu, work_buf));
 }
 
 int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg)
@@ -263,7 +277,8 @@ int stop_one_cpu(unsigned int cpu, cpu_stop_fn_t fn, void *arg)
 				      .caller = _RET_IP_ };
 
 	init_completion(&done.completion);
-	linsched_stop_queue(cpu, &work);
+	if (!linsched_stop_queue(cpu, &work))
+		return -ENOENT;
 	wait_for_completion(&done.completion);
 	return done.ret;
 }

@@ -104,6 +104,14 @@ void linsched_tick(int cpu)
 	LINSCHED_SCHED_TICK();
 }
 
+/* A CPU coming back online starts with its tick running. */
+void linsched_tick_cpu_up(int cpu)
+{
+	tick_stopped[cpu] = false;
+	in_idle[cpu] = false;
+	got_idle_tick[cpu] = false;
+}
+
 /* ---- NO_HZ idle: the tick stops on an idle CPU and restarts on exit ---- */
 
 void tick_nohz_idle_enter(void)

@@ -56,12 +56,28 @@ static void linsched_emit(struct task_struct *cur, const char *event,
 
 static bool tracing;
 
+void linsched_trace(const char *event, const char *fmt, ...)
+{
+	char fields[256];
+	va_list ap;
+
+	if (!tracing)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(fields, sizeof(fields), fmt, ap);
+	va_end(ap);
+	lh_trace(smp_processor_id(), current->comm, current->pid, event,
+		 fields);
+}
+
 static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 			 struct task_struct *next, unsigned int prev_state)
 {
+	/* still runnable: preempted or not blocked, nor held by bandwidth */
 	lh_sched_event(LINSCHED_EV_SWITCH, smp_processor_id(), next->pid,
 		       next->prio, prev->pid,
-		       preempt || prev_state == TASK_RUNNING);
+		       (preempt || prev_state == TASK_RUNNING) &&
+		       !linsched_task_throttled(prev));
 	if (!tracing)
 		return;
 	linsched_emit(prev, "sched_switch",

@@ -39,3 +39,6 @@ LINSCHED_UNREACHED(vmstat_flush_workqueue)
 LINSCHED_UNREACHED(workqueue_unbound_housekeeping_update)
 /* /proc and debugfs output of kernel/sched/debug.c and core.c's cgroup files */
 LINSCHED_UNREACHED(seq_printf)
+LINSCHED_UNREACHED(seq_puts)
+LINSCHED_UNREACHED(seq_write)
+LINSCHED_UNREACHED(kernfs_path_from_node)

@@ -22,11 +22,12 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	5
+#define LINSCHED_DOOR_VERSION	6
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
 #define LINSCHED_MAX_OPPS	32
+#define LINSCHED_CGROUP_PATH_MAX 256
 
 /*
  * Opaque handles: each side holds the other's objects only as pointers to
@@ -36,6 +37,7 @@
 struct lk_task;		/* a kernel task, made by lk_task_new() */
 struct lh_context;	/* a host execution context, made by lh_context_new() */
 struct lh_stack;	/* the memory behind a context, for lh_context_free() */
+struct lk_cgroup;	/* a cgroup of the cpu controller, made by lk_cgroup_new() */
 
 /* Interrupt kinds delivered by lk_irq(). */
 enum linsched_irq {
@@ -133,6 +135,15 @@ struct linsched_task_stats {
 	int prio;		/* the kernel's effective prio (0..139, -1 DL) */
 };
 
+/* What the kernel charged and limited a cgroup (its cpu.stat). */
+struct linsched_cgroup_stats {
+	unsigned long long usage_ns;	/* CPU time of its tasks and its
+					   descendants' tasks */
+	unsigned long long nr_periods;	/* bandwidth periods it was active in */
+	unsigned long long nr_throttled;	/* periods it ran out of quota */
+	unsigned long long throttled_ns;	/* time its runqueues were throttled */
+};
+
 /* ---- host operations: kernel -> simulator (sim/) ---- */
 
 /* Simulated time in ns since boot. */
@@ -189,6 +200,12 @@ int lh_cpu_idle(int cpu, int state);
 void lh_cpufreq(int cpu, unsigned long khz);
 /* Boot finished: the simulator creates its tasks now, from init (pid 1). */
 void lh_boot_done(void);
+/*
+ * cpu stops (0: an offline CPU's idle loop plays dead: the simulator
+ * moves its timers to an online CPU and drops what else was pending for
+ * it) or starts again (1: it is being brought up).
+ */
+void lh_cpu_online(int cpu, int online);
 
 /* ---- kernel entry points: simulator -> kernel (arch/linsched/kernel) ---- */
 
@@ -237,6 +254,39 @@ void lk_task_stats(struct lk_task *task, struct linsched_task_stats *out);
 int lk_this_cpu(void);
 /* Where a new context starts (lh_context_new()): the task's first run. */
 void lk_task_entry(struct lk_task *task) __attribute__((noreturn));
+/*
+ * Task groups: the cgroup core is the arch's, the cpu controller the
+ * revision's. From task context (the simulator's init), as a shell
+ * works on cgroupfs.
+ */
+struct lk_cgroup *lk_cgroup_root(void);
+/* mkdir @name under @parent; NULL with *err (-errno) if the kernel refuses. */
+struct lk_cgroup *lk_cgroup_new(struct lk_cgroup *parent, const char *name,
+				int *err);
+/*
+ * Write @value to the control file @file ("cpu.weight", "cpu.max", ...
+ * and cgroup v1's "cpu.shares", "cpu.cfs_quota_us", ...) through the
+ * revision's own handler. Returns 0, -ENOENT when this revision has no
+ * such file for that group, or the handler's -errno.
+ */
+int lk_cgroup_write(struct lk_cgroup *cg, const char *file,
+		    const char *value);
+/* Move @task into @cg (the controller's can_attach and attach). */
+int lk_cgroup_attach(struct lk_task *task, struct lk_cgroup *cg);
+void lk_cgroup_stats(struct lk_cgroup *cg, struct linsched_cgroup_stats *out);
+/*
+ * CPU hotplug through the scheduler's own callbacks, from task context;
+ * they return when the CPU is down (or up). 0, or -errno: the kernel
+ * refused (e.g. -EBUSY: deadline bandwidth would not fit).
+ */
+int lk_cpu_down(int cpu);
+int lk_cpu_up(int cpu);
+/*
+ * Partition the sched domains as cpusets do: @dom[cpu] is the root
+ * domain of each CPU of the machine (0, 1, ...), -1 for none (no load
+ * balancing); offline and isolcpus=domain CPUs are left out.
+ */
+int lk_sched_domains(const int *dom);
 /* The sched domains the kernel built, as text; -1 if len is too small. */
 int lk_domains(char *buf, unsigned long len);
 /* NR_CPUS of the kernel build. */
