@@ -33,13 +33,20 @@ enum family {
 	F_LOCK,
 	F_IDLE,
 	F_PI,
+	F_GROUPWEIGHT,
+	F_GROUPBW,
+	F_GROUPIDLE,
+	F_GROUPUCLAMP,
+	F_HOTPLUG,
+	F_ISOLATION,
 	F_NR,
 };
 
 static const char *const family_names[F_NR] = {
 	"hog", "periodic", "bursty", "random", "wakechain", "prodcons",
 	"fork", "nice", "pinned", "rt", "idlebatch", "barrier", "lock", "idle",
-	"pi",
+	"pi", "groupweight", "groupbw", "groupidle", "groupuclamp", "hotplug",
+	"isolation",
 };
 
 static const char *const family_desc[F_NR] = {
@@ -58,6 +65,12 @@ static const char *const family_desc[F_NR] = {
 	"lock contention: threads take one mutex around a critical section",
 	"mostly idle: short runs at long periods, to stress idle states and NO_HZ",
 	"priority inversion on every CPU: a fair holder, a FIFO waiter and a medium FIFO hog, with and without pi_enabled",
+	"task groups of unequal cpu.weight, two or four, of always-running or periodic tasks",
+	"a group held to a cpu.max quota of a quarter to three quarters of the machine, flat or through a child group, beside free tasks",
+	"a cpu.idle group of always-running tasks beside a normal group of periodic ones",
+	"groups of periodic tasks under cpu.uclamp.min or cpu.uclamp.max",
+	"CPUs going offline and coming back (the last one or half of them, once or every 100 ms) under hogs or periodic tasks",
+	"an exclusive cpuset partition (root: its own domain; isolated: no balancing) of one CPU or half of them, with tasks inside and outside",
 };
 
 /* Parameters of a pattern; their meaning depends on the family. */
@@ -565,6 +578,127 @@ static void gen_idle(void)
 			}
 }
 
+static void gen_groupweight(void)
+{
+	static const int groups[] = { 2, 4 }, ratio[] = { 2, 10 };
+	static const double mults[] = { 1.0, 2.0 };
+	char cnt[32];
+	size_t i, j, k;
+	int kind;
+
+	for (i = 0; i < sizeof(groups) / sizeof(*groups); i++)
+		for (j = 0; j < sizeof(ratio) / sizeof(*ratio); j++)
+			for (k = 0; k < sizeof(mults) / sizeof(*mults); k++)
+				for (kind = 0; kind < 2; kind++) {
+					struct pattern *p = add(F_GROUPWEIGHT, mults[k], 0);
+
+					p->a = groups[i];
+					p->b = ratio[j];
+					p->c = kind;
+					fmt_count(cnt, sizeof(cnt), mults[k], 0);
+					name(p, "groupweight-g%d-w%dto1-%s-%s", groups[i],
+					     ratio[j], kind ? "periodic" : "hog", cnt);
+				}
+}
+
+static void gen_groupbw(void)
+{
+	static const int quota_pct[] = { 25, 50, 75 }, period_ms[] = { 10, 100 };
+	size_t i, j;
+	int nested;
+
+	for (i = 0; i < sizeof(quota_pct) / sizeof(*quota_pct); i++)
+		for (j = 0; j < sizeof(period_ms) / sizeof(*period_ms); j++)
+			for (nested = 0; nested < 2; nested++) {
+				struct pattern *p = add(F_GROUPBW, 1.0, 0);
+
+				p->a = quota_pct[i];
+				p->b = period_ms[j] * 1000;
+				p->c = nested;
+				name(p, "groupbw-q%d-p%dms-%s", quota_pct[i],
+				     period_ms[j], nested ? "nested" : "flat");
+			}
+}
+
+static void gen_groupidle(void)
+{
+	static const double mults[] = { 0.5, 1.0, 2.0 };
+	static const int duty[] = { 25, 75 };
+	char cnt[32];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(mults) / sizeof(*mults); i++)
+		for (j = 0; j < sizeof(duty) / sizeof(*duty); j++) {
+			struct pattern *p = add(F_GROUPIDLE, mults[i], 0);
+
+			p->a = duty[j];
+			fmt_count(cnt, sizeof(cnt), mults[i], 0);
+			name(p, "groupidle-idle-%s-with-d%d", cnt, duty[j]);
+		}
+}
+
+static void gen_groupuclamp(void)
+{
+	static const int pct[] = { 20, 50, 80 };
+	static const double mults[] = { 0.5, 1.0 };
+	char cnt[32];
+	size_t i, j;
+	int max;
+
+	for (max = 0; max < 2; max++)
+		for (i = 0; i < sizeof(pct) / sizeof(*pct); i++)
+			for (j = 0; j < sizeof(mults) / sizeof(*mults); j++) {
+				struct pattern *p = add(F_GROUPUCLAMP, mults[j], 0);
+
+				p->a = max;
+				p->b = pct[i];
+				fmt_count(cnt, sizeof(cnt), mults[j], 0);
+				name(p, "groupuclamp-%s%d-%s", max ? "max" : "min",
+				     pct[i], cnt);
+			}
+}
+
+enum hotplug_load { HL_HOG1, HL_HOG2, HL_PERIODIC, HL_NR };
+static const char *const hotplug_loads[HL_NR] = {
+	"hog-x1.0-cpus", "hog-x2.0-cpus", "periodic-d25-p4ms-x1.0-cpus",
+};
+
+static void gen_hotplug(void)
+{
+	int half, load, flap;
+
+	for (half = 0; half < 2; half++)
+		for (load = 0; load < HL_NR; load++)
+			for (flap = 0; flap < 2; flap++) {
+				struct pattern *p = add(F_HOTPLUG, 1.0, 0);
+
+				p->a = half;
+				p->b = load;
+				p->c = flap;
+				name(p, "hotplug-%s-%s-%s", half ? "half" : "last",
+				     flap ? "flap100ms" : "once", hotplug_loads[load]);
+			}
+}
+
+static void gen_isolation(void)
+{
+	int isolated, half, outside;
+
+	for (isolated = 0; isolated < 2; isolated++)
+		for (half = 0; half < 2; half++)
+			for (outside = 0; outside < 2; outside++) {
+				struct pattern *p = add(F_ISOLATION, 1.0, 0);
+
+				p->a = isolated;
+				p->b = half;
+				p->c = outside;
+				name(p, "isolation-%s-%s-outside-%s",
+				     isolated ? "isolated" : "root",
+				     half ? "half" : "one",
+				     outside ? "x1.5-cpus" : "x0.5-cpus");
+			}
+}
+
 static void generate(void)
 {
 	if (nr_patterns >= 0)
@@ -586,6 +720,12 @@ static void generate(void)
 	gen_lock();
 	gen_idle();
 	gen_pi();
+	gen_groupweight();
+	gen_groupbw();
+	gen_groupidle();
+	gen_groupuclamp();
+	gen_hotplug();
+	gen_isolation();
 }
 
 int suite_count(void)
@@ -1074,6 +1214,135 @@ static void text_idle(cJSON *tasks, const struct pattern *p, int cpus)
 	periodic_us(tasks, "tiny", count(p->m, p->n, 0, cpus), p->b, p->a);
 }
 
+/* ---- groups and system events: our extension's lsb-taskgroups, lsb-events ---- */
+
+/* @name's control file @file gets @value at boot. */
+static void group_file(cJSON *root, const char *name, const char *file,
+		       const char *value)
+{
+	cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "lsb-taskgroups");
+	cJSON *g;
+
+	if (!groups)
+		groups = cJSON_AddObjectToObject(root, "lsb-taskgroups");
+	g = cJSON_GetObjectItemCaseSensitive(groups, name);
+	if (!g)
+		g = cJSON_AddObjectToObject(groups, name);
+	if (file)
+		cJSON_AddStringToObject(g, file, value);
+}
+
+static void in_group(cJSON *t, const char *path)
+{
+	cJSON_AddStringToObject(t, "taskgroup", path);
+}
+
+/* CPU @cpu goes offline (@online 0) or back at @us. */
+static void cpu_event(cJSON *root, int us, int cpu, int online)
+{
+	cJSON *evs = cJSON_GetObjectItemCaseSensitive(root, "lsb-events");
+	cJSON *e = cJSON_CreateObject();
+
+	if (!evs)
+		evs = cJSON_AddArrayToObject(root, "lsb-events");
+	cJSON_AddNumberToObject(e, "time", us);
+	cJSON_AddNumberToObject(e, "cpu", cpu);
+	cJSON_AddBoolToObject(e, "online", online);
+	cJSON_AddItemToArray(evs, e);
+}
+
+/* Group 0 weighs @b times the others (cpu.weight 100 x b, 100). */
+static void text_groupweight(cJSON *root, cJSON *tasks,
+			     const struct pattern *p, int cpus)
+{
+	char path[16], nm[16], w[16];
+	int g, n = count(p->m, 0, 0, cpus);
+
+	for (g = 0; g < p->a; g++) {
+		cJSON *t;
+
+		snprintf(path, sizeof(path), "/g%d", g);
+		snprintf(nm, sizeof(nm), "g%d", g);
+		snprintf(w, sizeof(w), "%d", g ? 100 : 100 * p->b);
+		group_file(root, path, "cpu.weight", w);
+		t = p->c ? periodic(tasks, nm, n, 50, 16000) : hogs(tasks, nm, n);
+		in_group(t, path);
+	}
+}
+
+/* /lim may use a% of the machine each period; free hogs beside it */
+static void text_groupbw(cJSON *root, cJSON *tasks, const struct pattern *p,
+			 int cpus)
+{
+	char max[48];
+	const char *path = p->c ? "/lim/child" : "/lim";
+
+	snprintf(max, sizeof(max), "%lld %d",
+		 (long long)p->b * cpus * p->a / 100, p->b);
+	group_file(root, "/lim", "cpu.max", max);
+	in_group(hogs(tasks, "lim", count(p->m, 0, 0, cpus)), path);
+	hogs(tasks, "free", count(0.5, 0, 0, cpus));
+}
+
+static void text_groupidle(cJSON *root, cJSON *tasks, const struct pattern *p,
+			   int cpus)
+{
+	group_file(root, "/background", "cpu.idle", "1");
+	group_file(root, "/normal", NULL, NULL);
+	in_group(hogs(tasks, "idler", count(p->m, 0, 0, cpus)), "/background");
+	in_group(periodic(tasks, "worker", count(1.0, 0, 0, cpus), p->a, 16000),
+		 "/normal");
+}
+
+static void text_groupuclamp(cJSON *root, cJSON *tasks,
+			     const struct pattern *p, int cpus)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", p->b);
+	group_file(root, "/clamped", p->a ? "cpu.uclamp.max" : "cpu.uclamp.min",
+		   v);
+	in_group(periodic(tasks, "clamped", count(p->m, 0, 0, cpus), 25, 16000),
+		 "/clamped");
+	periodic(tasks, "free", count(p->m, 0, 0, cpus), 25, 16000);
+}
+
+/* the last CPU or the upper half, down at 200 ms, up at 600 ms; or every 100 ms */
+static void text_hotplug(cJSON *root, cJSON *tasks, const struct pattern *p,
+			 int cpus)
+{
+	int first = p->a ? cpus - cpus / 2 : cpus - 1, c, k;
+
+	if (p->b == HL_PERIODIC)
+		periodic(tasks, "pt", count(1.0, 0, 0, cpus), 25, 4000);
+	else
+		hogs(tasks, "hog", count(p->b == HL_HOG2 ? 2.0 : 1.0, 0, 0, cpus));
+	if (first < 1)
+		return;		/* one CPU: nothing can go */
+	for (k = 0; k < (p->c ? 5 : 1); k++)
+		for (c = first; c < cpus; c++) {
+			cpu_event(root, p->c ? 100000 + 200000 * k : 200000, c, 0);
+			cpu_event(root, p->c ? 200000 + 200000 * k : 600000, c, 1);
+		}
+}
+
+/* the upper CPU or half: a partition with its tasks; others outside */
+static void text_isolation(cJSON *root, cJSON *tasks, const struct pattern *p,
+			   int cpus)
+{
+	int n = p->b ? cpus / 2 : 1, first = cpus - n;
+	char list[32];
+
+	hogs(tasks, "outside", count(p->c ? 1.5 : 0.5, 0, 0, cpus));
+	if (n < 1 || first < 1)
+		return;		/* one CPU: no partition can leave the root one */
+	snprintf(list, sizeof(list), n > 1 ? "%d-%d" : "%d", first, cpus - 1);
+	group_file(root, "/part", "cpuset.cpus", list);
+	group_file(root, "/part", "cpuset.cpus.partition",
+		   p->a ? "isolated" : "root");
+	in_group(periodic(tasks, "inside", n * 2, 50, 16000), "/part");
+}
+
 char *suite_pattern_json(int i, int nr_cpus)
 {
 	const struct pattern *p;
@@ -1104,6 +1373,12 @@ char *suite_pattern_json(int i, int nr_cpus)
 	case F_LOCK: text_lock(tasks, p, nr_cpus); break;
 	case F_IDLE: text_idle(tasks, p, nr_cpus); break;
 	case F_PI: text_pi(tasks, p, nr_cpus); break;
+	case F_GROUPWEIGHT: text_groupweight(root, tasks, p, nr_cpus); break;
+	case F_GROUPBW: text_groupbw(root, tasks, p, nr_cpus); break;
+	case F_GROUPIDLE: text_groupidle(root, tasks, p, nr_cpus); break;
+	case F_GROUPUCLAMP: text_groupuclamp(root, tasks, p, nr_cpus); break;
+	case F_HOTPLUG: text_hotplug(root, tasks, p, nr_cpus); break;
+	case F_ISOLATION: text_isolation(root, tasks, p, nr_cpus); break;
 	case F_NR: break;
 	}
 	global = cJSON_AddObjectToObject(root, "global");
