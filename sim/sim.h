@@ -101,7 +101,7 @@ struct sim_result {
 	uint64_t events;
 	struct metrics_result metrics;	/* scores of the workload's tasks */
 	struct power_result power;	/* idle, frequency and energy */
-	int nr_groups;			/* the workload's, "/" first */
+	int nr_groups;			/* the workload's, but "/" */
 	struct sim_group_result *groups;
 	int nr_sysevents;
 	struct sim_sysevent_result *sysevents;

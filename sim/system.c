@@ -369,15 +369,16 @@ void sim_system_results(struct sim_result *out)
 {
 	int i;
 
-	out->nr_groups = sys.wl->nr_groups;
+	/* the workload's groups; the root's figures are the machine's */
+	out->nr_groups = sys.wl->nr_groups ? sys.wl->nr_groups - 1 : 0;
 	out->groups = zalloc(out->nr_groups, sizeof(*out->groups));
 	for (i = 0; i < out->nr_groups; i++) {
 		struct sim_group_result *r = &out->groups[i];
 		struct linsched_cgroup_stats st = { 0 };
 
-		r->path = group_path(i);
-		if (sys.g[i].cg)
-			lk_cgroup_stats(sys.g[i].cg, &st);
+		r->path = group_path(i + 1);
+		if (sys.g[i + 1].cg)
+			lk_cgroup_stats(sys.g[i + 1].cg, &st);
 		r->usage_ns = st.usage_ns;
 		r->nr_periods = st.nr_periods;
 		r->nr_throttled = st.nr_throttled;
