@@ -10,7 +10,7 @@ plan 17
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-FAMILIES="hog periodic bursty random wakechain prodcons fork nice pinned rt idlebatch barrier lock idle pi"
+FAMILIES="hog periodic bursty random wakechain prodcons fork nice pinned rt idlebatch barrier lock idle pi groupweight groupbw groupidle groupuclamp hotplug isolation"
 
 "$LINSCHED" suite list >"$tmp/names"
 ok $? "linsched suite list runs"

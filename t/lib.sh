@@ -104,6 +104,11 @@ json() {
 	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); a=sys.argv[2:]; print($expr)" "$file" "$@"
 }
 
+# between LO X HI: LO <= X <= HI, as numbers (X may be a fraction)
+between() {
+	python3 -c 'import sys; lo, x, hi = map(float, sys.argv[1:]); sys.exit(not lo <= x <= hi)' "$@"
+}
+
 # svg_check FILE N: FILE parses as an SVG document of more than N elements
 svg_check() {
 	python3 -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); sys.exit(0 if r.tag.endswith('svg') and len(list(r.iter())) > int(sys.argv[2]) else 1)" "$1" "$2"
