@@ -11,6 +11,7 @@
 #                       v7.3.4"; the instruction counts compare each with
 #                       the one before it)
 #   BENCH_SKIP_INSNS=1  skip the instruction counts (section 3c, callgrind)
+#   BENCH_SKIP_GROUPS=1 skip task groups and hotplug (section 3d, callgrind)
 #   BENCH_BUILD_REPS    cold builds per revision (default 3)
 #   BENCH_REPS          repetitions of the other measurements (default 5)
 #   BENCH_SIM_WALL      wall seconds each simulation run aims at (default 1.5)
@@ -54,6 +55,8 @@ T_REPORT_COLD_S=2700	# release report: full suite x 3 topologies x 3 seeds, cold
 T_REPORT_WARM_S=60	# the same report again
 T_SLURM_RATIO=1.3	# 200-unit sweep: Slurm wall / local wall, at most
 T_INSN_RATIO=0.85	# a series' speed against the one before (instructions), at least
+T_GROUPS=1.2		# the 16-CPU mix in task groups / without (instructions), at most
+T_HOTPLUG=1.0		# a hotplug event / a cpuset domain rebuild (instructions), at most
 
 # The workloads: a mix of always-running, periodic and random tasks.
 W16='hog*8+periodic*24:run=1ms:sleep=4ms+random*24:run=2ms:sleep=6ms+periodic*8:run=100us:sleep=900us'
@@ -308,6 +311,73 @@ if [[ ${BENCH_SKIP_INSNS:-0} != 1 ]] && command -v valgrind >/dev/null; then
 			fi
 			prev=$rev
 		done
+	done
+fi
+
+# ---- 3d. task groups and CPU hotplug (callgrind: instructions) ----
+# The 16-CPU mix as rt-app JSON, plain; the same tasks in four task groups
+# of different cpu.weight; with CPU 15 going offline and back ten times;
+# and with a cpuset partition of CPU 15 made and undone ten times (a sched
+# domain rebuild each, through partition_sched_domains()). "harness" counts
+# the instructions outside the kernel's objects (which have no debug
+# information): the simulator, metrics, power, libc.
+
+# cg_count REV WORKLOAD: sets INS (all) and HARNESS (outside the kernel)
+cg_count() {
+	valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" "${EXE[$1]}" \
+		--topology "$TOPO16" --workload "$2" --duration "${INSN_SIM_S}s" --seed 1 \
+		--json /dev/null >/dev/null 2>"$TMP/cg.err" ||
+		{ cat "$TMP/cg.err" >&2; die "callgrind of $1 with $2 failed"; }
+	INS=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$TMP/cg.err")
+	HARNESS=$(callgrind_annotate --threshold=100 "$TMP/cg.out" |
+		awk '$2 ~ /^\(/ && $3 !~ /^\?\?\?:/ { gsub(",", "", $1); s += $1 } END { print s + 0 }')
+}
+
+if [[ ${BENCH_SKIP_GROUPS:-0} != 1 ]] && command -v valgrind >/dev/null; then
+	python3 - "$TMP" <<'PY'
+import json, sys
+d = sys.argv[1]
+tasks = {
+    "hog": {"instance": 8, "run": 100000},
+    "per": {"instance": 24, "run": 1000, "sleep": 4000},
+    "rnd": {"instance": 24, "lsb-run": {"distribution": "exponential", "mean": 2000},
+            "lsb-sleep": {"distribution": "exponential", "mean": 6000}},
+    "small": {"instance": 8, "run": 100, "sleep": 900},
+}
+def dump(name, w):
+    json.dump(dict(w, tasks=tasks), open("%s/%s.json" % (d, name), "w"), indent=1)
+dump("plain", {})
+grouped = json.loads(json.dumps(tasks))
+for t, g in (("hog", "/batch"), ("per", "/web"), ("rnd", "/rnd"), ("small", "/sys")):
+    grouped[t]["taskgroup"] = g
+json.dump({"lsb-taskgroups": {"/batch": {"cpu.weight": 50}, "/web": {"cpu.weight": 200},
+                              "/rnd": {"cpu.weight": 100}, "/sys": {"cpu.weight": 100}},
+           "tasks": grouped}, open(d + "/groups.json", "w"), indent=1)
+hp, cs = [], []
+for k in range(10):
+    t = 100000 + 80000 * k
+    hp += [{"time": t, "cpu": 15, "online": False}, {"time": t + 40000, "cpu": 15, "online": True}]
+    cs += [{"time": t, "taskgroup": "/p", "cpuset.cpus.partition": "root"},
+           {"time": t + 40000, "taskgroup": "/p", "cpuset.cpus.partition": "member"}]
+dump("hotplug", {"lsb-events": hp})
+dump("rebuild", {"lsb-taskgroups": {"/p": {"cpuset.cpus": "15"}}, "lsb-events": cs})
+PY
+	for rev in "${REVS[@]}"; do
+		cg_count "$rev" "$TMP/plain.json"; p_ins=$INS; p_h=$HARNESS
+		cg_count "$rev" "$TMP/groups.json"; g_ins=$INS; g_h=$HARNESS
+		r=$(calc "$g_ins / $p_ins"); rh=$(calc "$g_h / $p_h")
+		st=$(verdict "$r" "<=" $T_GROUPS)
+		row "task groups / none, 16 CPUs (instructions)" "$rev" "" "$(fmt "$r" 3)" "<= $T_GROUPS" "$st"
+		row "  harness alone (outside the kernel)" "$rev" "" "$(fmt "$rh" 3)" "<= $T_GROUPS" "$(verdict "$rh" "<=" $T_GROUPS)"
+		JSON+=("{\"name\":\"groups_ratio_16\",\"revision\":\"$rev\",\"topology\":\"$TOPO16\",\"simulated_s\":$INSN_SIM_S,\"instructions\":$g_ins,\"instructions_plain\":$p_ins,\"harness\":$g_h,\"harness_plain\":$p_h,\"unit\":\"instructions with 4 groups / without\",\"median\":$r,\"harness_ratio\":$rh,\"target\":$T_GROUPS,\"target_op\":\"<=\",\"status\":\"$st\"}")
+		cg_count "$rev" "$TMP/hotplug.json"; h_ins=$INS
+		cg_count "$rev" "$TMP/rebuild.json"; c_ins=$INS
+		per_h=$(calc "($h_ins - $p_ins) / 20"); per_c=$(calc "($c_ins - $p_ins) / 20")
+		r=$(calc "$per_h / $per_c")
+		st=$(verdict "$r" "<=" $T_HOTPLUG)
+		row "hotplug event / domain rebuild (instructions)" "$rev" "" "$(fmt "$r" 3)" "<= $T_HOTPLUG" "$st"
+		row "  per hotplug event, per rebuild (k)" "$rev" "$(fmt "$(calc "$per_h / 1000")" 0)" "$(fmt "$(calc "$per_c / 1000")" 0)" "" ""
+		JSON+=("{\"name\":\"hotplug_event_cost\",\"revision\":\"$rev\",\"topology\":\"$TOPO16\",\"simulated_s\":$INSN_SIM_S,\"events\":20,\"instructions_per_hotplug_event\":$per_h,\"instructions_per_rebuild\":$per_c,\"unit\":\"instructions per hotplug event / per cpuset domain rebuild\",\"median\":$r,\"target\":$T_HOTPLUG,\"target_op\":\"<=\",\"status\":\"$st\"}")
 	done
 fi
 
