@@ -300,7 +300,8 @@ static struct sim_sysevent_result *result_add(void)
 /* The domains the kernel built, after a change of CPUs or partitions. */
 static void result_domains(struct sim_sysevent_result *r)
 {
-	size_t len = 4096;
+	/* one pass: a CPU's lines (three levels with their flags) fit 1 KiB */
+	size_t len = 4096 + 1024 * (size_t)sim.nr_cpus;
 
 	for (;;) {
 		r->domains = realloc(r->domains, len);

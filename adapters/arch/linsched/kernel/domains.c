@@ -54,10 +54,33 @@ static size_t put_span(char *buf, size_t len, const struct cpumask *mask)
 	return n;
 }
 
+/* "SD_A|SD_B": the flag names, made once per set of flags */
+static const char *flag_text(unsigned int flags)
+{
+	static char text[1024];
+	static unsigned int last;
+	static bool made;
+	const char *sep = "";
+	size_t n = 0, i;
+
+	if (made && flags == last)
+		return text;
+	text[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(sd_flag_names); i++)
+		if (flags & sd_flag_names[i].flag) {
+			n += scnprintf(text + n, sizeof(text) - n, "%s%s", sep,
+				       sd_flag_names[i].name);
+			sep = "|";
+		}
+	last = flags;
+	made = true;
+	return text;
+}
+
 int lk_domains(char *buf, unsigned long len)
 {
 	struct sched_domain *sd;
-	size_t n = 0, i;
+	size_t n = 0;
 	int cpu;
 
 	rcu_read_lock();
@@ -65,19 +88,11 @@ int lk_domains(char *buf, unsigned long len)
 		n += scnprintf(buf + n, len - n, "cpu%d capacity %lu\n", cpu,
 			       arch_scale_cpu_capacity(cpu));
 		for (sd = rcu_dereference(cpu_rq(cpu)->sd); sd; sd = sd->parent) {
-			const char *sep = "";
-
 			n += scnprintf(buf + n, len - n, "  %-4s span ",
 				       level_name(sd->flags));
 			n += put_span(buf + n, len - n, sched_domain_span(sd));
-			n += scnprintf(buf + n, len - n, " flags ");
-			for (i = 0; i < ARRAY_SIZE(sd_flag_names); i++)
-				if (sd->flags & sd_flag_names[i].flag) {
-					n += scnprintf(buf + n, len - n, "%s%s", sep,
-						       sd_flag_names[i].name);
-					sep = "|";
-				}
-			n += scnprintf(buf + n, len - n, "\n");
+			n += scnprintf(buf + n, len - n, " flags %s\n",
+				       flag_text(sd->flags));
 		}
 	}
 	rcu_read_unlock();
