@@ -26,7 +26,6 @@ share() { # share NAME: CPU share of task NAME
 }
 exec_ns() { json "$tmp/r.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == a[0]][0]" "$1"; }
 near() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
-between() { python3 -c "import sys; sys.exit(0 if $2 <= $1 <= $3 else 1)"; }
 
 # trace.py overlap A B: microseconds during which a task named A* and one
 # named B* ran at once (on any CPUs), from sched_switch.
@@ -95,7 +94,7 @@ for rev in $TEST_RELEASES; do
 	# exactly 200 ms of CPU; 20 x runtime 10 ms is less
 	run "$rev" run-runtime
 	a=$(exec_ns work); b=$(exec_ns wall)
-	[ "$a" = 200000000 ] && between "$b" 10000000 190000000
+	[ "$a" = 200000000 ] && within "$b" 10000000 190000000
 	ok $? "$rev: run is work ($a ns), runtime is wall time, preemption included ($b ns)"
 
 	# a FIFO task preempts a fair hog at once
@@ -135,7 +134,7 @@ for rev in $TEST_RELEASES; do
 	a=$(json "$tmp/r.json" "' '.join('%.3f' % (t['sum_exec_ns'] / r['duration_ns']) for t in r['tasks'] if t['name'].startswith('fast'))")
 	b=$(share slow)
 	python3 -c "import sys; sys.exit(0 if all(abs(float(x) - 0.1) <= 0.005 for x in '$a'.split()) else 1)" &&
-		between "$b" 0.98 1.0
+		within "$b" 0.98 1.0
 	ok $? "$rev: a barrier holds every instance until the last arrives (fast $a, slow $b)"
 	read -r gap n same <<<"$(python3 - "$tmp/r.trace" <<'PY'
 import re, sys
@@ -176,7 +175,7 @@ PY
 	near "$a" 0.2 0.005
 	ok $? "$rev: SCHED_DEADLINE 2 ms / 10 ms throttles a hog to 20 % ($a)"
 	a=$(share rr-0); b=$(share rr-1)
-	between "$a" 0.4 0.55 && between "$b" 0.4 0.55 && near "$a" "$b" 0.06
+	within "$a" 0.4 0.55 && within "$b" 0.4 0.55 && near "$a" "$b" 0.06
 	ok $? "$rev: two SCHED_RR hogs share their CPU ($a, $b)"
 	a=$(share idle); b=$(share batch)
 	[ "$(python3 -c "print(int($a < 0.01 and $b > 0.98))")" = 1 ]

@@ -3,12 +3,13 @@
 # Files written the way rt-app's own doc/examples are (comments of both
 # kinds, trailing commas, keys rt-app never reads such as "frag", duplicate
 # event keys, "sleep": 0, dl-runtime on SCHED_OTHER, a "resources" section,
-# names sharing their first 15 characters) run unchanged on a 6.x and a
-# 7.x revision, each with the one outcome it is written for.
+# names sharing their first 15 characters, taskgroups on tasks and on
+# phases) run unchanged on a 6.x and a 7.x revision, each with the one
+# outcome it is written for.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 17
+plan 19
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dir=t/workloads/rtapp-style
@@ -23,7 +24,6 @@ pct() {
 	json "$1" "round(100.0 * [t['sum_exec_ns'] for t in r['tasks'] if t['name'] == a[0]][0] / r['duration_ns'], 2)" "$2"
 }
 switches() { json "$1" "[t['nr_switches'] for t in r['tasks'] if t['name'] == a[0]][0]" "$2"; }
-within() { python3 -c 'import sys; v, lo, hi = map(float, sys.argv[1:]); sys.exit(not lo <= v <= hi)' "$@"; }
 
 for rev in $TEST_V61 $TEST_V73; do
 	run "$rev" template; s=$?
@@ -58,6 +58,15 @@ for rev in $TEST_V61 $TEST_V73; do
 		'[ $s = 0 ] && within "$p0" 32.8 33.8 && within "$p2" 32.8 33.8'
 	test_expect_success "$rev: tutorial: each signal wakes the consumer for 2 ms of the producer's 1 ms ($co %, $pr %)" \
 		'within "$(python3 -c "print($co / $pr)")" 1.9 2.1'
+
+	run "$rev" taskgroups; s=$?
+	t0=$(json "$tmp/taskgroups-$rev.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'thread0'][0]")
+	g11=$(json "$tmp/taskgroups-$rev.json" "[g['usage_ns'] for g in r['taskgroups'] if g['path'] == a[0]][0]" /tg1/tg11)
+	g1=$(json "$tmp/taskgroups-$rev.json" "[g['usage_ns'] for g in r['taskgroups'] if g['path'] == a[0]][0]" /tg1)
+	t1=$(json "$tmp/taskgroups-$rev.json" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'thread1'][0]")
+	test_expect_success "$rev: taskgroups: /tg1/tg11 has phases 0 and 1 of thread0, 2/3 of its time ($g11 of $t0 ns); /tg1 that and thread1's" \
+		'[ $s = 0 ] && within "$(json "$tmp/taskgroups-$rev.json" "int(a[0]) / int(a[1])" "$g11" "$t0")" 0.66 0.67 &&
+		 [ "$g1" = $((g11 + t1)) ]'
 done
 
 # dl-runtime on SCHED_OTHER, as rt-app's custom-slice example: a 100 ms

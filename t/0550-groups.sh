@@ -25,8 +25,8 @@ for rev in $TEST_V61 $TEST_V73; do
 		--json "$tmp/w.json" --trace "$tmp/w.trace" --quiet
 	s=$?
 	ratio=$(json "$tmp/w.json" "round(sum(t['sum_exec_ns'] for t in r['tasks'] if t['name'].startswith('fg')) / sum(t['sum_exec_ns'] for t in r['tasks'] if t['name'].startswith('bg')), 3)")
-	test_expect_success "$rev: weights 200:100 split the two CPUs 2:1 between four tasks each ($ratio)" \
-		'[ $s = 0 ] && between 1.94 "$ratio" 2.06'
+	test_expect_success "$rev: weights 200:100 split the two CPUs 2:1, four tasks in each ($ratio)" \
+		'[ $s = 0 ] && within "$ratio" 1.94 2.06'
 	fg=$(group "$tmp/w.json" /fg usage_ns)
 	test_expect_success "$rev: each group's CPU time, as the kernel charged it, is its tasks' ($fg ns)" \
 		'[ "$fg" = "$(json "$tmp/w.json" "sum(t[\"sum_exec_ns\"] for t in r[\"tasks\"] if t[\"taskgroup\"] == a[0])" /fg)" ]'
@@ -40,13 +40,13 @@ for rev in $TEST_V61 $TEST_V73; do
 	lim=$(share "$tmp/b.json" /lim)
 	periods=$(group "$tmp/b.json" /lim nr_periods); thr=$(group "$tmp/b.json" /lim nr_throttled)
 	test_expect_success "$rev: cpu.max 50000 100000 gives its always-running task 50 % ± 2 % ($lim)" \
-		'[ $s = 0 ] && between 0.48 "$lim" 0.52'
+		'[ $s = 0 ] && within "$lim" 0.48 0.52'
 	test_expect_success "$rev: it is throttled in every period but the last ($thr of $periods)" \
 		'[ "$periods" -ge 19 ] && [ "$periods" -le 20 ] && [ "$thr" -ge $((periods - 1)) ] &&
 		 [ "$(group "$tmp/b.json" /lim throttled_ns)" -gt 900000000 ]'
 	nest=$(share "$tmp/b.json" /nest/child)
 	test_expect_success "$rev: a child group without a limit of its own is held to its parent's ($nest)" \
-		'between 0.48 "$nest" 0.52 &&
+		'within "$nest" 0.48 0.52 &&
 		 [ "$(group "$tmp/b.json" /nest/child nr_periods)" = 0 ]'
 
 	"$LINSCHED" run "$rev" --workload $w/groups-idle.json --topology dual \
@@ -54,7 +54,7 @@ for rev in $TEST_V61 $TEST_V73; do
 	s=$?
 	idle=$(json "$tmp/i.json" "round([g['usage_ns'] for g in r['taskgroups'] if g['path'] == a[0]][0] / 2 / r['duration_ns'], 4)" /background)
 	test_expect_success "$rev: a cpu.idle group yields to a normal one of nice-19 tasks ($idle of the CPUs)" \
-		'[ $s = 0 ] && between 0 "$idle" 0.03'
+		'[ $s = 0 ] && within "$idle" 0 0.03'
 done
 
 # uclamp.max through the group: schedutil keeps the big cluster low
@@ -67,8 +67,8 @@ s1=$?
 	--json "$tmp/f.json" --quiet
 s2=$?
 test_expect_success "$TEST_V73: cpu.uclamp.max 20 keeps the capped task's big CPU at 600 MHz ($(low "$tmp/u.json") of the time), not at the top (max: $(low "$tmp/f.json"))" \
-	'[ $s1 = 0 ] && [ $s2 = 0 ] && between 0.95 "$(low "$tmp/u.json")" 1 &&
-	 between 0 "$(low "$tmp/f.json")" 0.05'
+	'[ $s1 = 0 ] && [ $s2 = 0 ] && within "$(low "$tmp/u.json")" 0.95 1 &&
+	 within "$(low "$tmp/f.json")" 0 0.05'
 
 # the kernel refuses a value its handler does not take: exit 2, named
 printf '{"lsb-taskgroups": {"/g": {"cpu.weight": 0}}, "tasks": {"t": {"taskgroup": "/g", "run": 1000}}}' > "$tmp/zero.json"

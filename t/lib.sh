@@ -104,9 +104,9 @@ json() {
 	python3 -c "import json,sys; r=json.load(open(sys.argv[1])); a=sys.argv[2:]; print($expr)" "$file" "$@"
 }
 
-# between LO X HI: LO <= X <= HI, as numbers (X may be a fraction)
-between() {
-	python3 -c 'import sys; lo, x, hi = map(float, sys.argv[1:]); sys.exit(not lo <= x <= hi)' "$@"
+# within V LO HI: LO <= V <= HI, as numbers (fractions too)
+within() {
+	python3 -c 'import sys; v, lo, hi = map(float, sys.argv[1:]); sys.exit(not lo <= v <= hi)' "$@"
 }
 
 # svg_check FILE N: FILE parses as an SVG document of more than N elements
