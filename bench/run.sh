@@ -322,15 +322,25 @@ fi
 # the instructions outside the kernel's objects (which have no debug
 # information): the simulator, metrics, power, libc.
 
-# cg_count REV WORKLOAD: sets INS (all) and HARNESS (outside the kernel)
+# cg_count REV WORKLOAD: sets INS (all), HARNESS (outside the kernel: our
+# functions, which have debug information, and the libraries) and EVENTS
+# (the simulator's events, from the run's results)
 cg_count() {
 	valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" "${EXE[$1]}" \
 		--topology "$TOPO16" --workload "$2" --duration "${INSN_SIM_S}s" --seed 1 \
-		--json /dev/null >/dev/null 2>"$TMP/cg.err" ||
+		--json "$TMP/cg.json" >/dev/null 2>"$TMP/cg.err" ||
 		{ cat "$TMP/cg.err" >&2; die "callgrind of $1 with $2 failed"; }
 	INS=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$TMP/cg.err")
-	HARNESS=$(callgrind_annotate --threshold=100 "$TMP/cg.out" |
-		awk '$2 ~ /^\(/ && $3 !~ /^\?\?\?:/ { gsub(",", "", $1); s += $1 } END { print s + 0 }')
+	HARNESS=$(callgrind_annotate --auto=no --threshold=100 "$TMP/cg.out" | awk '
+		/ file:function$/ { on = 1; next }
+		on && /^ *[0-9,]+ \( *[0-9.]+%\) / {
+			n = $1; gsub(",", "", n)
+			fn = $0; sub(/^ *[0-9,]+ \( *[0-9.]+%\) +/, "", fn)
+			# the kernel: no debug information, in the simulator binary
+			if (!(fn ~ /^\?\?\?:/ && fn ~ /(linsched-sim|\?\?\?)\]$/)) s += n
+		}
+		END { print s + 0 }')
+	EVENTS=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["events"])' "$TMP/cg.json")
 }
 
 if [[ ${BENCH_SKIP_GROUPS:-0} != 1 ]] && command -v valgrind >/dev/null; then
@@ -363,13 +373,15 @@ dump("hotplug", {"lsb-events": hp})
 dump("rebuild", {"lsb-taskgroups": {"/p": {"cpuset.cpus": "15"}}, "lsb-events": cs})
 PY
 	for rev in "${REVS[@]}"; do
-		cg_count "$rev" "$TMP/plain.json"; p_ins=$INS; p_h=$HARNESS
-		cg_count "$rev" "$TMP/groups.json"; g_ins=$INS; g_h=$HARNESS
+		cg_count "$rev" "$TMP/plain.json"; p_ins=$INS; p_h=$HARNESS; p_ev=$EVENTS
+		cg_count "$rev" "$TMP/groups.json"; g_ins=$INS; g_h=$HARNESS; g_ev=$EVENTS
 		r=$(calc "$g_ins / $p_ins"); rh=$(calc "$g_h / $p_h")
+		re=$(calc "($g_ins / $g_ev) / ($p_ins / $p_ev)"); rhe=$(calc "($g_h / $g_ev) / ($p_h / $p_ev)")
 		st=$(verdict "$r" "<=" $T_GROUPS)
 		row "task groups / none, 16 CPUs (instructions)" "$rev" "" "$(fmt "$r" 3)" "<= $T_GROUPS" "$st"
 		row "  harness alone (outside the kernel)" "$rev" "" "$(fmt "$rh" 3)" "<= $T_GROUPS" "$(verdict "$rh" "<=" $T_GROUPS)"
-		JSON+=("{\"name\":\"groups_ratio_16\",\"revision\":\"$rev\",\"topology\":\"$TOPO16\",\"simulated_s\":$INSN_SIM_S,\"instructions\":$g_ins,\"instructions_plain\":$p_ins,\"harness\":$g_h,\"harness_plain\":$p_h,\"unit\":\"instructions with 4 groups / without\",\"median\":$r,\"harness_ratio\":$rh,\"target\":$T_GROUPS,\"target_op\":\"<=\",\"status\":\"$st\"}")
+		row "  per simulator event: all, harness ($p_ev, $g_ev events)" "$rev" "$(fmt "$re" 3)" "$(fmt "$rhe" 3)" "" ""
+		JSON+=("{\"name\":\"groups_ratio_16\",\"revision\":\"$rev\",\"topology\":\"$TOPO16\",\"simulated_s\":$INSN_SIM_S,\"instructions\":$g_ins,\"instructions_plain\":$p_ins,\"harness\":$g_h,\"harness_plain\":$p_h,\"events\":$g_ev,\"events_plain\":$p_ev,\"per_event_ratio\":$re,\"harness_per_event_ratio\":$rhe,\"unit\":\"instructions with 4 groups / without\",\"median\":$r,\"harness_ratio\":$rh,\"target\":$T_GROUPS,\"target_op\":\"<=\",\"status\":\"$st\"}")
 		cg_count "$rev" "$TMP/hotplug.json"; h_ins=$INS
 		cg_count "$rev" "$TMP/rebuild.json"; c_ins=$INS
 		per_h=$(calc "($h_ins - $p_ins) / 20"); per_c=$(calc "($c_ins - $p_ins) / 20")
