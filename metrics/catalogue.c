@@ -103,7 +103,27 @@ char *metric_path(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-/* The node at dotted @path below @node; NULL if there is none. */
+/* The element of array @node whose "name" or "path" is @key. */
+static const cJSON *named_item(const cJSON *node, const char *key)
+{
+	static const char *const ids[] = { "name", "path" };
+	const cJSON *e, *id;
+	size_t k;
+
+	cJSON_ArrayForEach(e, node)
+		for (k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+			id = cJSON_GetObjectItemCaseSensitive(e, ids[k]);
+			if (cJSON_IsString(id) && !strcmp(id->valuestring, key))
+				return e;
+		}
+	return NULL;
+}
+
+/*
+ * The node at dotted @path below @node; NULL if there is none. An array
+ * is indexed by a number, or by the "name" or "path" of an element
+ * (tasks.ui.sum_exec_ns, taskgroups./bg.throttled_ns).
+ */
 static const cJSON *at_path(const cJSON *node, const char *path)
 {
 	char buf[256], *part, *save, *end;
@@ -116,7 +136,8 @@ static const cJSON *at_path(const cJSON *node, const char *path)
 		if (cJSON_IsArray(node)) {
 			i = strtol(part, &end, 10);
 			node = *part && !*end && i >= 0 ?
-			       cJSON_GetArrayItem(node, (int)i) : NULL;
+			       cJSON_GetArrayItem(node, (int)i) :
+			       named_item(node, part);
 		} else {
 			node = cJSON_GetObjectItemCaseSensitive(node, part);
 		}

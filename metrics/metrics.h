@@ -263,7 +263,8 @@ struct cJSON;
  * @result: a run's result (the JSON `linsched run --json` writes)
  * @name: the metric: looked up under "metrics", then "power", then the
  *	top level; a dotted path goes down objects by key and arrays by
- *	index; an object reduces as the catalogue says
+ *	index or by an element's "name" or "path" (tasks.ui.sum_exec_ns);
+ *	an object reduces as the catalogue says
  * @out: receives the number
  *
  * Return: 0; -1 when the result has no such number (absent, not a

@@ -17,6 +17,9 @@ static const char result_json[] =
 	" \"empty\": {}, \"words\": {\"a\": \"x\"}},"
 	" \"power\": {\"energy_j\": 1.25, \"idle_residency\": [{\"C6\": 0.5}]},"
 	" \"cpus\": [{\"busy_ns\": 7}, {\"busy_ns\": 8}],"
+	" \"tasks\": [{\"name\": \"ui\", \"sum_exec_ns\": 3},"
+	"  {\"name\": \"bg\", \"sum_exec_ns\": 4}],"
+	" \"taskgroups\": [{\"path\": \"/a/b\", \"nr_throttled\": 2}],"
 	" \"throughput\": 99}";
 
 static cJSON *result;
@@ -96,6 +99,10 @@ static bool test_numbers_and_paths(void)
 	ASSERT_TRUE(value_is("power.idle_residency.0.C6", 0.5));
 	ASSERT_TRUE(value_is("idle_residency.0.C6", 0.5));
 	ASSERT_TRUE(value_is("cpus.1.busy_ns", 8));
+	/* an array's element by its name or path */
+	ASSERT_TRUE(value_is("tasks.bg.sum_exec_ns", 4));
+	ASSERT_TRUE(value_is("tasks.1.sum_exec_ns", 4));
+	ASSERT_TRUE(value_is("taskgroups./a/b.nr_throttled", 2));
 	return true;
 }
 
@@ -118,6 +125,8 @@ static bool test_refusals(void)
 	ASSERT_EQ(metric_value(result, "cpus.2.busy_ns", &v), -1);
 	ASSERT_EQ(metric_value(result, "cpus.x.busy_ns", &v), -1);
 	ASSERT_EQ(metric_value(result, "cpus.-1.busy_ns", &v), -1);
+	ASSERT_EQ(metric_value(result, "tasks.nobody.sum_exec_ns", &v), -1);
+	ASSERT_EQ(metric_value(result, "taskgroups./a.nr_throttled", &v), -1);
 	/* objects only reduce as the catalogue says */
 	ASSERT_EQ(metric_value(result, "cpus", &v), -1);
 	ASSERT_EQ(metric_value(result, "empty", &v), -1);
