@@ -164,23 +164,6 @@ static void cpu_close(struct cpu_now *c, int cpu, uint64_t t)
 	c->last = nr_segs;
 }
 
-/* "sssss.uuuuuu" after the flags column, in microseconds. */
-static int parse_line(const char *line, int *cpu, uint64_t *t,
-		      const char **event)
-{
-	const char *p = strchr(line, '[');
-	unsigned long long sec, usec;
-	int n = 0;
-
-	if (*line == '#' || !p ||
-	    sscanf(p, "[%d] %*s %llu.%llu: %n", cpu, &sec, &usec, &n) != 3 ||
-	    !n)
-		return -1;
-	*t = sec * 1000000 + usec;
-	*event = p + n;
-	return 0;
-}
-
 static int read_trace(const char *path, uint64_t end)
 {
 	struct cpu_now *now = calloc(topo.nr_cpus, sizeof(*now));
@@ -200,17 +183,12 @@ static int read_trace(const char *path, uint64_t end)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (parse_line(line, &cpu, &t, &ev))
+		if (lsb_trace_line(line, &cpu, &t, &ev))
 			continue;
 		if (!strncmp(ev, "sched_switch:", 13)) {
-			const char *q = strstr(ev, "next_comm=");
-
-			p = q ? strstr(q, " next_pid=") : NULL;
-			if (!p || cpu < 0 || cpu >= topo.nr_cpus)
+			if (lsb_trace_switch(ev, comm, sizeof(comm), &pid) ||
+			    cpu < 0 || cpu >= topo.nr_cpus)
 				continue;
-			snprintf(comm, sizeof(comm), "%.*s",
-				 (int)(p - q - 10), q + 10);
-			pid = (int)strtol(p + 10, NULL, 10);
 			cpu_close(&now[cpu], cpu, t);
 			now[cpu].known = 1;
 			now[cpu].pid = pid;

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /**
  * lsb_pathf() - snprintf() for paths and messages
@@ -185,5 +186,29 @@ double lsb_median(double *v, size_t k);
  * lsb_now() - seconds on the monotonic clock
  */
 double lsb_now(void);
+
+/**
+ * lsb_trace_line() - the fields of a line of a trace in ftrace's text
+ *	format ("comm-pid [003] ..... 0.506000: sched_switch: ...")
+ * @line: the line
+ * @cpu: receives the CPU
+ * @t_us: receives the time in microseconds
+ * @event: receives where the event's name starts
+ *
+ * Return: 0; -1 for a comment or a line of another shape.
+ */
+int lsb_trace_line(const char *line, int *cpu, uint64_t *t_us,
+		   const char **event);
+
+/**
+ * lsb_trace_switch() - the task a sched_switch event switches to
+ * @event: from lsb_trace_line()
+ * @comm: receives next_comm
+ * @len: its size
+ * @pid: receives next_pid (0: the CPU's idle task)
+ *
+ * Return: 0; -1 when @event is not a whole sched_switch.
+ */
+int lsb_trace_switch(const char *event, char *comm, size_t len, int *pid);
 
 #endif
