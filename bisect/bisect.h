@@ -324,4 +324,41 @@ int bisect_tags(bisect_repo *r, struct bisect_tag **out, size_t *n);
  */
 void bisect_tags_free(struct bisect_tag *tags, size_t n);
 
+/**
+ * struct bisect_edit - one substitution in a file of a tree
+ * @file: the path in the tree ("kernel/sched/core.c")
+ * @old: text that occurs exactly once in the file
+ * @new: what replaces it
+ */
+struct bisect_edit {
+	const char *file;
+	const char *old;
+	const char *new;
+};
+
+/**
+ * bisect_commit_edits() - a commit that is @base with text substituted
+ * @r: the repository; the commit and its objects are written into it
+ * @base: the parent, as for bisect_resolve()
+ * @edits: the substitutions, applied in order (several may edit a file)
+ * @nr_edits: their number
+ * @message: the commit message
+ * @ref: a reference to point at the commit ("refs/lsbisect/bugs/x"), so
+ *	that git gc keeps it; NULL: none
+ * @out_hex: receives the commit id
+ *
+ * Author, committer and date are fixed, so the same base, edits and
+ * message give the same commit id every time, and the build and result
+ * caches keep what they made from it. Nothing is checked out; no branch
+ * or HEAD moves.
+ *
+ * Return: 0; BISECT_ENOTFOUND when @base, a file or an edit's old text is
+ * not found (an old text found more than once is BISECT_EINVAL), with a
+ * message naming the file and the edit; BISECT_EGIT, BISECT_ENOMEM.
+ */
+int bisect_commit_edits(bisect_repo *r, const char *base,
+			const struct bisect_edit *edits, size_t nr_edits,
+			const char *message, const char *ref,
+			char out_hex[41]);
+
 #endif
