@@ -54,6 +54,7 @@ GUILE_SRC := $(wildcard guile/*.c)
 SUITE_SRC := $(wildcard suite/*.c)
 PLOTS_SRC := $(wildcard plots/*.c)
 REPORT_SRC := $(wildcard report/*.c)
+BUGS_SRC := $(wildcard bugs/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
 	$(wildcard power/*.c)
 SIM_ASM := $(wildcard sim/*.S)
@@ -69,6 +70,7 @@ GUILE_OBJ := $(call obj,$(GUILE_SRC))
 SUITE_OBJ := $(call obj,$(SUITE_SRC))
 PLOTS_OBJ := $(call obj,$(PLOTS_SRC))
 REPORT_OBJ := $(call obj,$(REPORT_SRC))
+BUGS_OBJ := $(call obj,$(BUGS_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
 
@@ -80,8 +82,10 @@ PROGRAMS := $(O)/bin/linsched $(O)/bin/lsbisect
 SHARE := $(O)/share/lsbisect
 SHARE_FILES := $(SHARE)/linsched.config $(SHARE)/linsched.lds \
 	$(SHARE)/libsim.a $(SHARE)/kernels.sh $(SHARE)/subset.list \
-	$(SHARE)/arch/linsched/.stamp $(SHARE)/guile/lsbisect/strategy.scm
+	$(SHARE)/arch/linsched/.stamp $(SHARE)/guile/lsbisect/strategy.scm \
+	$(SHARE)/bugs/.stamp
 ARCH_FILES := $(shell find adapters/arch/linsched -type f)
+BUGS_FILES := $(shell find bugs/catalogue -type f)
 
 all: $(PROGRAMS) $(SHARE_FILES) $(TESTS)
 .PHONY: all check asan bench cppcheck deps demo fuzz install clean FORCE
@@ -135,9 +139,10 @@ $(O)/lib/libguile-lsb.a: $(GUILE_OBJ)
 $(O)/lib/libsuite.a: $(SUITE_OBJ)
 $(O)/lib/libplots.a: $(PLOTS_OBJ)
 $(O)/lib/libreport.a: $(REPORT_OBJ)
+$(O)/lib/libbugs.a: $(BUGS_OBJ)
 
-HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a $(O)/lib/libadapters.a \
-	$(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
+HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a \
+	$(O)/lib/libadapters.a $(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets,
 # the simulator's option values).
@@ -163,6 +168,11 @@ $(SHARE)/guile/%.scm: guile/%.scm
 $(SHARE)/arch/linsched/.stamp: $(ARCH_FILES)
 	$(QUIET_GEN)rm -rf $(SHARE)/arch && mkdir -p $(SHARE)/arch && \
 	cp -R adapters/arch/linsched $(SHARE)/arch/ && touch $@
+
+# The catalogue of bugs: its entries and their workloads.
+$(SHARE)/bugs/.stamp: $(BUGS_FILES)
+	$(QUIET_GEN)rm -rf $(SHARE)/bugs && mkdir -p $(SHARE)/bugs && \
+	cp -R bugs/catalogue/. $(SHARE)/bugs/ && touch $@
 
 # A program is cmd/NAME.c plus its subcommands in cmd/NAME-*.c.
 .SECONDEXPANSION:
@@ -205,7 +215,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c common driver guile metrics plots power report sim suite topologies workloads cmd t/unit
+		bisect adapters/*.c bugs common driver guile metrics plots power report sim suite topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -237,7 +247,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/lsbisect
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	cp -R $(SHARE)/. $(DESTDIR)$(PREFIX)/share/lsbisect/
-	rm -f $(DESTDIR)$(PREFIX)/share/lsbisect/arch/linsched/.stamp
+	rm -f $(DESTDIR)$(PREFIX)/share/lsbisect/arch/linsched/.stamp \
+		$(DESTDIR)$(PREFIX)/share/lsbisect/bugs/.stamp
 
 clean:
 	rm -rf $(O)/obj $(O)/bin $(O)/lib $(O)/t $(O)/gen $(O)/share $(O)/asan \

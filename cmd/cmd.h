@@ -17,6 +17,7 @@
  * The linsched subcommands (cmd/linsched-NAME.c), each called with its
  * own argv (argv[0] is its name); the exit status is returned.
  */
+int cmd_bugs(int argc, char **argv);
 int cmd_classes(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_suite(int argc, char **argv);

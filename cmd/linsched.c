@@ -43,6 +43,8 @@ static const char usage_main[] =
 "  sweep REV...  run revisions x workloads x topologies x seeds into the\n"
 "                result cache, here or on a Slurm cluster\n"
 "  sweep-worker  internal: one Slurm array task of a sweep\n"
+"  bugs          the catalogue of real upstream scheduler bugs: list, show,\n"
+"                run the buggy and fixed kernels side by side\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
@@ -547,6 +549,7 @@ static const struct {
 	{ "report", cmd_report },
 	{ "sweep", cmd_sweep },
 	{ "sweep-worker", cmd_sweep_worker },
+	{ "bugs", cmd_bugs },
 };
 
 int main(int argc, char **argv)

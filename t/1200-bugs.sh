@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The catalogue of real upstream bugs (linsched bugs): every entry runs its
+# buggy and its fixed kernel and tells them apart by its figure, a real
+# fix between two releases of the bundled history (fork placement against
+# affinity, on 6.1 and 6.12) and a kSTEP bug put back into a release by an
+# edit the tool commits itself (uclamp_inversion, through task groups).
+# The edited commit is the same every time and changes only the fix's
+# file; the figure is drawn by gnuplot; bad entries and edits that no
+# longer apply are errors that name the file, the key or the edit.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+plan 12
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the releases the entries name, beside the tests' own
+need=
+for rev in v6.1.176 v6.1.187 v6.12.95 v6.12.107 v6.12.118; do
+	git -C "$LSBISECT_REPO" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
+		need+=${need:+,}${rev#v}
+done
+[ -z "$need" ] || "$LINSCHED" kernels --versions "$need" >&2 ||
+	skip_all "cannot make releases $need"
+
+"$LINSCHED" bugs list > "$tmp/list"
+test_expect_success "the catalogue lists its entries with series and fix ($(($(wc -l < "$tmp/list") - 1)))" \
+	'grep -q "^uclamp_inversion  *6.12  *0213b7083e81 *sched/uclamp: Fix uclamp_tg_restrict()$" "$tmp/list" &&
+	 grep -q "^fork_affinity-6.1  *6.1  *82d6e01a0699 " "$tmp/list"'
+
+"$LINSCHED" bugs run --all --out "$tmp/out" > "$tmp/run" 2> "$tmp/err"
+s=$?
+cat "$tmp/run" >&2
+test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
+	'[ $s = 0 ] && grep -q "^3 of 3 reproduced$" "$tmp/run"'
+
+# verdict V NAME SIDE: a field of an entry's verdict.json
+verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
+for name in fork_affinity-6.1 fork_affinity-6.12; do
+	b=$(verdict "$name" buggy value); f=$(verdict "$name" fixed value)
+	test_expect_success "$name: busy0 loses CPU 0 to children forked beside it on the buggy kernel ($b ns), not on the fixed one ($f ns)" \
+		'within "$b" 3.5e9 4.2e9 && within "$f" 4.99e9 5e9 && [ "$(verdict "$name" verdict)" = reproduced ]'
+done
+b=$(verdict uclamp_inversion buggy value); f=$(verdict uclamp_inversion fixed value)
+test_expect_success "uclamp_inversion: the boosted task held to the group's 20 % takes twice the CPU time ($b ns against $f ns)" \
+	'within "$(python3 -c "print($b / $f)")" 1.8 2.5 && [ "$(verdict uclamp_inversion verdict)" = reproduced ]'
+
+# the edited commit: on v6.12.118, one file changed, the same id again
+edited=$(verdict uclamp_inversion buggy commit)
+test_expect_success "the bug is put back by a commit on v6.12.118 that changes kernel/sched/core.c only ($edited)" \
+	'[ "$(git -C "$LSBISECT_REPO" rev-parse "$edited^")" = "$(git -C "$LSBISECT_REPO" rev-parse "v6.12.118^{commit}")" ] &&
+	 [ "$(git -C "$LSBISECT_REPO" diff --name-only "$edited^" "$edited")" = kernel/sched/core.c ] &&
+	 git -C "$LSBISECT_REPO" diff "$edited^" "$edited" | grep -q "^+	uc_max = task_group(p)->uclamp\[clamp_id\];" &&
+	 [ "$(git -C "$LSBISECT_REPO" rev-parse refs/lsbisect/bugs/uclamp_inversion)" = "$edited" ]'
+"$LINSCHED" bugs run uclamp_inversion --out "$tmp/again" > /dev/null 2>&1
+test_expect_success "made again, it is the same commit, and the same figures" \
+	'[ "$(json "$tmp/again/uclamp_inversion/verdict.json" "r[\"buggy\"][\"commit\"]")" = "$edited" ] &&
+	 cmp -s "$tmp/out/uclamp_inversion/buggy.json" "$tmp/again/uclamp_inversion/buggy.json"'
+
+# the figure: both kernels' signal over time, drawn by gnuplot
+d=$tmp/out/uclamp_inversion
+test_expect_success "a figure of the signal on both kernels: signal.png and an SVG with both curves" \
+	'[ "$(head -c 8 "$d/signal.png" | od -An -tx1 | tr -d " ")" = 89504e470d0a1a0a ] &&
+	 svg_check "$d/signal.svg" 20 && grep -q "v6.12.118 with the bug put back" "$d/signal.svg" &&
+	 [ "$(grep -vc "^#" "$d/signal.dat")" = 100 ]'
+
+# bad entries: named with the file and key; an edit that does not apply
+mkdir -p "$tmp/cat/workloads"
+cp bugs/catalogue/workloads/uclamp_inversion.json "$tmp/cat/workloads/"
+python3 - bugs/catalogue/uclamp_inversion.json "$tmp/cat" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+bad = dict(e, trheshold=1)
+json.dump(bad, open(sys.argv[2] + "/typo.json", "w"))
+PY
+"$LINSCHED" bugs list --catalogue "$tmp/cat" > /dev/null 2> "$tmp/err"
+s=$?
+test_expect_success "a misspelt key is an error naming the file and the key: exit $s, $(cat "$tmp/err")" \
+	'[ $s = 1 ] && grep -q "typo.json: unknown key .trheshold." "$tmp/err"'
+python3 - bugs/catalogue/uclamp_inversion.json "$tmp/cat" <<'PY'
+import json, os, sys
+e = json.load(open(sys.argv[1]))
+e["edits"][1]["old"] = "\tno such line;\n"
+os.remove(sys.argv[2] + "/typo.json")
+json.dump(e, open(sys.argv[2] + "/stale.json", "w"))
+PY
+"$LINSCHED" bugs run stale --catalogue "$tmp/cat" --out "$tmp/o2" > /dev/null 2> "$tmp/err"
+s=$?
+test_expect_success "an edit that no longer applies is named, with its file and revision: exit $s, $(cat "$tmp/err")" \
+	'[ $s = 1 ] && grep -q "stale: edit 2: its old text is not in kernel/sched/core.c of .v6.12.118." "$tmp/err"'
+"$LINSCHED" bugs run no_such_bug > /dev/null 2> "$tmp/err"
+s=$?
+test_expect_success "an unknown entry is a usage error: exit $s, $(cat "$tmp/err")" \
+	'[ $s = 2 ] && grep -q "no entry .no_such_bug. in the catalogue" "$tmp/err"'
+"$LINSCHED" bugs show uclamp_inversion > "$tmp/show"
+test_expect_success "show: the fix, the figure and threshold, and the edits" \
+	'grep -q "^fix:       0213b7083e81 sched/uclamp: Fix uclamp_tg_restrict()$" "$tmp/show" &&
+	 grep -q "^figure:    tasks.ui.sum_exec_ns, buggy when above 2.5e+09$" "$tmp/show" &&
+	 grep -q "^+ 	uc_max = task_group(p)->uclamp\[clamp_id\];$" "$tmp/show"'
+test_done
