@@ -43,6 +43,8 @@ static const struct metric_def catalogue[] = {
 	  "mean power of the CPUs" },
 	{ "idle_entries", "", 0, 1, METRIC_NUMBER, NULL, 0,
 	  "idle-state entries" },
+	{ "violations", "", 0, 1, METRIC_NUMBER, NULL, 0,
+	  "invariants violated: idle CPU beside a waiting task, starvation, useless migrations, WARNs (\"invariants\" has each)" },
 };
 
 #define NR_CATALOGUE (sizeof(catalogue) / sizeof(catalogue[0]))

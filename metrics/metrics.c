@@ -93,7 +93,17 @@ int metrics_init(struct metrics *m, const struct topology *topo)
 	m->fresh = zalloc(n, sizeof(*m->fresh));
 	m->heap = zalloc(n, sizeof(*m->heap));
 	task_grow(m, 1);	/* and by_need: need is 0 on every CPU, all idle */
+	m->inv.window_ns = METRICS_WINDOW_NS;
+	m->inv.bound_ns = METRICS_STARVATION_NS;
 	return 0;
+}
+
+void metrics_limits(struct metrics *m, uint64_t window_ns, uint64_t bound_ns)
+{
+	if (window_ns)
+		m->inv.window_ns = window_ns;
+	if (bound_ns)
+		m->inv.bound_ns = bound_ns;
 }
 
 void metrics_release(struct metrics *m)
@@ -349,7 +359,10 @@ static inline __attribute__((always_inline)) void load_up(struct metrics *m, int
 {
 	uint64_t old;
 
-	if ((unsigned int)c >= (unsigned int)m->nr_cpus || !w)
+	if ((unsigned int)c >= (unsigned int)m->nr_cpus)
+		return;
+	m->cpu[c].nr++;
+	if (!w)
 		return;
 	old = m->cpu[c].load;
 	m->cpu[c].load = old + w;
@@ -360,7 +373,10 @@ static inline __attribute__((always_inline)) void load_down(struct metrics *m, i
 {
 	uint64_t old;
 
-	if ((unsigned int)c >= (unsigned int)m->nr_cpus || !w)
+	if ((unsigned int)c >= (unsigned int)m->nr_cpus)
+		return;
+	m->cpu[c].nr--;
+	if (!w)
 		return;
 	old = m->cpu[c].load;
 	m->cpu[c].load = old - w;
@@ -819,6 +835,82 @@ static __attribute__((noinline)) void task_set(struct metrics *m,
 		wait_on(m, t, cpu, 1);
 }
 
+/* ---- invariants ---- */
+
+/*
+ * The first idle-while-waiting episode past the window, as the state
+ * still is: an idle CPU that loses work and a waiting task that may run
+ * there, queued elsewhere.
+ */
+static void idle_first(struct metrics *m)
+{
+	struct metrics_violation *v = &m->inv.idle_first;
+	int c, pid;
+
+	v->seen = 1;
+	v->time_ns = m->ep_start;
+	v->cpu = v->cpu2 = v->pid = -1;
+	for (c = 0; c < m->nr_cpus; c++)
+		if (!m->cpu[c].curr && m->cpu[c].need < m->wait_full)
+			break;
+	for (pid = 1; c < m->nr_cpus && pid < m->nr_pids; pid++) {
+		const struct metrics_task *t = &m->task[pid];
+
+		if (t->known && t->runnable && !t->running && t->cpu != c &&
+		    (is_full(m, t) || allowed_on(t, c))) {
+			v->cpu = c;
+			v->cpu2 = t->cpu;
+			v->pid = pid;
+			return;
+		}
+	}
+}
+
+/*
+ * An episode of at least one CPU losing work begins or ends (at the last
+ * event: the state has not changed since), or one in progress passes the
+ * window before any other did.
+ */
+static __attribute__((noinline)) void episode(struct metrics *m, uint64_t now)
+{
+	struct metrics_invariants *inv = &m->inv;
+
+	if (!m->ep_on && m->wc_cpus) {
+		m->ep_on = 1;
+		m->ep_start = m->last;
+	} else if (m->ep_on && !m->wc_cpus) {
+		uint64_t len = m->last - m->ep_start;
+
+		m->ep_on = 0;
+		if (len > inv->window_ns) {
+			inv->idle_count++;
+			inv->idle_ns += len;
+			if (!inv->idle_first.length_ns)
+				inv->idle_first.length_ns = len;
+		}
+		return;
+	}
+	if (m->ep_on && !inv->idle_first.seen &&
+	    now - m->ep_start > inv->window_ns)
+		idle_first(m);
+}
+
+/* A workload task waited @wait before it ran (or until the end). */
+static __attribute__((noinline)) void starved(struct metrics *m,
+					      const struct metrics_task *t,
+					      uint64_t wait)
+{
+	struct metrics_violation *v = &m->inv.starved_first;
+
+	m->inv.starved_count++;
+	if (wait > m->inv.starved_max_ns)
+		m->inv.starved_max_ns = wait;
+	if (v->seen)
+		return;
+	*v = (struct metrics_violation){ 1, t->cpu, -1, (int)(t - m->task),
+					 t->since, wait };
+}
+
 /*
  * Integrate up to now. Half the events come at the instant of the one
  * before: nothing to add then, but adding 0 costs less than a branch
@@ -828,6 +920,9 @@ static inline void advance(struct metrics *m, uint64_t now)
 {
 	uint64_t last = m->last, dt;
 
+	if (__builtin_expect(((m->wc_cpus != 0) != m->ep_on) |
+			     (m->ep_on & !m->inv.idle_first.seen), 0))
+		episode(m, now);
 	if (__builtin_expect(m->dirty_greedy, 0) && now > last)
 		greedy_refresh(m);
 	dt = (now - last) & -(uint64_t)(now > last);
@@ -1013,6 +1108,8 @@ static inline void ev_switch_in(struct metrics *m, uint64_t now,
 		m->wait_ns += now - t->since;
 		if (t->wake_pending)
 			hist_add(m, now - t->wake_at);
+		if (__builtin_expect(now - t->since > m->inv.bound_ns, 0))
+			starved(m, t, now - t->since);
 	}
 	t->wake_pending = 0;
 	t->since = now;
@@ -1053,7 +1150,19 @@ static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
 		task_set(m, t, t->runnable, t->running, cpu);
 		return;
 	}
-	/* a waiting task moves */
+	/*
+	 * a waiting task moves: useless when to a CPU busier than the one it
+	 * leaves (both counted before), unless it may no longer stay there
+	 */
+	if (__builtin_expect(m->cpu[cpu].nr > m->cpu[from].nr, 0) &&
+	    (is_full(m, t) || allowed_on(t, from))) {
+		struct metrics_violation *v = &m->inv.useless_first;
+
+		if (!m->inv.useless_count++)
+			*v = (struct metrics_violation){ 1, from, cpu,
+							 (int)(t - m->task),
+							 m->last, 0 };
+	}
 	wait_on(m, t, from, -1);
 	load_down(m, from, t->weight);
 	load_up(m, cpu, t->weight);
@@ -1137,4 +1246,23 @@ void metrics_finish(struct metrics *m, uint64_t now,
 	}
 	out->fairness = out->nr_fair >= 2 && sum2 > 0 ?
 		sum * sum / ((double)out->nr_fair * sum2) : 1.0;
+	/* what is still going on at the end counts as it stands */
+	if (m->ep_on) {
+		uint64_t len = now - m->ep_start;
+
+		if (len > m->inv.window_ns) {
+			m->inv.idle_count++;
+			m->inv.idle_ns += len;
+			if (!m->inv.idle_first.length_ns)
+				m->inv.idle_first.length_ns = len;
+		}
+	}
+	for (pid = 1; pid < m->nr_pids; pid++) {
+		const struct metrics_task *t = &m->task[pid];
+
+		if (t->known && t->runnable && !t->running &&
+		    now - t->since > m->inv.bound_ns)
+			starved(m, t, now - t->since);
+	}
+	out->inv = m->inv;
 }

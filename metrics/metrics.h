@@ -75,7 +75,7 @@ struct metrics_cpu {
 	int curr;		/* pid running there (0: idle) */
 	int need;		/* see struct metrics */
 	int run;		/* the run of its load in metrics.run */
-	int pad;
+	int nr;			/* runnable workload tasks */
 };
 
 /* A run of equal actual loads: a list entry that keeps its slot. */
@@ -101,6 +101,34 @@ struct metrics_cache {
 	int nr_group;
 	struct metrics_group group[METRICS_CACHE_GROUPS];
 	uint64_t *loads;		/* the greedy loads, sorted */
+};
+
+/*
+ * The first violation of an invariant: when it began, how long it lasted
+ * (0: not known), the CPU it was seen on, the other CPU (where the
+ * waiting task was queued, or where a migration went), the task's pid.
+ */
+struct metrics_violation {
+	int seen;
+	int cpu, cpu2, pid;
+	uint64_t time_ns;
+	uint64_t length_ns;
+};
+
+/*
+ * Invariants checked online: Wasted Cores' (an idle CPU while a task that
+ * may run there waits, for longer than a window: episodes of at least one
+ * such CPU), starvation (a runnable workload task not run for longer than
+ * a bound) and useless migrations (a waiting task moved to a CPU with more
+ * runnable workload tasks than the one it leaves, both counted before the
+ * move; not when it may no longer stay where it was).
+ */
+struct metrics_invariants {
+	uint64_t window_ns, bound_ns;
+	uint64_t idle_count, idle_ns;
+	uint64_t starved_count, starved_max_ns;
+	uint64_t useless_count;
+	struct metrics_violation idle_first, starved_first, useless_first;
 };
 
 struct metrics_bucket {
@@ -153,6 +181,9 @@ struct metrics {
 	uint64_t migrations[METRICS_NR_LEVELS];
 	uint64_t nr_wakeups;
 	uint64_t wakeup_max;
+	int ep_on;			/* an idle-while-waiting episode */
+	uint64_t ep_start;
+	struct metrics_invariants inv;
 	const struct topology *topo;
 	/* the greedy placement when it has no closed form */
 	struct metrics_group *group;	/* runnable tasks alike, greedy order */
@@ -174,12 +205,19 @@ struct metrics_result {
 	double migrations_per_s[METRICS_NR_LEVELS];
 	double fairness;		/* Jain's index, fair class; 1: < 2 tasks */
 	int nr_fair;			/* tasks in the fairness index */
+	struct metrics_invariants inv;
 };
+
+/* The invariants' default window (4 ticks at HZ=1000) and bound. */
+#define METRICS_WINDOW_NS 4000000ULL
+#define METRICS_STARVATION_NS 1000000000ULL
 
 /* CFS weight of a nice level (-20..19), as the kernel's table. */
 unsigned int metrics_nice_weight(int nice);
 
 int metrics_init(struct metrics *m, const struct topology *topo);
+/* The invariants' window and starvation bound (0: keep the default). */
+void metrics_limits(struct metrics *m, uint64_t window_ns, uint64_t bound_ns);
 /* A workload task: nr_allowed 0 means every CPU. */
 void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
 		  unsigned int weight, int nr_allowed, const int *allowed);

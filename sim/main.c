@@ -46,6 +46,11 @@ static void usage(FILE *f, const char *argv0)
 "      --no-metrics     leave the load-balance scores (\"metrics\") out of the\n"
 "                       results: about 10 %% faster on event-heavy runs\n"
 "      --metrics        score load balancing (the default)\n"
+"      --window D       the idle-while-waiting invariant's window (default\n"
+"                       4ms): an idle CPU beside a task that may run there\n"
+"                       for longer is a violation\n"
+"      --starvation D   the starvation bound (default 1s): a runnable task\n"
+"                       not run for longer is a violation\n"
 "      --governor G     who sets the frequency of CPUs with OPPs: schedutil\n"
 "                       (the kernel's own, default), performance (highest\n"
 "                       OPP) or powersave (lowest OPP)\n"
@@ -110,6 +115,9 @@ static void metrics_json(cJSON *root, const struct sim_result *res,
 					(double)mr->migrations[l]);
 	cJSON_AddNumberToObject(o, "fairness", mr->fairness);
 	cJSON_AddNumberToObject(o, "fairness_tasks", mr->nr_fair);
+	cJSON_AddNumberToObject(o, "violations",
+				(double)(mr->inv.idle_count + mr->inv.starved_count +
+					 mr->inv.useless_count + res->warnings));
 	cJSON_AddNumberToObject(o, "energy_j", pr->energy_j);
 	cJSON_AddNumberToObject(o, "mean_power_w", pr->mean_power_w);
 	/* run work done, in CPUs of capacity 1024 at their highest OPP */
@@ -117,6 +125,64 @@ static void metrics_json(cJSON *root, const struct sim_result *res,
 		work += (double)res->tasks[l].run_work_ns;
 	cJSON_AddNumberToObject(o, "throughput",
 				duration_ns ? work / (double)duration_ns : 0);
+}
+
+/* The name of workload task @pid ("" when it is none of them). */
+static const char *task_name(const struct sim_result *res, int pid)
+{
+	int i;
+
+	for (i = 0; pid > 0 && i < res->nr_tasks; i++)
+		if (res->tasks[i].pid == pid)
+			return res->tasks[i].name;
+	return "";
+}
+
+static void violation_json(cJSON *o, const char *key,
+			   const struct metrics_violation *v,
+			   const struct sim_result *res, const char *cpu,
+			   const char *cpu2)
+{
+	cJSON *f;
+
+	if (!v->seen)
+		return;
+	f = cJSON_AddObjectToObject(o, key);
+	cJSON_AddNumberToObject(f, "time_ns", (double)v->time_ns);
+	if (v->length_ns)
+		cJSON_AddNumberToObject(f, "length_ns", (double)v->length_ns);
+	cJSON_AddNumberToObject(f, cpu, v->cpu);
+	if (cpu2)
+		cJSON_AddNumberToObject(f, cpu2, v->cpu2);
+	cJSON_AddStringToObject(f, "task", task_name(res, v->pid));
+	cJSON_AddNumberToObject(f, "pid", v->pid);
+}
+
+/* The invariants checked online (metrics/README.md). */
+static void invariants_json(cJSON *root, const struct sim_result *res)
+{
+	const struct metrics_invariants *inv = &res->metrics.inv;
+	cJSON *o = cJSON_AddObjectToObject(root, "invariants"), *s;
+
+	cJSON_AddNumberToObject(o, "violations",
+				(double)(inv->idle_count + inv->starved_count +
+					 inv->useless_count + res->warnings));
+	s = cJSON_AddObjectToObject(o, "idle_while_waiting");
+	cJSON_AddNumberToObject(s, "window_ns", (double)inv->window_ns);
+	cJSON_AddNumberToObject(s, "count", (double)inv->idle_count);
+	cJSON_AddNumberToObject(s, "time_ns", (double)inv->idle_ns);
+	violation_json(s, "first", &inv->idle_first, res, "idle_cpu",
+		       "task_cpu");
+	s = cJSON_AddObjectToObject(o, "starvation");
+	cJSON_AddNumberToObject(s, "bound_ns", (double)inv->bound_ns);
+	cJSON_AddNumberToObject(s, "count", (double)inv->starved_count);
+	cJSON_AddNumberToObject(s, "max_ns", (double)inv->starved_max_ns);
+	violation_json(s, "first", &inv->starved_first, res, "cpu", NULL);
+	s = cJSON_AddObjectToObject(o, "useless_migrations");
+	cJSON_AddNumberToObject(s, "count", (double)inv->useless_count);
+	violation_json(s, "first", &inv->useless_first, res, "from_cpu",
+		       "to_cpu");
+	cJSON_AddNumberToObject(o, "kernel_warnings", res->warnings);
 }
 
 /* Idle, frequency and energy (power/README.md has the definitions). */
@@ -254,8 +320,10 @@ static cJSON *results_json(const struct sim_config *cfg,
 	cJSON_AddNumberToObject(root, "duration_ns", (double)cfg->duration_ns);
 	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
-	if (cfg->metrics)
+	if (cfg->metrics) {
 		metrics_json(root, res, cfg->duration_ns);
+		invariants_json(root, res);
+	}
 	power_json(root, cfg->topo, &res->power);
 	arr = cJSON_AddArrayToObject(root, "cpus");
 	for (i = 0; i < res->nr_cpus; i++) {
@@ -322,6 +390,8 @@ int main(int argc, char **argv)
 		{ "domains", no_argument, NULL, 'D' },
 		{ "metrics", no_argument, NULL, 'M' },
 		{ "no-metrics", no_argument, NULL, 'N' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "starvation", required_argument, NULL, 'X' },
 		{ "governor", required_argument, NULL, 'G' },
 		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "cpuidle", required_argument, NULL, 'I' },
@@ -398,6 +468,17 @@ int main(int argc, char **argv)
 			break;
 		case 'N':
 			cfg.metrics = 0;
+			break;
+		case 'W':
+		case 'X':
+			if (sim_parse_duration(c == 'W' ? &cfg.window_ns :
+					       &cfg.starvation_ns, optarg) ||
+			    !(c == 'W' ? cfg.window_ns : cfg.starvation_ns)) {
+				fprintf(stderr, "error: --%s '%s': "
+					SIM_DURATION_EXPECTED ", more than 0\n",
+					c == 'W' ? "window" : "starvation", optarg);
+				return SIM_EXIT_USAGE;
+			}
 			break;
 		case 'G':
 			cfg.governor = sim_parse_governor(optarg);

@@ -791,8 +791,10 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		for (j = 0; j < cfg->topo->nr_nodes && j < LINSCHED_MAX_NODES; j++)
 			machine.distance[i][j] = cfg->topo->distance[i][j];
 	}
-	if (cfg->metrics)
+	if (cfg->metrics) {
 		metrics_init(&sim.metrics, cfg->topo);
+		metrics_limits(&sim.metrics, cfg->window_ns, cfg->starvation_ns);
+	}
 	if (power_init(&sim.power, cfg->topo, 0))
 		sim_die("no CPUs to account power for");
 	for (i = 0; i < sim.nr_cpus; i++) {

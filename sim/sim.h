@@ -41,6 +41,8 @@ struct sim_config {
 	int energy_model;	/* register the OPPs as the kernel's EM */
 	int idle_poll;		/* idle CPUs poll: no idle states, no exit
 				   latency (accounted in state 0) */
+	uint64_t window_ns;	/* the invariants' window (0: default) */
+	uint64_t starvation_ns;	/* and starvation bound (0: default) */
 };
 
 /* Who sets CPU frequencies (CPU types with OPPs; others run fixed). */

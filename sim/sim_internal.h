@@ -48,6 +48,7 @@ struct sim_cpu {
 	uint64_t idle_ns;
 	int state;			/* idle state chosen, -1: busy */
 	int offline;			/* the kernel took it down */
+	int leaving;			/* init is taking it down: inactive */
 	uint64_t offline_since, offline_ns;
 	int waking;			/* leaving it until wake_at */
 	uint64_t wake_at;
@@ -69,6 +70,7 @@ struct sim {
 	struct metrics metrics;		/* fed by lh_sched_event() */
 	struct power power;		/* fed by idle, tick and frequency */
 	int nr_offline;			/* CPUs offline now */
+	int nr_leaving;			/* CPUs going offline */
 	char *log_ring[64];
 	size_t log_next;
 	unsigned int warnings;

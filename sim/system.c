@@ -325,7 +325,16 @@ static void cpu_event(const struct workload_sysevent *e)
 			 up ? "online" : "offline");
 		return;
 	}
+	if (!up) {	/* inactive from the first step down: no CPU to use */
+		sim.cpu[e->cpu].leaving = 1;
+		sim.nr_leaving++;
+		sim_tasks_affinity_refresh(0);
+	}
 	ret = up ? lk_cpu_up(e->cpu) : lk_cpu_down(e->cpu);
+	if (!up) {
+		sim.cpu[e->cpu].leaving = 0;
+		sim.nr_leaving--;
+	}
 	if (ret)
 		snprintf(r->status, sizeof(r->status), "refused by the kernel: %s",
 			 strerror(-ret));

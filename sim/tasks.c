@@ -350,27 +350,33 @@ static int task_allowed(const struct sim_task *t, int *cpus)
 	return n;
 }
 
+static int usable(int c)
+{
+	return !sim.cpu[c].offline && !sim.cpu[c].leaving;
+}
+
 /*
  * Where the metrics count it as allowed: those of @cpus (every CPU when
- * @n is 0) that are online, every online one when none is (the kernel
- * then breaks its affinity). Returns how many are in @out, 0 for all.
+ * @n is 0) that are online and not going offline (the kernel no longer
+ * places tasks there), every such one when none is (the kernel then
+ * breaks its affinity). Returns how many are in @out, 0 for all.
  */
 static int task_allowed_online(int n, const int *cpus, int *out)
 {
 	int i, k = 0;
 
-	if (!sim.nr_offline) {
+	if (!sim.nr_offline && !sim.nr_leaving) {
 		memcpy(out, cpus, n * sizeof(*out));
 		return n;
 	}
 	for (i = 0; i < (n ? n : sim.nr_cpus); i++) {
 		int c = n ? cpus[i] : i;
 
-		if (!sim.cpu[c].offline)
+		if (usable(c))
 			out[k++] = c;
 	}
 	for (i = 0; !k && i < sim.nr_cpus; i++)
-		if (!sim.cpu[i].offline)
+		if (usable(i))
 			out[k++] = i;
 	return k;
 }

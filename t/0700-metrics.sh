@@ -72,8 +72,8 @@ for rev in $TEST_RELEASES; do
 	ok $? "$rev: dual's migrations are all MC, at most the kernel's count ($(m "$tmp/x.json" "['migrations']"))"
 done
 
-# The scores are on by default; --no-metrics leaves them out and changes
-# nothing else.
+# The scores (and the invariants, read from the same events) are on by
+# default; --no-metrics leaves them out and changes nothing else.
 "$LINSCHED" run "$TEST_V61" --workload 'periodic*4:run=3ms:sleep=2ms' --topology dual \
 	--duration 1s --json "$tmp/d.json" --quiet
 "$LINSCHED" run "$TEST_V61" --workload 'periodic*4:run=3ms:sleep=2ms' --topology dual \
@@ -81,10 +81,10 @@ done
 k=$(python3 -c "
 import json
 d = json.load(open('$tmp/d.json')); n = json.load(open('$tmp/n.json'))
-m = d.pop('metrics', None)
-print(m is not None and 'metrics' not in n and d == n)")
+m = d.pop('metrics', None); i = d.pop('invariants', None)
+print(m is not None and i is not None and 'metrics' not in n and 'invariants' not in n and d == n)")
 [ "$k" = True ]
-ok $? "metrics by default, none with --no-metrics, the rest identical"
+ok $? "metrics and invariants by default, none with --no-metrics, the rest identical"
 
 # Throughput: a hog pinned to a little CPU (capacity 398) of biglittle-4+4
 # and one on a big CPU, both at their highest OPP, get 398/1024 + 1 CPU of

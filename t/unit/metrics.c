@@ -297,7 +297,7 @@ int main(void)
 	double want;
 	int i, a, b;
 
-	tap_plan(25);
+	tap_plan(30);
 
 	/* greedy = actual: one nice-0 hog per CPU */
 	machine("dual");
@@ -474,6 +474,72 @@ int main(void)
 	tap_ok(near(r.balance_score, w0 * w0) && near(r.work_conservation, 0.25),
 	       "unpinned half-way and left there: 1024^2 and 1/4 (%.0f, %g)",
 	       r.balance_score, r.work_conservation);
+
+	/* invariants: a pinned pair beside an idle CPU is no violation ... */
+	machine("dual");
+	metrics_limits(&m, 0, SEC / 2);
+	fork_on(0, 10, 0, 1024, 1, cpu0);
+	fork_on(0, 11, 0, 1024, 1, cpu0);
+	run(0, 0, 10, 0, 0);
+	finish(SEC);
+	tap_ok(r.inv.idle_count == 0 && r.inv.idle_ns == 0 &&
+	       !r.inv.idle_first.seen && r.inv.window_ns == METRICS_WINDOW_NS,
+	       "a pinned pair beside an idle CPU: no idle-while-waiting violation");
+	tap_ok(r.inv.starved_count == 1 && r.inv.starved_max_ns == SEC &&
+	       r.inv.starved_first.pid == 11 && r.inv.starved_first.time_ns == 0 &&
+	       r.inv.starved_first.cpu == 0,
+	       "but the one never run waited 1 s past a 0.5 s bound: starved, from 0 on CPU 0 (%llu, pid %d)",
+	       (unsigned long long)r.inv.starved_max_ns, r.inv.starved_first.pid);
+
+	/* ... an unpinned waiter beside it for longer than the window is */
+	for (i = 0; i < 2; i++) {
+		machine("dual");
+		metrics_limits(&m, i ? 20000000 : 0, 0);
+		fork_on(0, 10, 0, 1024, 0, NULL);
+		fork_on(0, 11, 0, 1024, 0, NULL);
+		run(0, 0, 10, 0, 0);
+		metrics_event(&m, 10000000, METRICS_EV_MIGRATE, 0, 11, 1, 0);
+		run(10000000, 1, 11, 0, 0);
+		finish(SEC);
+		if (i)
+			tap_ok(r.inv.idle_count == 0,
+			       "with a 20 ms window the same 10 ms is none (%llu)",
+			       (unsigned long long)r.inv.idle_count);
+		else
+			tap_ok(r.inv.idle_count == 1 && r.inv.idle_ns == 10000000 &&
+			       r.inv.idle_first.time_ns == 0 &&
+			       r.inv.idle_first.length_ns == 10000000 &&
+			       r.inv.idle_first.cpu == 1 && r.inv.idle_first.cpu2 == 0 &&
+			       r.inv.idle_first.pid == 11,
+			       "an unpinned waiter on CPU 0 beside idle CPU 1 for 10 ms: one violation from 0, 10 ms, task 11 (%llu, %llu ns, pid %d)",
+			       (unsigned long long)r.inv.idle_count,
+			       (unsigned long long)r.inv.idle_ns,
+			       r.inv.idle_first.pid);
+	}
+
+	/* a waiting task moved to a busier CPU is a useless migration */
+	machine("quad");
+	fork_on(0, 10, 0, 1024, 0, NULL);	/* CPU 0: 10 runs, 11 waits */
+	fork_on(0, 11, 0, 1024, 0, NULL);
+	fork_on(0, 12, 1, 1024, 0, NULL);	/* CPU 1: 12 runs, 13 and 14 wait */
+	fork_on(0, 13, 1, 1024, 0, NULL);
+	fork_on(0, 14, 1, 1024, 0, NULL);
+	fork_on(0, 15, 2, 1024, 0, NULL);	/* CPU 2: 15 runs, 16 waits */
+	fork_on(0, 16, 2, 1024, 0, NULL);
+	run(0, 0, 10, 0, 0);
+	run(0, 1, 12, 0, 0);
+	run(0, 2, 15, 0, 0);
+	metrics_event(&m, 1000, METRICS_EV_MIGRATE, 0, 11, 2, 0);	/* 2 to 2 */
+	metrics_event(&m, 2000, METRICS_EV_MIGRATE, 2, 16, 0, 0);	/* 3 to 1 */
+	metrics_event(&m, 2500, METRICS_EV_MIGRATE, 0, 10, 3, 0);	/* running */
+	metrics_event(&m, 3000, METRICS_EV_MIGRATE, 2, 11, 1, 0);	/* 2 to 3 */
+	finish(SEC);
+	tap_ok(r.inv.useless_count == 1 && r.inv.useless_first.time_ns == 3000 &&
+	       r.inv.useless_first.pid == 11 && r.inv.useless_first.cpu == 2 &&
+	       r.inv.useless_first.cpu2 == 1,
+	       "waiting tasks moved: to a CPU as busy or less is not useless, to a busier one is (%llu, pid %d at %llu)",
+	       (unsigned long long)r.inv.useless_count, r.inv.useless_first.pid,
+	       (unsigned long long)r.inv.useless_first.time_ns);
 
 	/* random streams against the definition recomputed from scratch */
 	{
