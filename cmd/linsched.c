@@ -18,6 +18,7 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "plots/plots.h"
+#include "sim/sim.h"
 
 static const char usage_main[] =
 "usage: linsched <command> [options]\n"
@@ -85,11 +86,20 @@ static const char usage_run[] =
 "      --cmdline S     boot parameters for the kernel's own handlers:\n"
 "                      isolcpus=[domain,managed_irq,]CPULIST (instead of\n"
 "                      the topology's \"cmdline\")\n"
+"      --window D      the idle-while-waiting invariant's window (default\n"
+"                      4ms, four ticks)\n"
+"      --starvation D  the starvation invariant's bound (default 1s)\n"
+"      --check         a violated invariant (an idle CPU beside a task that\n"
+"                      may run there, longer than the window; a runnable\n"
+"                      task not run for longer than the bound; a waiting\n"
+"                      task moved to a busier CPU; a kernel WARN) is a\n"
+"                      failure: its first occurrence is printed with the\n"
+"                      trace around it, and the exit status is 7\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 ran, 1 error, 2 usage, 3 the revision does not build,\n"
 "4 the kernel crashed (BUG, panic, signal), 5 hang or time-out,\n"
-"6 no adapter covers the revision.\n";
+"6 no adapter covers the revision, 7 an invariant was violated (--check).\n";
 
 static const char usage_build[] =
 "usage: linsched build REV [--repo R] [--jobs N] [--verbose]\n"
@@ -236,8 +246,22 @@ static void summary(const char *json_path)
 struct run_opts {
 	const char *repo, *workload, *topology, *governor, *cpuidle, *cmdline;
 	const char *duration, *seed, *trace, *json, *log;
-	int jobs, verbose, timeout, fatal, quiet, metrics, no_em;
+	const char *window, *starvation;
+	int jobs, verbose, timeout, fatal, quiet, metrics, no_em, check;
 };
+
+/* A positive duration for @opt, or -1 after the error. */
+static int opt_duration(const char *opt, const char *arg)
+{
+	uint64_t ns;
+
+	if (sim_parse_duration(&ns, arg) || !ns) {
+		fprintf(stderr, "error: %s '%s': " SIM_DURATION_EXPECTED
+			", more than 0\n", opt, arg);
+		return -1;
+	}
+	return 0;
+}
 
 /* One option into @o: 0, or -1 after printing the error. */
 static int run_option(struct run_opts *o, int c, const char *arg)
@@ -262,6 +286,9 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'E': o->no_em = 1; break;
 	case 'I': o->cpuidle = arg; return opt_cpuidle(arg);
 	case 'B': o->cmdline = arg; break;
+	case 'W': o->window = arg; return opt_duration("--window", arg);
+	case 'X': o->starvation = arg; return opt_duration("--starvation", arg);
+	case 'K': o->check = 1; break;
 	default:
 		fprintf(stderr, usage_run, paths.repo);
 		return -1;
@@ -278,7 +305,8 @@ static int run_args(char **args, int n, const struct run_opts *o,
 		/* without --duration the simulator's: the workload's or 10s */
 		{ "--duration", o->duration }, { "--seed", o->seed },
 		{ "--trace", o->trace }, { "--json", json }, { "--log", o->log },
-		{ "--cmdline", o->cmdline },
+		{ "--cmdline", o->cmdline }, { "--window", o->window },
+		{ "--starvation", o->starvation },
 	};
 	size_t i;
 
@@ -306,6 +334,91 @@ static int run_args(char **args, int n, const struct run_opts *o,
 	return n;
 }
 
+/* One invariant's first violation, in words, and when it began. */
+static int violation(const cJSON *inv, const char *key, const char *what,
+		     double *first)
+{
+	const cJSON *o = cJSON_GetObjectItem(inv, key);
+	const cJSON *f = cJSON_GetObjectItem(o, "first");
+	double n = num(o, "count"), t;
+
+	if (!(n > 0) || !f)
+		return 0;
+	t = num(f, "time_ns");
+	printf("%s: %g violation%s; the first at %.6f s: task %s (pid %g)",
+	       what, n, n == 1 ? "" : "s", t / 1e9,
+	       cJSON_GetStringValue(cJSON_GetObjectItem(f, "task")),
+	       num(f, "pid"));
+	if (!strcmp(key, "idle_while_waiting"))
+		printf(" waited on CPU %g while CPU %g was idle for %.3f ms",
+		       num(f, "task_cpu"), num(f, "idle_cpu"),
+		       num(f, "length_ns") / 1e6);
+	else if (!strcmp(key, "starvation"))
+		printf(" waited %.3f ms on CPU %g", num(f, "length_ns") / 1e6,
+		       num(f, "cpu"));
+	else
+		printf(" moved from CPU %g to the busier CPU %g",
+		       num(f, "from_cpu"), num(f, "to_cpu"));
+	printf("\n");
+	if (*first < 0 || t < *first)
+		*first = t;
+	return 1;
+}
+
+/* The trace's lines from 1 ms before @t_ns to 1 ms after (40 at most). */
+static void trace_excerpt(const char *trace, double t_ns)
+{
+	FILE *f = fopen(trace, "r");
+	char line[1024];
+	const char *ev;
+	uint64_t t;
+	int cpu, n = 0;
+
+	if (!f)
+		return;
+	printf("trace around %.6f s:\n", t_ns / 1e9);
+	while (n < 40 && fgets(line, sizeof(line), f)) {
+		if (lsb_trace_line(line, &cpu, &t, &ev) ||
+		    (double)t * 1000 + 1e6 < t_ns)
+			continue;
+		if ((double)t * 1000 > t_ns + 1e6)
+			break;
+		fputs(line, stdout);
+		n++;
+	}
+	fclose(f);
+}
+
+/* --check: 7 when the results show a violated invariant, with detail. */
+static int check_invariants(const char *json, const char *trace)
+{
+	char *text = lsb_read_file(json, NULL);
+	cJSON *root = text ? cJSON_Parse(text) : NULL;
+	const cJSON *inv = cJSON_GetObjectItem(root, "invariants");
+	double first = -1;
+	int bad = 0;
+
+	free(text);
+	if (!inv) {
+		fprintf(stderr, "error: --check: the results have no invariants (--no-metrics?)\n");
+		cJSON_Delete(root);
+		return 1;
+	}
+	bad |= violation(inv, "idle_while_waiting",
+			 "idle CPU while a task that may run there waits", &first);
+	bad |= violation(inv, "starvation", "starvation", &first);
+	bad |= violation(inv, "useless_migrations", "useless migration", &first);
+	if (num(inv, "kernel_warnings") > 0) {
+		printf("kernel WARN: %g (the kernel log has them: --log)\n",
+		       num(inv, "kernel_warnings"));
+		bad = 1;
+	}
+	if (first >= 0 && trace)
+		trace_excerpt(trace, first);
+	cJSON_Delete(root);
+	return bad ? 7 : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -328,6 +441,9 @@ static int cmd_run(int argc, char **argv)
 		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "cpuidle", required_argument, NULL, 'I' },
 		{ "cmdline", required_argument, NULL, 'B' },
+		{ "window", required_argument, NULL, 'W' },
+		{ "starvation", required_argument, NULL, 'X' },
+		{ "check", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -335,7 +451,7 @@ static int cmd_run(int argc, char **argv)
 		.repo = paths.repo, .seed = "1", .jobs = 2, .timeout = 600,
 		.metrics = 1,
 	};
-	char tmp_json[4200] = "", *args[40];
+	char tmp_json[4200] = "", tmp_trace[4200] = "", *args[40];
 	const char *json;
 	struct driver_revision rev;
 	int c, ret;
@@ -355,6 +471,10 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, usage_run, paths.repo);
 		return 2;
 	}
+	if (o.check && (!o.metrics || (o.json && !strcmp(o.json, "-")))) {
+		fprintf(stderr, "error: --check reads the results' invariants: not with --no-metrics or --json -\n");
+		return 2;
+	}
 	if (cmd_check_specs(o.workload, o.topology, o.duration, o.cmdline))
 		return 2;
 	ret = prepare(&rev, o.repo, argv[optind], o.jobs, o.verbose);
@@ -366,12 +486,21 @@ static int cmd_run(int argc, char **argv)
 			 paths.cache_dir, (int)getpid());
 		json = tmp_json;
 	}
+	if (o.check && !o.trace) {	/* for the excerpt */
+		snprintf(tmp_trace, sizeof(tmp_trace), "%s/run-%d.trace",
+			 paths.cache_dir, (int)getpid());
+		o.trace = tmp_trace;
+	}
 	run_args(args, driver_sim_identity(args, &rev), &o, json);
 	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, o.timeout, NULL));
 	if (!ret && !o.quiet && strcmp(json, "-"))
 		summary(json);
+	if (!ret && o.check)
+		ret = check_invariants(json, o.trace);
 	if (*tmp_json)
 		unlink(tmp_json);
+	if (*tmp_trace)
+		unlink(tmp_trace);
 	driver_revision_release(&rev);
 	return ret;
 }

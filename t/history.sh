@@ -24,6 +24,14 @@ POWER_EDIT='
 old = "\tfreq = map_util_freq(util, freq, max);\n"
 assert s.count(old) == 1
 s = s.replace(old, "\tfreq = policy->cpuinfo.max_freq;\n")'
+# Fork placement counts the CPUs a new task may not use again: the stable
+# fix 82d6e01a0699 (in 6.1.178), taken back (the bug catalogue's
+# fork_affinity, found here by the idle-while-waiting invariant).
+FORK_FILE=kernel/sched/fair.c
+FORK_EDIT='
+old = "\t\tsgs->group_misfit_task_load = 1;\n\n\tfor_each_cpu_and(i, sched_group_span(group), p->cpus_ptr) {\n"
+assert s.count(old) == 1
+s = s.replace(old, old.replace("for_each_cpu_and(i, sched_group_span(group), p->cpus_ptr)", "for_each_cpu(i, sched_group_span(group))"))'
 
 # The bisection tests' history (t/0900, t/0920, t/1110, t/bench-bisect.sh):
 # the same plan on $TEST_V61 gives the same commits, so they share builds;
@@ -39,6 +47,7 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 #   note     a comment line appended to kernel/sched/loadavg.c
 #   lb       the load-balancing regression ($LB_EDIT)
 #   power    the power regression ($POWER_EDIT)
+#   forkaff  fork placement ignores the task's affinity again ($FORK_EDIT)
 #   broken   kernel/sched/idle.c stops compiling
 #   fixed    and compiles again
 #   bug      BUG() at the top of task_tick_fair()
@@ -48,11 +57,13 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 make_history() {
 	local repo=$1 plan=$2 outside=${3:-3} ref=${4:-bad}
 	python3 - "$repo" "${HISTORY_BASE:-$TEST_V61}" "$outside" "$plan" \
-		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" "$ref" <<'PY'
+		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" "$ref" \
+		"$FORK_FILE" "$FORK_EDIT" <<'PY'
 import os, subprocess, sys
 repo, base, outside, plan = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()
 ref = sys.argv[9]
 lb_file, lb_edit, power_file, power_edit = sys.argv[5:9]
+fork_file, fork_edit = sys.argv[10:12]
 index = os.path.join(os.environ.get("TMPDIR", "/tmp"), "lsb-history-index.%d" % os.getpid())
 env = dict(os.environ, GIT_INDEX_FILE=index,
            GIT_AUTHOR_NAME="Test Author", GIT_AUTHOR_EMAIL="author@example.org",
@@ -112,6 +123,9 @@ def apply(part, i):
     if part == "power":
         put(power_file, edit(power_edit, text(power_file)))
         return "sched/cpufreq: always the highest frequency"
+    if part == "forkaff":
+        put(fork_file, edit(fork_edit, text(fork_file)))
+        return "sched/fair: count every CPU of a group when looking for dst group"
     if part == "broken":
         put("kernel/sched/idle.c", text("kernel/sched/idle.c") + marker_idle)
         return "sched/idle: does not compile"

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The invariants checked online, on real kernels: Wasted Cores' (an idle
+# CPU beside a task that may run there, for longer than a window), the
+# starvation bound, and what --check makes of a violation. A pinned pair
+# beside an idle CPU is no violation; an unpinned waiter is one, from the
+# moment it may move, for as long as the kernel takes to move it. The
+# real fork-placement bug (the catalogue's fork_affinity) breaks the first
+# invariant hundreds of times, and lsbisect --metric violations finds the
+# commit that puts it back into a made-up history of 44 commits.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/history.sh"
+
+ensure_kernels
+plan 11
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+inv() { json "$1" "r['invariants'][a[0]][a[1]]" "$2" "$3"; }
+first() { json "$1" "r['invariants'][a[0]]['first'][a[1]]" "$2" "$3"; }
+
+for rev in $TEST_V61 $TEST_V73; do
+	"$LINSCHED" run "$rev" --workload 'hog*2:cpus=0' --topology dual --duration 1s \
+		--window 100us --json "$tmp/pinned.json" --check > "$tmp/out"
+	s=$?
+	test_expect_success "$rev: a pinned pair beside an idle CPU is no violation, even with a 100 us window (--check: exit $s)" \
+		'[ $s = 0 ] && [ "$(inv "$tmp/pinned.json" idle_while_waiting count)" = 0 ] &&
+		 [ "$(json "$tmp/pinned.json" "r[a[0]][a[1]]" metrics violations)" = 0 ]'
+
+	"$LINSCHED" run "$rev" --workload 'hog*2:cpus=0:unpin=10ms' --topology dual --duration 1s \
+		--window 1ms --json "$tmp/free.json" --quiet
+	t=$(first "$tmp/free.json" idle_while_waiting time_ns)
+	len=$(first "$tmp/free.json" idle_while_waiting length_ns)
+	test_expect_success "$rev: unpinned at 10 ms, a waiter beside the idle CPU is one violation of the 1 ms window, from $t ns for $len ns" \
+		'[ "$(inv "$tmp/free.json" idle_while_waiting count)" = 1 ] &&
+		 within "$t" 10e6 20e6 && within "$len" 1e6 20e6 &&
+		 [ "$(inv "$tmp/free.json" idle_while_waiting time_ns)" = "$len" ] &&
+		 [ "$(first "$tmp/free.json" idle_while_waiting idle_cpu)" = 1 ] &&
+		 [ "$(first "$tmp/free.json" idle_while_waiting task_cpu)" = 0 ]'
+	"$LINSCHED" run "$rev" --workload 'hog*2:cpus=0:unpin=10ms' --topology dual --duration 1s \
+		--window 50ms --json "$tmp/free50.json" --quiet
+	test_expect_success "$rev: the same run with a 50 ms window has none" \
+		'[ "$(inv "$tmp/free50.json" idle_while_waiting count)" = 0 ]'
+done
+
+# --check: exit 7, the first violation in words and the trace around it
+"$LINSCHED" run "$TEST_V61" --workload 'hog*2:cpus=0:unpin=10ms' --topology dual \
+	--duration 1s --window 1ms --check --quiet > "$tmp/check" 2>&1
+s=$?
+test_expect_success "--check makes it a failure: exit $s, $(head -n 1 "$tmp/check")" \
+	'[ $s = 7 ] &&
+	 grep -q "^idle CPU while a task that may run there waits: 1 violation; the first at 0\.0[01][0-9]* s: task hog-[01] (pid [0-9]*) waited on CPU 0 while CPU 1 was idle for [0-9.]* ms$" "$tmp/check" &&
+	 grep -q "^trace around " "$tmp/check" && grep -q "sched_switch:" "$tmp/check"'
+"$LINSCHED" run "$TEST_V61" --workload 'hog' --topology dual --window 0 --quiet 2> "$tmp/err"
+s=$?
+test_expect_success "a window of 0 is a usage error: exit $s, $(cat "$tmp/err")" \
+	'[ $s = 2 ] && grep -q "error: --window .0.: .*more than 0" "$tmp/err"'
+
+# starvation: a fair task beside a FIFO hog waits for RT throttling
+cat > "$tmp/starve.json" <<'EOF'
+{ "global": { "duration": 2 },
+  "tasks": {
+    "rt": { "policy": "SCHED_FIFO", "priority": 50, "cpus": [0], "loop": -1, "run": 1000000 },
+    "fair": { "cpus": [0], "loop": -1, "run": 1000000 } } }
+EOF
+"$LINSCHED" run "$TEST_V61" --workload "$tmp/starve.json" --topology dual \
+	--starvation 500ms --json "$tmp/starve.out" --quiet
+m=$(inv "$tmp/starve.out" starvation max_ns)
+test_expect_success "$TEST_V61: beside a FIFO hog a fair task waits out RT throttling's 950 ms of each second: starved past 500 ms ($m ns)" \
+	'[ "$(inv "$tmp/starve.out" starvation count)" -ge 2 ] && within "$m" 0.94e9 0.96e9 &&
+	 [ "$(first "$tmp/starve.out" starvation task)" = fair ]'
+
+# a real bug breaks the invariant; bisecting on the count finds it
+need=
+for rev in v6.1.176 v6.1.187; do
+	git -C "$LSBISECT_REPO" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
+		need+=${need:+,}${rev#v}
+done
+[ -z "$need" ] || "$LINSCHED" kernels --versions "$need" >&2
+W=bugs/catalogue/workloads/fork_affinity.json
+"$LINSCHED" run v6.1.176 --workload $W --topology numa-2 --json "$tmp/b.json" --quiet
+"$LINSCHED" run v6.1.187 --workload $W --topology numa-2 --json "$tmp/f.json" --quiet
+b=$(inv "$tmp/b.json" idle_while_waiting count); f=$(inv "$tmp/f.json" idle_while_waiting count)
+test_expect_success "fork placement before its affinity fix (v6.1.176) leaves CPU 4 idle beside waiting children $b times; after (v6.1.187) $f" \
+	'[ "$b" -gt 100 ] && [ "$f" = 0 ] &&
+	 [ "$(first "$tmp/b.json" idle_while_waiting idle_cpu)" = 4 ] &&
+	 [ "$(first "$tmp/b.json" idle_while_waiting task_cpu)" = 0 ]'
+
+work=$tmp/work
+git clone -q --shared "$LSBISECT_REPO" "$work"
+HISTORY_BASE=v6.1.187 make_history "$work" "note note note note note forkaff note note note note note" 3 > "$tmp/history"
+culprit=$(awk '$2 == "forkaff" { print $1 }' "$tmp/history")
+"$LSBISECT" v6.1.187 bad "$W" --repo "$work" --topology numa-2 --duration 1s \
+	--metric violations --out "$tmp/bisect" > "$tmp/bisect.txt" 2>&1
+s=$?
+sed 's/^/# /' "$tmp/bisect.txt" | tail -n 12
+test_expect_success "lsbisect --metric violations over $(wc -l < "$tmp/history") commits names the one that puts the bug back (exit $s)" \
+	'[ $s = 0 ] && [ "$(json "$tmp/bisect/report.json" "r[\"culprit\"][\"commit\"]")" = "$culprit" ] &&
+	 grep -q "^first bad commit: $culprit" "$tmp/bisect.txt"'
+test_done
