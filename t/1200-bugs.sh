@@ -3,15 +3,16 @@
 # The catalogue of real upstream bugs (linsched bugs): every entry runs its
 # buggy and its fixed kernel and tells them apart by its figure, a real
 # fix between two releases of the bundled history (fork placement against
-# affinity, on 6.1 and 6.12) and a kSTEP bug put back into a release by an
-# edit the tool commits itself (uclamp_inversion, through task groups).
+# affinity, on 6.1 and 6.12) and kSTEP bugs put back into a release by an
+# edit the tool commits itself (uclamp_inversion through task groups,
+# avg_vruntime_ceil, slice_update through CPU hotplug).
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
 # longer apply are errors that name the file, the key or the edit.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 12
+plan 14
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -33,7 +34,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^3 of 3 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^5 of 5 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -45,6 +46,13 @@ done
 b=$(verdict uclamp_inversion buggy value); f=$(verdict uclamp_inversion fixed value)
 test_expect_success "uclamp_inversion: the boosted task held to the group's 20 % takes twice the CPU time ($b ns against $f ns)" \
 	'within "$(python3 -c "print($b / $f)")" 1.8 2.5 && [ "$(verdict uclamp_inversion verdict)" = reproduced ]'
+
+b=$(verdict avg_vruntime_ceil buggy value); f=$(verdict avg_vruntime_ceil fixed value)
+test_expect_success "avg_vruntime_ceil: rounded toward zero, a zero-lag wakee is not eligible and misses its waker's second resume ($b ns against $f ns)" \
+	'within "$b" 3.5e8 4.2e8 && within "$f" 4.9e8 5e8'
+b=$(verdict slice_update buggy value); f=$(verdict slice_update fixed value)
+test_expect_success "slice_update: a sleeper keeps the one-CPU slice after CPUs come online and preempts the hogs ($b ns against $f ns)" \
+	'within "$b" 3.8e8 4.2e8 && within "$f" 3.3e8 3.6e8'
 
 # the edited commit: on v6.12.118, one file changed, the same id again
 edited=$(verdict uclamp_inversion buggy commit)
