@@ -56,6 +56,7 @@ enum probe_id {
 	P_RANDOM_BELOW,
 	P_CPUFREQ_READY_EAS,
 	P_KMEM_CACHE_ARGS,
+	P_INIT_DL_SERVERS,
 	NR_PROBES
 };
 
@@ -196,6 +197,9 @@ static const struct probe probes[NR_PROBES] = {
 	[P_KMEM_CACHE_ARGS] = { "kmem_cache_create_args", "include/linux/slab.h",
 		"^struct kmem_cache \\*__kmem_cache_create_args\\(",
 		"#define LINSCHED_KMEM_CACHE_CREATE_ARGS 1", NULL },
+	[P_INIT_DL_SERVERS] = { "sched_init_dl_servers", "kernel/sched/deadline.c",
+		"^void sched_init_dl_servers\\(",
+		"#define LINSCHED_SCHED_INIT_DL_SERVERS 1", NULL },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

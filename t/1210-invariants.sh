@@ -12,7 +12,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 11
+plan 12
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -56,19 +56,23 @@ s=$?
 test_expect_success "a window of 0 is a usage error: exit $s, $(cat "$tmp/err")" \
 	'[ $s = 2 ] && grep -q "error: --window .0.: .*more than 0" "$tmp/err"'
 
-# starvation: a fair task beside a FIFO hog waits for RT throttling
+# starvation: a fair task beside a FIFO hog waits for RT throttling or
+# the fair deadline server
 cat > "$tmp/starve.json" <<'EOF'
 { "global": { "duration": 2 },
   "tasks": {
     "rt": { "policy": "SCHED_FIFO", "priority": 50, "cpus": [0], "loop": -1, "run": 1000000 },
     "fair": { "cpus": [0], "loop": -1, "run": 1000000 } } }
 EOF
-"$LINSCHED" run "$TEST_V61" --workload "$tmp/starve.json" --topology dual \
-	--starvation 500ms --json "$tmp/starve.out" --quiet
-m=$(inv "$tmp/starve.out" starvation max_ns)
-test_expect_success "$TEST_V61: beside a FIFO hog a fair task waits out RT throttling's 950 ms of each second: starved past 500 ms ($m ns)" \
-	'[ "$(inv "$tmp/starve.out" starvation count)" -ge 2 ] && within "$m" 0.94e9 0.96e9 &&
-	 [ "$(first "$tmp/starve.out" starvation task)" = fair ]'
+for rev in $TEST_V61 $TEST_V73; do
+	"$LINSCHED" run "$rev" --workload "$tmp/starve.json" --topology dual \
+		--starvation 500ms --json "$tmp/starve.out" --quiet
+	m=$(inv "$tmp/starve.out" starvation max_ns)
+	fair=$(json "$tmp/starve.out" "[t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'fair'][0]")
+	test_expect_success "$rev: beside a FIFO hog a fair task waits 950 ms of each second (RT throttling; the fair server from 6.12 on), starved past 500 ms ($m ns), then runs 50 ms ($fair ns in 2 s)" \
+		'[ "$(inv "$tmp/starve.out" starvation count)" -ge 2 ] && within "$m" 0.94e9 0.96e9 &&
+		 [ "$(first "$tmp/starve.out" starvation task)" = fair ] && within "$fair" 0.095e9 0.105e9'
+done
 
 # a real bug breaks the invariant; bisecting on the count finds it
 need=

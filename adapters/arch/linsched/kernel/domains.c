@@ -2,7 +2,8 @@
 /*
  * The sched-domain hierarchy the kernel built, as text: per CPU, each
  * level with its span and flags. The level's name comes from its flags
- * (the kernel keeps names only with SCHED_DEBUG).
+ * (the kernel keeps names only with SCHED_DEBUG). And the fair servers
+ * that sched_init_smp() sets up beside the domains.
  */
 #include <linux/types.h>
 #include <linux/sched.h>
@@ -97,4 +98,34 @@ int lk_domains(char *buf, unsigned long len)
 	}
 	rcu_read_unlock();
 	return n >= len - 1 ? -1 : (int)n;
+}
+
+/*
+ * Where the tree has sched_init_dl_servers() (7.x), sched_init_smp()
+ * sets each online CPU's fair server up but leaves it stopped:
+ * enqueue_task_fair() starts it when a fair task makes the CPU's empty
+ * CFS runqueue non-empty. init runs sched_init_smp() on the boot CPU, so
+ * that runqueue is not empty (init is on it), and here the workload's
+ * tasks are forked beside init at once: a fair task that stays runnable
+ * there (a hog beside an RT hog) keeps the server stopped, and starves,
+ * for ever. A real boot empties that runqueue many times before user
+ * space runs (init sleeps, the CPU idles). Start the server of each CPU
+ * with fair tasks queued, as the next of those enqueues would.
+ */
+void linsched_fair_servers_start(void)
+{
+#ifdef LINSCHED_SCHED_INIT_DL_SERVERS
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+		struct rq_flags rf;
+
+		rq_lock_irqsave(rq, &rf);
+		update_rq_clock(rq);
+		if (rq->cfs.h_nr_queued)
+			dl_server_start(&rq->fair_server);
+		rq_unlock_irqrestore(rq, &rf);
+	}
+#endif
 }

@@ -426,6 +426,7 @@ static void linsched_init_main(void *unused)
 	for (cpu = 1; cpu < machine->nr_cpus; cpu++)
 		linsched_secondary_start(cpu, true);
 	sched_init_smp();
+	linsched_fair_servers_start();
 	linsched_cpufreq_init(machine);
 	/*
 	 * The secondaries went idle before they had sched domains, so their

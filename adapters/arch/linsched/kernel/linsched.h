@@ -81,6 +81,9 @@ void cgroup_task_dead(struct task_struct *p);
 /* cpufreq.c */
 void linsched_cpufreq_init(const struct linsched_machine *m);
 
+/* domains.c */
+void linsched_fair_servers_start(void);
+
 /* topology.c */
 void linsched_topology_init(const struct linsched_machine *m);
 
