@@ -202,6 +202,10 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 		goto fail;
 	}
 	b->files = calloc((size_t)cJSON_GetArraySize(v), sizeof(char *));
+	if (!b->files) {
+		bugs_set_error("out of memory");
+		goto fail;
+	}
 	cJSON_ArrayForEach(m, v) {
 		if (!cJSON_IsString(m)) {
 			bugs_set_error("%s: 'files': expected strings", path);

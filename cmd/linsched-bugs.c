@@ -55,9 +55,10 @@ static const char usage_bugs[] =
 "  -h, --help          this text\n"
 "\n"
 "The entries are read from the catalogue in the installed data\n"
-"(bugs/catalogue in the source tree); the releases they name must be in\n"
-"the bundled history ('linsched kernels --versions 6.1.176,...' adds\n"
-"them). Exit status: 0 every entry run reproduced (the buggy kernel's\n"
+"(bugs/catalogue in the source tree). They run on the bundled history,\n"
+"DATA/kernels.git, whatever LSBISECT_REPO says (an edit is committed\n"
+"there, never in a repository of yours); the releases they name must be\n"
+"in it ('linsched kernels --versions 6.1.176,...' adds them). Exit status: 0 every entry run reproduced (the buggy kernel's\n"
 "figure past the threshold, the fixed kernel's not), 1 one did not or\n"
 "could not be run, 2 usage.\n";
 
@@ -82,6 +83,12 @@ struct side {
 };
 
 static struct driver_paths paths;
+/*
+ * The bundled history, always: the entries name its releases, and an
+ * edited revision is committed there, never in a repository of the
+ * user's that LSBISECT_REPO names.
+ */
+static char history[4200];
 
 static int load(const char *catalogue, struct bug **bugs, size_t *n)
 {
@@ -193,7 +200,7 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	if (isatty(2))
 		fprintf(stderr, "linsched: %s: preparing the %s kernel (%s)...\r",
 			b->name, s->label, s->rev);
-	s->status = driver_prepare(&rev, &paths, paths.repo, s->commit,
+	s->status = driver_prepare(&rev, &paths, history, s->commit,
 				   o->jobs, o->verbose);
 	if (isatty(2))
 		fprintf(stderr, "\033[K");
@@ -400,7 +407,7 @@ static int bugs_run(const struct bug *bugs, size_t n, char **names,
 		}
 		k++;
 	}
-	if (bisect_repo_open(&repo, paths.repo)) {
+	if (bisect_repo_open(&repo, history)) {
 		fprintf(stderr, "error: %s\n", bisect_last_error());
 		free(todo);
 		return 1;
@@ -469,6 +476,7 @@ int cmd_bugs(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}
+	lsb_pathf(history, sizeof(history), "%s/kernels.git", paths.data_dir);
 	if (load(o.catalogue, &bugs, &n))
 		return 1;
 	ret = 0;
