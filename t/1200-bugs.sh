@@ -4,21 +4,23 @@
 # buggy and its fixed kernel and tells them apart by its figure, a real
 # fix between two releases of the bundled history (fork placement against
 # affinity, on 6.1 and 6.12) and kSTEP bugs put back into a release by an
-# edit the tool commits itself (uclamp_inversion through task groups,
-# avg_vruntime_ceil, slice_update through CPU hotplug).
+# edit the tool commits itself (uclamp_inversion, zero_vruntime and
+# h_nr_runnable through task groups, avg_vruntime_ceil, slice_update
+# through CPU hotplug), and the 7.3 place_entity() lag overflow between
+# v7.3-rc7 and v7.3.4.
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
 # longer apply are errors that name the file, the key or the edit.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 14
+plan 17
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # the releases the entries name, beside the tests' own
 need=
-for rev in v6.1.176 v6.1.187 v6.12.95 v6.12.107 v6.12.118; do
+for rev in v6.1.176 v6.1.187 v6.12.95 v6.12.107 v6.12.118 v7.3-rc7 v7.3.4; do
 	git -C "$LSBISECT_REPO" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
 		need+=${need:+,}${rev#v}
 done
@@ -34,7 +36,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^5 of 5 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^8 of 8 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -53,6 +55,16 @@ test_expect_success "avg_vruntime_ceil: rounded toward zero, a zero-lag wakee is
 b=$(verdict slice_update buggy value); f=$(verdict slice_update fixed value)
 test_expect_success "slice_update: a sleeper keeps the one-CPU slice after CPUs come online and preempts the hogs ($b ns against $f ns)" \
 	'within "$b" 3.8e8 4.2e8 && within "$f" 3.3e8 3.6e8'
+
+b=$(verdict zero_vruntime buggy value); f=$(verdict zero_vruntime fixed value)
+test_expect_success "zero_vruntime: after 70 s alone the reference point is stale, a heavy group's task overflows the sums and the lone task loses the CPU ($b ns against $f ns of 90 s)" \
+	'within "$b" 69.9e9 70.1e9 && within "$f" 77.9e9 78.1e9'
+b=$(verdict h_nr_runnable buggy value); f=$(verdict h_nr_runnable fixed value)
+test_expect_success "h_nr_runnable: a delayed group entity counted twice wraps the runnable count and schedutil holds the top OPP ($b ns at 3 GHz against $f ns)" \
+	'within "$b" 4e9 5e9 && within "$f" 0 1e8'
+b=$(verdict place_lag_overflow buggy value); f=$(verdict place_lag_overflow fixed value)
+test_expect_success "place_lag_overflow: v7.3-rc7's lag scaling overflows beside 50 nice -20 hogs and a light task jumps the queue ($b ns against $f ns)" \
+	'[ "$b" = 91000000 ] && [ "$f" = 45000000 ]'
 
 # the edited commit: on v6.12.118, one file changed, the same id again
 edited=$(verdict uclamp_inversion buggy commit)
