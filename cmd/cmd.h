@@ -116,6 +116,13 @@ int cmd_check_specs(const char *workload, const char *topology,
 int opt_cpuidle(const char *arg);
 
 /*
+ * driver_prepare() with a progress line on a terminal ("preparing REV...",
+ * erased after) and its error said on standard error: a driver_status.
+ */
+int cmd_prepare(struct driver_revision *rev, const struct driver_paths *paths,
+		const char *repo, const char *name, int jobs, int verbose);
+
+/*
  * What driver_run() of @rev's simulator gave, said once on standard error
  * (a usage error of the simulator is its own message, passed through
  * already): @ret, the command's exit status.

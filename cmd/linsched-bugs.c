@@ -6,11 +6,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -197,18 +195,10 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	cJSON *root;
 	int n;
 
-	if (isatty(2))
-		fprintf(stderr, "linsched: %s: preparing the %s kernel (%s)...\r",
-			b->name, s->label, s->rev);
-	s->status = driver_prepare(&rev, &paths, history, s->commit,
-				   o->jobs, o->verbose);
-	if (isatty(2))
-		fprintf(stderr, "\033[K");
-	if (s->status) {
-		fprintf(stderr, "error: %s: %s kernel %s: %s\n", b->name,
-			s->label, s->rev, driver_last_error());
+	s->status = cmd_prepare(&rev, &paths, history, s->commit, o->jobs,
+				o->verbose);
+	if (s->status)
 		return;
-	}
 	lsb_pathf(json, sizeof(json), "%s/%s.json", dir, s->label);
 	lsb_pathf(trace, sizeof(trace), "%s/%s.trace", dir, s->label);
 	n = driver_sim_identity(args, &rev);

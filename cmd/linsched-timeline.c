@@ -651,16 +651,10 @@ static int timeline_run(struct timeline_opts *o)
 			strerror(errno));
 		return 1;
 	}
-	if (isatty(2))
-		fprintf(stderr, "linsched: preparing %s...\r", o->rev);
-	ret = driver_prepare(&rev, &paths, o->repo ? o->repo : paths.repo,
-			     o->rev, o->jobs, o->verbose);
-	if (isatty(2))
-		fprintf(stderr, "\033[K");
-	if (ret) {
-		fprintf(stderr, "error: %s\n", driver_last_error());
+	ret = cmd_prepare(&rev, &paths, o->repo ? o->repo : paths.repo,
+			  o->rev, o->jobs, o->verbose);
+	if (ret)
 		return ret;
-	}
 	ret = run(&rev, o->extra, o->n, o->dir, o->timeout);
 	driver_revision_release(&rev);
 	return ret;

@@ -154,6 +154,21 @@ int opt_cpuidle(const char *arg)
 	return -1;
 }
 
+int cmd_prepare(struct driver_revision *rev, const struct driver_paths *paths,
+		const char *repo, const char *name, int jobs, int verbose)
+{
+	int ret;
+
+	if (isatty(2))
+		fprintf(stderr, "linsched: preparing %s...\r", name);
+	ret = driver_prepare(rev, paths, repo, name, jobs, verbose);
+	if (isatty(2))
+		fprintf(stderr, "\033[K");
+	if (ret)
+		fprintf(stderr, "error: %s\n", driver_last_error());
+	return ret;
+}
+
 int cmd_sim_status(const struct driver_revision *rev, int ret)
 {
 	if (ret == DRIVER_ERROR)

@@ -110,21 +110,6 @@ static const char usage_build[] =
 
 static struct driver_paths paths;
 
-static int prepare(struct driver_revision *rev, const char *repo,
-		   const char *name, int jobs, int verbose)
-{
-	int ret;
-
-	if (isatty(2))
-		fprintf(stderr, "linsched: preparing %s...\r", name);
-	ret = driver_prepare(rev, &paths, repo, name, jobs, verbose);
-	if (isatty(2))
-		fprintf(stderr, "\033[K");
-	if (ret)
-		fprintf(stderr, "error: %s\n", driver_last_error());
-	return ret;
-}
-
 static cJSON *json_first(const cJSON *root, const char *array)
 {
 	const cJSON *a = cJSON_GetObjectItem(root, array);
@@ -477,7 +462,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (cmd_check_specs(o.workload, o.topology, o.duration, o.cmdline))
 		return 2;
-	ret = prepare(&rev, o.repo, argv[optind], o.jobs, o.verbose);
+	ret = cmd_prepare(&rev, &paths, o.repo, argv[optind], o.jobs,
+			  o.verbose);
 	if (ret)
 		return ret;
 	json = o.json;
@@ -538,7 +524,7 @@ static int cmd_build(int argc, char **argv)
 		fputs(usage_build, stderr);
 		return 2;
 	}
-	ret = prepare(&rev, repo, argv[optind], jobs, verbose);
+	ret = cmd_prepare(&rev, &paths, repo, argv[optind], jobs, verbose);
 	if (ret)
 		return ret;
 	printf("%s\n", rev.exe);
@@ -589,7 +575,7 @@ static int cmd_domains(int argc, char **argv)
 	}
 	if (cmd_check_specs("hog", topology, "1s", NULL))
 		return 2;
-	ret = prepare(&rev, repo, argv[optind], jobs, 0);
+	ret = cmd_prepare(&rev, &paths, repo, argv[optind], jobs, 0);
 	if (ret)
 		return ret;
 	args[0] = rev.exe;
