@@ -235,14 +235,14 @@ struct run_opts {
 	int jobs, verbose, timeout, fatal, quiet, metrics, no_em, check;
 };
 
-/* A positive duration for @opt, or -1 after the error. */
+/* A duration for @opt (sim_parse_duration() refuses zero), or -1. */
 static int opt_duration(const char *opt, const char *arg)
 {
 	uint64_t ns;
 
-	if (sim_parse_duration(&ns, arg) || !ns) {
-		fprintf(stderr, "error: %s '%s': " SIM_DURATION_EXPECTED
-			", more than 0\n", opt, arg);
+	if (sim_parse_duration(&ns, arg)) {
+		fprintf(stderr, "error: %s '%s': " SIM_DURATION_EXPECTED "\n",
+			opt, arg);
 		return -1;
 	}
 	return 0;

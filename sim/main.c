@@ -472,10 +472,9 @@ int main(int argc, char **argv)
 		case 'W':
 		case 'X':
 			if (sim_parse_duration(c == 'W' ? &cfg.window_ns :
-					       &cfg.starvation_ns, optarg) ||
-			    !(c == 'W' ? cfg.window_ns : cfg.starvation_ns)) {
+					       &cfg.starvation_ns, optarg)) {
 				fprintf(stderr, "error: --%s '%s': "
-					SIM_DURATION_EXPECTED ", more than 0\n",
+					SIM_DURATION_EXPECTED "\n",
 					c == 'W' ? "window" : "starvation", optarg);
 				return SIM_EXIT_USAGE;
 			}

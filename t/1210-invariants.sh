@@ -54,7 +54,7 @@ test_expect_success "--check makes it a failure: exit $s, $(head -n 1 "$tmp/chec
 "$LINSCHED" run "$TEST_V61" --workload 'hog' --topology dual --window 0 --quiet 2> "$tmp/err"
 s=$?
 test_expect_success "a window of 0 is a usage error: exit $s, $(cat "$tmp/err")" \
-	'[ $s = 2 ] && grep -q "error: --window .0.: .*more than 0" "$tmp/err"'
+	'[ $s = 2 ] && grep -q "error: --window .0.: expected a positive duration" "$tmp/err"'
 
 # starvation: a fair task beside a FIFO hog waits for RT throttling or
 # the fair deadline server
