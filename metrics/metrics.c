@@ -866,6 +866,20 @@ static void idle_first(struct metrics *m)
 	}
 }
 
+/* An idle-while-waiting episode of @len ended (or the run did). */
+static void episode_end(struct metrics *m, uint64_t len)
+{
+	struct metrics_invariants *inv = &m->inv;
+
+	m->ep_on = 0;
+	if (len <= inv->window_ns)
+		return;
+	inv->idle_count++;
+	inv->idle_ns += len;
+	if (!inv->idle_first.length_ns)
+		inv->idle_first.length_ns = len;
+}
+
 /*
  * An episode of at least one CPU losing work begins or ends (at the last
  * event: the state has not changed since), or one in progress passes the
@@ -879,15 +893,7 @@ static __attribute__((noinline)) void episode(struct metrics *m, uint64_t now)
 		m->ep_on = 1;
 		m->ep_start = m->last;
 	} else if (m->ep_on && !m->wc_cpus) {
-		uint64_t len = m->last - m->ep_start;
-
-		m->ep_on = 0;
-		if (len > inv->window_ns) {
-			inv->idle_count++;
-			inv->idle_ns += len;
-			if (!inv->idle_first.length_ns)
-				inv->idle_first.length_ns = len;
-		}
+		episode_end(m, m->last - m->ep_start);
 		return;
 	}
 	if (m->ep_on && !inv->idle_first.seen &&
@@ -1247,16 +1253,8 @@ void metrics_finish(struct metrics *m, uint64_t now,
 	out->fairness = out->nr_fair >= 2 && sum2 > 0 ?
 		sum * sum / ((double)out->nr_fair * sum2) : 1.0;
 	/* what is still going on at the end counts as it stands */
-	if (m->ep_on) {
-		uint64_t len = now - m->ep_start;
-
-		if (len > m->inv.window_ns) {
-			m->inv.idle_count++;
-			m->inv.idle_ns += len;
-			if (!m->inv.idle_first.length_ns)
-				m->inv.idle_first.length_ns = len;
-		}
-	}
+	if (m->ep_on)
+		episode_end(m, now - m->ep_start);
 	for (pid = 1; pid < m->nr_pids; pid++) {
 		const struct metrics_task *t = &m->task[pid];
 

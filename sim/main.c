@@ -86,6 +86,15 @@ static FILE *open_out(const char *path, const char *what)
 	return f;
 }
 
+/* The invariants violated, all told (the metric "violations"). */
+static double violations(const struct sim_result *res)
+{
+	const struct metrics_invariants *inv = &res->metrics.inv;
+
+	return (double)(inv->idle_count + inv->starved_count +
+			inv->useless_count + res->warnings);
+}
+
 /* The scores (metrics/README.md has the definitions and units). */
 static void metrics_json(cJSON *root, const struct sim_result *res,
 			 uint64_t duration_ns)
@@ -115,9 +124,7 @@ static void metrics_json(cJSON *root, const struct sim_result *res,
 					(double)mr->migrations[l]);
 	cJSON_AddNumberToObject(o, "fairness", mr->fairness);
 	cJSON_AddNumberToObject(o, "fairness_tasks", mr->nr_fair);
-	cJSON_AddNumberToObject(o, "violations",
-				(double)(mr->inv.idle_count + mr->inv.starved_count +
-					 mr->inv.useless_count + res->warnings));
+	cJSON_AddNumberToObject(o, "violations", violations(res));
 	cJSON_AddNumberToObject(o, "energy_j", pr->energy_j);
 	cJSON_AddNumberToObject(o, "mean_power_w", pr->mean_power_w);
 	/* run work done, in CPUs of capacity 1024 at their highest OPP */
@@ -164,9 +171,7 @@ static void invariants_json(cJSON *root, const struct sim_result *res)
 	const struct metrics_invariants *inv = &res->metrics.inv;
 	cJSON *o = cJSON_AddObjectToObject(root, "invariants"), *s;
 
-	cJSON_AddNumberToObject(o, "violations",
-				(double)(inv->idle_count + inv->starved_count +
-					 inv->useless_count + res->warnings));
+	cJSON_AddNumberToObject(o, "violations", violations(res));
 	s = cJSON_AddObjectToObject(o, "idle_while_waiting");
 	cJSON_AddNumberToObject(s, "window_ns", (double)inv->window_ns);
 	cJSON_AddNumberToObject(s, "count", (double)inv->idle_count);
