@@ -293,15 +293,15 @@ int bugs_load(const char *dir, struct bug **out, size_t *n)
 		if (len <= 5 || strcmp(d->d_name + len - 5, ".json") ||
 		    d->d_name[0] == '.')
 			continue;
-		if (lsb_grow(&v, &cap, k + 1, sizeof(*v)) ||
-		    bug_parse(&v[k], dir, d->d_name)) {
-			if (!v)
-				bugs_set_error("out of memory");
-			closedir(dh);
-			bugs_free(v, k);
-			return -1;
+		if (lsb_grow(&v, &cap, k + 1, sizeof(*v)))
+			bugs_set_error("out of memory");
+		else if (!bug_parse(&v[k], dir, d->d_name)) {
+			k++;
+			continue;
 		}
-		k++;
+		closedir(dh);
+		bugs_free(v, k);
+		return -1;
 	}
 	closedir(dh);
 	if (k)
@@ -431,16 +431,12 @@ int bug_signal(const struct bug *b, const char *trace, unsigned long long end_us
 		    cpu >= 4096 ||
 		    lsb_trace_switch(ev, comm, sizeof(comm), &pid))
 			continue;
-		if ((size_t)cpu >= cap) {
-			size_t old = cap;
-
-			if (lsb_grow(&now, &cap, (size_t)cpu + 1, sizeof(*now))) {
-				fclose(f);
-				free(now);
-				bugs_set_error("out of memory");
-				return -1;
-			}
-			memset(now + old, 0, (cap - old) * sizeof(*now));
+		/* new entries come zeroed: nothing counted on them yet */
+		if (lsb_grow(&now, &cap, (size_t)cpu + 1, sizeof(*now))) {
+			fclose(f);
+			free(now);
+			bugs_set_error("out of memory");
+			return -1;
 		}
 		if (now[cpu].counts)
 			credit(out, bins, end_us, now[cpu].since, t);

@@ -40,29 +40,31 @@ test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
+# pair NAME: b and f, the figures of its buggy and its fixed kernel
+pair() { b=$(verdict "$1" buggy value); f=$(verdict "$1" fixed value); }
 for name in fork_affinity-6.1 fork_affinity-6.12; do
-	b=$(verdict "$name" buggy value); f=$(verdict "$name" fixed value)
+	pair "$name"
 	test_expect_success "$name: busy0 loses CPU 0 to children forked beside it on the buggy kernel ($b ns), not on the fixed one ($f ns)" \
 		'within "$b" 3.5e9 4.2e9 && within "$f" 4.99e9 5e9 && [ "$(verdict "$name" verdict)" = reproduced ]'
 done
-b=$(verdict uclamp_inversion buggy value); f=$(verdict uclamp_inversion fixed value)
+pair uclamp_inversion
 test_expect_success "uclamp_inversion: the boosted task held to the group's 20 % takes twice the CPU time ($b ns against $f ns)" \
 	'within "$(python3 -c "print($b / $f)")" 1.8 2.5 && [ "$(verdict uclamp_inversion verdict)" = reproduced ]'
 
-b=$(verdict avg_vruntime_ceil buggy value); f=$(verdict avg_vruntime_ceil fixed value)
+pair avg_vruntime_ceil
 test_expect_success "avg_vruntime_ceil: rounded toward zero, a zero-lag wakee is not eligible and misses its waker's second resume ($b ns against $f ns)" \
 	'within "$b" 3.5e8 4.2e8 && within "$f" 4.9e8 5e8'
-b=$(verdict slice_update buggy value); f=$(verdict slice_update fixed value)
+pair slice_update
 test_expect_success "slice_update: a sleeper keeps the one-CPU slice after CPUs come online and preempts the hogs ($b ns against $f ns)" \
 	'within "$b" 3.8e8 4.2e8 && within "$f" 3.3e8 3.6e8'
 
-b=$(verdict zero_vruntime buggy value); f=$(verdict zero_vruntime fixed value)
+pair zero_vruntime
 test_expect_success "zero_vruntime: after 70 s alone the reference point is stale, a heavy group's task overflows the sums and the lone task loses the CPU ($b ns against $f ns of 90 s)" \
 	'within "$b" 69.9e9 70.1e9 && within "$f" 77.9e9 78.1e9'
-b=$(verdict h_nr_runnable buggy value); f=$(verdict h_nr_runnable fixed value)
+pair h_nr_runnable
 test_expect_success "h_nr_runnable: a delayed group entity counted twice wraps the runnable count and schedutil holds the top OPP ($b ns at 3 GHz against $f ns)" \
 	'within "$b" 4e9 5e9 && within "$f" 0 1e8'
-b=$(verdict place_lag_overflow buggy value); f=$(verdict place_lag_overflow fixed value)
+pair place_lag_overflow
 test_expect_success "place_lag_overflow: v7.3-rc7's lag scaling overflows beside 50 nice -20 hogs and a light task jumps the queue ($b ns against $f ns)" \
 	'[ "$b" = 91000000 ] && [ "$f" = 45000000 ]'
 
