@@ -49,17 +49,49 @@ struct adapter_probe {
 };
 
 /**
+ * enum adapter_variant - what the kernel objects are compiled with besides
+ *	kbuild's own flags (part of the build key when not plain)
+ * @ADAPTER_PLAIN: nothing
+ * @ADAPTER_WORK: -finstrument-functions, arch/linsched excluded: every
+ *	kernel function entry calls the simulator, which counts the
+ *	kernel's work ("kernel_work" in the results)
+ * @ADAPTER_COVERAGE: gcov (-fprofile-arcs -ftest-coverage): a run given
+ *	--coverage DIR writes its line counts there, for `linsched coverage`
+ */
+enum adapter_variant {
+	ADAPTER_PLAIN,
+	ADAPTER_WORK,
+	ADAPTER_COVERAGE,
+};
+
+/* "plain", "work", "coverage": what --instrument takes */
+#define ADAPTER_VARIANT_EXPECTED "expected work, coverage or plain"
+
+/**
+ * adapter_variant_parse() - a variant from its name
+ * @name: "plain" (or ""), "work" or "coverage"
+ *
+ * Return: the variant, or -1 for any other name.
+ */
+int adapter_variant_parse(const char *name);
+
+/* The name of @variant ("plain" for ADAPTER_PLAIN). */
+const char *adapter_variant_name(int variant);
+
+/**
  * struct adapter_env - where the adapter's files and caches are
  * @share_dir: holds arch/linsched, linsched.config, linsched.lds, libsim.a
  * @cache_dir: holds trees/ (exports) and builds/
  * @jobs: parallel kbuild jobs
  * @verbose: show kbuild's output
+ * @variant: enum adapter_variant
  */
 struct adapter_env {
 	const char *share_dir;
 	const char *cache_dir;
 	int jobs;
 	int verbose;
+	int variant;
 };
 
 /**

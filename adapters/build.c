@@ -39,6 +39,45 @@ static const char *const lib_objects[] = {
 
 #define NR_LIB_OBJECTS (sizeof(lib_objects) / sizeof(lib_objects[0]))
 
+/* Each variant's name, compiler flags for the kernel objects and link. */
+static const struct {
+	const char *name, *kcflags, *ldflag;
+} variants[] = {
+	[ADAPTER_PLAIN] = { "plain", NULL, NULL },
+	[ADAPTER_WORK] = { "work",
+		"KCFLAGS=-finstrument-functions -finstrument-functions-exclude-file-list=arch/linsched/",
+		NULL },
+	[ADAPTER_COVERAGE] = { "coverage",
+		"KCFLAGS=-fprofile-arcs -ftest-coverage", "--coverage" },
+};
+
+#define NR_VARIANTS (int)(sizeof(variants) / sizeof(variants[0]))
+
+int adapter_variant_parse(const char *name)
+{
+	int i;
+
+	if (!name || !*name)
+		return ADAPTER_PLAIN;
+	for (i = 0; i < NR_VARIANTS; i++)
+		if (!strcmp(name, variants[i].name))
+			return i;
+	return -1;
+}
+
+const char *adapter_variant_name(int variant)
+{
+	return variant > 0 && variant < NR_VARIANTS ? variants[variant].name :
+						      "plain";
+}
+
+/* The key text's line for a variant: none for a plain build. */
+static void variant_key(FILE *f, int variant)
+{
+	if (variant > 0 && variant < NR_VARIANTS)
+		fprintf(f, "variant %s\n", variants[variant].name);
+}
+
 /* ---- hashing: SHA-1 of a growing text, through libgit2 ---- */
 
 struct hashbuf {
@@ -301,6 +340,8 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 
 	n = make_argv(argv, srcdir, odir);
 	argv[n++] = jobs;
+	if (variants[env->variant].kcflags)
+		argv[n++] = (char *)variants[env->variant].kcflags;
 	argv[n++] = "kernel/sched/";
 	argv[n++] = "arch/linsched/kernel/";
 	for (i = 0; i < NR_LIB_OBJECTS; i++) {
@@ -349,6 +390,8 @@ static int link_exe(const struct adapter_env *env, const char *dir,
 	}
 	argv[n++] = libsim;
 	argv[n++] = lds;
+	if (variants[env->variant].ldflag)
+		argv[n++] = (char *)variants[env->variant].ldflag;
 	argv[n++] = "-lcjson";
 	argv[n++] = "-lm";
 	argv[n] = NULL;
@@ -390,10 +433,12 @@ static int stamp_matches(const char *path, const char *id)
 int adapter_toolchain(const struct adapter_env *env, char out[41])
 {
 	static char memo[41], memo_share[4096];
+	static int memo_variant;
 	char version[41], cc[256];
 	struct hashbuf h;
 
-	if (*memo && !strcmp(memo_share, env->share_dir)) {
+	if (*memo && !strcmp(memo_share, env->share_dir) &&
+	    memo_variant == env->variant) {
 		memcpy(out, memo, 41);
 		return 0;
 	}
@@ -401,9 +446,11 @@ int adapter_toolchain(const struct adapter_env *env, char out[41])
 	    hash_open(&h))
 		return ADAPTER_EIO;
 	fprintf(h.f, "adapter %s\ncompiler %s\n", version, cc);
+	variant_key(h.f, env->variant);
 	if (hash_close(&h, out))
 		return ADAPTER_EIO;
 	memcpy(memo, out, 41);
+	memo_variant = env->variant;
 	lsb_pathf(memo_share, sizeof(memo_share), "%s", env->share_dir);
 	return 0;
 }
@@ -429,6 +476,7 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 		return ADAPTER_EIO;
 	fprintf(h.f, "subset %s\nadapter %s\ncompiler %s\n", subset_hash,
 		version, cc);
+	variant_key(h.f, env->variant);
 	if (hash_close(&h, key))
 		return ADAPTER_EIO;
 

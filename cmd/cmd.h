@@ -49,7 +49,14 @@ int run_gnuplot(const char *dir, const char *script);
 "      --slurm-opt O   more sbatch options, e.g. \"--qos=low --time=30\"\n" \
 "      --slurm-tasks N array tasks per submission (default: one per CPU)\n" \
 "      --slurm-retries N  submit a failed or vanished task again up to N\n" \
-"                      times (default 2)\n"
+"                      times (default 2)\n" \
+INSTRUMENT_USAGE
+
+/* --instrument, for the commands that build */
+#define INSTRUMENT_USAGE \
+"      --instrument V  build variant: work (count the kernel's function\n" \
+"                      calls: kernel_work), coverage (gcov), plain (default;\n" \
+"                      LSBISECT_INSTRUMENT sets it too)\n"
 
 enum {
 	OPT_ENGINE = 0x1000,
@@ -57,6 +64,7 @@ enum {
 	OPT_SLURM_OPT,
 	OPT_SLURM_TASKS,
 	OPT_SLURM_RETRIES,
+	OPT_INSTRUMENT,
 };
 
 #define ENGINE_OPTIONS \
@@ -64,7 +72,16 @@ enum {
 	{ "partition", required_argument, NULL, OPT_PARTITION }, \
 	{ "slurm-opt", required_argument, NULL, OPT_SLURM_OPT }, \
 	{ "slurm-tasks", required_argument, NULL, OPT_SLURM_TASKS }, \
-	{ "slurm-retries", required_argument, NULL, OPT_SLURM_RETRIES }
+	{ "slurm-retries", required_argument, NULL, OPT_SLURM_RETRIES }, \
+	{ "instrument", required_argument, NULL, OPT_INSTRUMENT }
+
+/*
+ * --instrument V: check V and put it in LSBISECT_INSTRUMENT, which
+ * driver_paths_init() and every child and Slurm task read, and in
+ * @paths (NULL when driver_paths_init() comes after the options).
+ * Return 0, or -1 after printing the error.
+ */
+int cmd_instrument(struct driver_paths *paths, const char *arg);
 
 /* Local engine, as many jobs as CPUs, 2 retries. */
 void engine_defaults(struct driver_engine *e);

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adapters/adapters.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
 #include "sim/sim.h"
@@ -28,6 +29,20 @@ void engine_defaults(struct driver_engine *e)
 	e->retries = 2;
 }
 
+int cmd_instrument(struct driver_paths *paths, const char *arg)
+{
+	int variant = adapter_variant_parse(arg);
+
+	if (variant >= 0 && !setenv("LSBISECT_INSTRUMENT", arg, 1)) {
+		if (paths)
+			paths->variant = variant;
+		return 0;
+	}
+	fprintf(stderr, "error: --instrument '%s': %s\n", arg,
+		ADAPTER_VARIANT_EXPECTED);
+	return -1;
+}
+
 int engine_option(struct driver_engine *e, int opt, const char *arg)
 {
 	static const char *const keys[] = {
@@ -39,6 +54,8 @@ int engine_option(struct driver_engine *e, int opt, const char *arg)
 	};
 	const char *key;
 
+	if (opt == OPT_INSTRUMENT)
+		return cmd_instrument(NULL, arg);
 	if (opt == 'j')
 		key = "jobs";
 	else if (opt >= OPT_ENGINE && opt <= OPT_SLURM_RETRIES)

@@ -95,6 +95,7 @@ static const char usage_run[] =
 "                      task moved to a busier CPU; a kernel WARN) is a\n"
 "                      failure: its first occurrence is printed with the\n"
 "                      trace around it, and the exit status is 7\n"
+INSTRUMENT_USAGE
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 ran, 1 error, 2 usage, 3 the revision does not build,\n"
@@ -102,11 +103,13 @@ static const char usage_run[] =
 "6 no adapter covers the revision, 7 an invariant was violated (--check).\n";
 
 static const char usage_build[] =
-"usage: linsched build REV [--repo R] [--jobs N] [--verbose]\n"
+"usage: linsched build REV [--repo R] [--jobs N] [--verbose] [--instrument V]\n"
 "\n"
 "Build revision REV (cached by its build subset, the adapter and the\n"
 "compiler) and print the path of its simulator executable, which runs on\n"
-"its own and under gdb ('--help' lists its options).\n";
+"its own and under gdb ('--help' lists its options).\n"
+"\n"
+INSTRUMENT_USAGE;
 
 static struct driver_paths paths;
 
@@ -274,6 +277,7 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'W': o->window = arg; return opt_duration("--window", arg);
 	case 'X': o->starvation = arg; return opt_duration("--starvation", arg);
 	case 'K': o->check = 1; break;
+	case OPT_INSTRUMENT: return cmd_instrument(&paths, arg);
 	default:
 		fprintf(stderr, usage_run, paths.repo);
 		return -1;
@@ -429,6 +433,7 @@ static int cmd_run(int argc, char **argv)
 		{ "window", required_argument, NULL, 'W' },
 		{ "starvation", required_argument, NULL, 'X' },
 		{ "check", no_argument, NULL, 'K' },
+		{ "instrument", required_argument, NULL, OPT_INSTRUMENT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -497,6 +502,7 @@ static int cmd_build(int argc, char **argv)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "instrument", required_argument, NULL, OPT_INSTRUMENT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -512,6 +518,10 @@ static int cmd_build(int argc, char **argv)
 				return 2;
 			break;
 		case 'v': verbose = 1; break;
+		case OPT_INSTRUMENT:
+			if (cmd_instrument(&paths, optarg))
+				return 2;
+			break;
 		case 'h':
 			fputs(usage_build, stdout);
 			return 0;

@@ -79,6 +79,13 @@ int driver_paths_init(struct driver_paths *out)
 	if (!*out->repo)
 		lsb_pathf(out->repo, sizeof(out->repo), "%s/kernels.git",
 			 out->data_dir);
+	env = getenv("LSBISECT_INSTRUMENT");
+	out->variant = adapter_variant_parse(env);
+	if (out->variant < 0) {
+		driver_set_error("LSBISECT_INSTRUMENT='%s': %s", env,
+				 ADAPTER_VARIANT_EXPECTED);
+		return -1;
+	}
 	return 0;
 }
 
@@ -91,6 +98,7 @@ int driver_prepare(struct driver_revision *out,
 		.cache_dir = paths->cache_dir,
 		.jobs = jobs,
 		.verbose = verbose,
+		.variant = paths->variant,
 	};
 	char trees[4200], tree[4300];
 	bisect_repo *r = NULL;

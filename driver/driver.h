@@ -16,17 +16,21 @@
  * @data_dir: the output directory: cache/, kernels.git, results
  * @cache_dir: @data_dir/cache unless overridden
  * @repo: the default kernel repository (@data_dir/kernels.git)
+ * @variant: the builds' enum adapter_variant (LSBISECT_INSTRUMENT: work,
+ *	coverage; plain when unset): builds and results of each are their own
  */
 struct driver_paths {
 	char share_dir[4096];
 	char data_dir[4096];
 	char cache_dir[4096];
 	char repo[4096];
+	int variant;
 };
 
 /**
  * driver_paths_init() - find the data beside the running executable
- * @out: filled in; LSBISECT_CACHE and LSBISECT_REPO override the defaults
+ * @out: filled in; LSBISECT_CACHE and LSBISECT_REPO override the defaults,
+ *	LSBISECT_INSTRUMENT chooses the build variant
  *
  * Running from a build tree (build/bin), the output directory is build/;
  * installed, it is $XDG_CACHE_HOME/lsbisect (~/.cache/lsbisect).

@@ -133,7 +133,8 @@ out:
 static int toolchain_id(const struct driver_paths *p, char out[41])
 {
 	struct adapter_env env = { .share_dir = p->share_dir,
-				   .cache_dir = p->cache_dir };
+				   .cache_dir = p->cache_dir,
+				   .variant = p->variant };
 
 	if (!adapter_toolchain(&env, out))
 		return 0;

@@ -45,6 +45,8 @@ static const struct metric_def catalogue[] = {
 	  "idle-state entries" },
 	{ "violations", "", 0, 1, METRIC_NUMBER, NULL, 0,
 	  "invariants violated: idle CPU beside a waiting task, starvation, useless migrations, WARNs (\"invariants\" has each)" },
+	{ "kernel_work", "calls", 0, 1000, METRIC_KEY, "calls", 0,
+	  "kernel function entries over the run, in a build made with --instrument work (.max_irq_calls: the worst single interrupt)" },
 };
 
 #define NR_CATALOGUE (sizeof(catalogue) / sizeof(catalogue[0]))

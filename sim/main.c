@@ -190,6 +190,29 @@ static void invariants_json(cJSON *root, const struct sim_result *res)
 	cJSON_AddNumberToObject(o, "kernel_warnings", res->warnings);
 }
 
+/* The kernel's own work, in an instrumented build (sim.h). */
+static void work_json(cJSON *root, const struct sim_kernel_work *w)
+{
+	cJSON *o, *m;
+
+	if (!w->boot_calls)
+		return;
+	o = cJSON_AddObjectToObject(root, "kernel_work");
+	cJSON_AddNumberToObject(o, "calls", (double)w->calls);
+	cJSON_AddNumberToObject(o, "irqs", (double)w->irqs);
+	cJSON_AddNumberToObject(o, "irq_calls", (double)w->irq_calls);
+	cJSON_AddNumberToObject(o, "task_calls",
+				(double)(w->calls - w->irq_calls));
+	cJSON_AddNumberToObject(o, "max_irq_calls", (double)w->max_irq_calls);
+	cJSON_AddNumberToObject(o, "boot_calls", (double)w->boot_calls);
+	if (!w->max_irq_calls)
+		return;
+	m = cJSON_AddObjectToObject(o, "max_irq");
+	cJSON_AddNumberToObject(m, "time_ns", (double)w->max_irq_time_ns);
+	cJSON_AddNumberToObject(m, "cpu", w->max_irq_cpu);
+	cJSON_AddStringToObject(m, "kind", sim_irq_name(w->max_irq_kind));
+}
+
 /* Idle, frequency and energy (power/README.md has the definitions). */
 static void power_json(cJSON *root, const struct topology *topo,
 		       const struct power_result *pr)
@@ -329,6 +352,7 @@ static cJSON *results_json(const struct sim_config *cfg,
 		metrics_json(root, res, cfg->duration_ns);
 		invariants_json(root, res);
 	}
+	work_json(root, &res->work);
 	power_json(root, cfg->topo, &res->power);
 	arr = cJSON_AddArrayToObject(root, "cpus");
 	for (i = 0; i < res->nr_cpus; i++) {

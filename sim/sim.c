@@ -665,13 +665,89 @@ static void offline_event(struct sim_event *ev)
 	}
 }
 
+/*
+ * In a build instrumented with -finstrument-functions (adapters/, the
+ * "work" variant) every function of the kernel objects calls this on
+ * entry; a plain build never does, and the count stays 0.
+ */
+void __cyg_profile_func_enter(void *fn, void *site)
+	__attribute__((no_instrument_function));
+void __cyg_profile_func_exit(void *fn, void *site)
+	__attribute__((no_instrument_function));
+
+void __cyg_profile_func_enter(void *fn, void *site)
+{
+	(void)fn;
+	(void)site;
+	sim.kernel_calls++;
+}
+
+void __cyg_profile_func_exit(void *fn, void *site)
+{
+	(void)fn;
+	(void)site;
+}
+
+static const char *const irq_names[] = {
+	[LINSCHED_IRQ_TICK] = "tick", [LINSCHED_IRQ_TIMER] = "hrtimer",
+	[LINSCHED_IRQ_RESCHED] = "resched",
+	[LINSCHED_IRQ_CALL_FUNC] = "call_function",
+	[LINSCHED_IRQ_WORK] = "irq_work", [LINSCHED_IRQ_DEFERRED] = "deferred",
+	[LINSCHED_IRQ_SOFTIRQ] = "softirq",
+};
+
+const char *sim_irq_name(int kind)
+{
+	return kind >= 0 && kind < (int)(sizeof(irq_names) / sizeof(irq_names[0])) &&
+	       irq_names[kind] ? irq_names[kind] : "?";
+}
+
+/* The trace's line for @n kernel calls in an interrupt or a task's run. */
+static void trace_work(int cpu, const char *what, uint64_t n)
+{
+	char fields[64];
+
+	if (!n || !sim.cfg->trace)
+		return;
+	snprintf(fields, sizeof(fields), "%s calls=%llu", what,
+		 (unsigned long long)n);
+	lh_trace(cpu, "", 0, "lsb_kernel_work", fields);
+}
+
+/* An interrupt, its softirqs included, and the kernel work it took. */
+static void irq(int cpu, int kind, void *arg)
+{
+	uint64_t before = sim.kernel_calls, n;
+
+	lk_irq(cpu, kind, arg);
+	n = sim.kernel_calls - before;
+	sim.work.irqs++;
+	sim.work.irq_calls += n;
+	if (n > sim.work.max_irq_calls) {
+		sim.work.max_irq_calls = n;
+		sim.work.max_irq_time_ns = sim.now;
+		sim.work.max_irq_cpu = cpu;
+		sim.work.max_irq_kind = kind;
+	}
+	trace_work(cpu, sim_irq_name(kind), n);
+}
+
+/* A CPU's task (or idle loop) runs on, and the kernel work it did. */
+static void resume(int cpu)
+{
+	uint64_t before = sim.kernel_calls;
+
+	lk_resume(cpu);
+	trace_work(cpu, "task", sim.kernel_calls - before);
+}
+
 static void sim_loop(uint64_t end)
 {
 	uint64_t last = UINT64_MAX, same = 0;
 
 	while (sim.heap_n && sim.heap[0].time <= end) {
 		struct sim_event *ev = sim.heap[0].ev;
-		int cpu = ev->cpu, resume = 0, kind;
+		int cpu = ev->cpu, run_on = 0, kind;
 		void *arg;
 
 		sim_event_cancel(ev);
@@ -696,26 +772,26 @@ static void sim_loop(uint64_t end)
 		switch (ev->type) {
 		case SIM_EV_TICK:
 			sim_event_push(ev, sim.now + TICK_NS, cpu);
-			lk_irq(cpu, LINSCHED_IRQ_TICK, NULL);
+			irq(cpu, LINSCHED_IRQ_TICK, NULL);
 			break;
 		case SIM_EV_TIMER:
 			arg = ev->arg;
 			*timer_find(arg) = ev->next;
 			event_free(ev);
-			lk_irq(cpu, LINSCHED_IRQ_TIMER, arg);
+			irq(cpu, LINSCHED_IRQ_TIMER, arg);
 			break;
 		case SIM_EV_IPI:
 			kind = ev->kind;
 			arg = ev->arg;
 			event_free(ev);
-			lk_irq(cpu, kind, arg);
+			irq(cpu, kind, arg);
 			break;
 		case SIM_EV_SEGMENT:
-			resume = 1;
+			run_on = 1;
 			break;
 		}
-		if (resume || lk_needs_resume(cpu))
-			lk_resume(cpu);
+		if (run_on || lk_needs_resume(cpu))
+			resume(cpu);
 	}
 	sim.now = end;
 }
@@ -827,7 +903,9 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		return -1;
 	}
 	lk_resume(0);
+	sim.work.boot_calls = sim.kernel_calls;
 	sim_loop(cfg->duration_ns);
+	sim.work.calls = sim.kernel_calls - sim.work.boot_calls;
 
 	memset(out, 0, sizeof(*out));
 	out->kernel_version = lk_version();
@@ -848,6 +926,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	out->warnings = sim.warnings;
 	out->events = sim.events;
+	out->work = sim.work;
 	if (cfg->metrics) {
 		metrics_finish(&sim.metrics, sim.now, &out->metrics);
 		metrics_release(&sim.metrics);

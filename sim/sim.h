@@ -93,6 +93,26 @@ struct sim_sysevent_result {
 				   domains the kernel built (lk_domains) */
 };
 
+/*
+ * The kernel's own work, in a build instrumented with
+ * -finstrument-functions (linsched run --instrument work): function
+ * entries in the kernel objects, counted from the first event; an
+ * interrupt's count includes the softirqs run at its exit.
+ */
+struct sim_kernel_work {
+	uint64_t boot_calls;	/* during lk_boot() and init's first run */
+	uint64_t calls;		/* from then to the end */
+	uint64_t irqs;		/* interrupts delivered */
+	uint64_t irq_calls;	/* of @calls, inside them */
+	uint64_t max_irq_calls;	/* the worst single interrupt */
+	uint64_t max_irq_time_ns;
+	int max_irq_cpu;
+	int max_irq_kind;	/* enum linsched_irq */
+};
+
+/* "tick", "hrtimer", ... for an enum linsched_irq */
+const char *sim_irq_name(int kind);
+
 struct sim_result {
 	const char *kernel_version;
 	int nr_cpus;
@@ -107,6 +127,7 @@ struct sim_result {
 	struct sim_group_result *groups;
 	int nr_sysevents;
 	struct sim_sysevent_result *sysevents;
+	struct sim_kernel_work work;	/* all zero in a plain build */
 };
 
 /**

@@ -74,6 +74,8 @@ struct sim {
 	char *log_ring[64];
 	size_t log_next;
 	unsigned int warnings;
+	uint64_t kernel_calls;		/* __cyg_profile_func_enter() */
+	struct sim_kernel_work work;
 };
 
 extern struct sim sim;
