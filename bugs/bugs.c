@@ -24,7 +24,7 @@ LSB_DEFINE_LAST_ERROR(bugs)
 static const char *const keys[] = {
 	"fix", "source", "series", "summary", "files", "workload", "topology",
 	"duration", "seed", "metric", "buggy_if", "threshold", "signal",
-	"buggy", "fixed", "edits",
+	"buggy", "fixed", "edits", "instrument",
 };
 
 /* The message of a revision the repository lacks, with the way to add it. */
@@ -80,6 +80,7 @@ static void bug_release(struct bug *b)
 	free(b->duration);
 	free(b->metric);
 	free(b->signal_task);
+	free(b->instrument);
 	free(b->buggy);
 	free(b->fixed);
 	for (i = 0; i < b->nr_edits; i++) {
@@ -131,18 +132,31 @@ static int parse_signal(struct bug *b, const cJSON *s, const char *path)
 {
 	const cJSON *task = cJSON_GetObjectItemCaseSensitive(s, "task");
 	const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(s, "cpu");
+	const cJSON *work = cJSON_GetObjectItemCaseSensitive(s, "work");
 
 	b->signal_cpu = -1;
-	if (cJSON_IsString(task) && *task->valuestring && !cpu) {
+	if (cJSON_IsString(work) && !task && !cpu &&
+	    (!strcmp(work->valuestring, "sum") ||
+	     !strcmp(work->valuestring, "max"))) {
+		b->signal_work = !strcmp(work->valuestring, "sum") ?
+				 BUG_WORK_SUM : BUG_WORK_MAX;
+		if (!b->instrument || strcmp(b->instrument, "work")) {
+			bugs_set_error("%s: 'signal': {\"work\": ...} needs \"instrument\": \"work\"",
+				       path);
+			return -1;
+		}
+		return 0;
+	}
+	if (cJSON_IsString(task) && *task->valuestring && !cpu && !work) {
 		b->signal_task = strdup(task->valuestring);
 		return 0;
 	}
-	if (cJSON_IsNumber(cpu) && !task && cpu->valuedouble >= 0 &&
+	if (cJSON_IsNumber(cpu) && !task && !work && cpu->valuedouble >= 0 &&
 	    cpu->valuedouble < 4096 && cpu->valuedouble == (int)cpu->valuedouble) {
 		b->signal_cpu = (int)cpu->valuedouble;
 		return 0;
 	}
-	bugs_set_error("%s: 'signal': expected {\"task\": NAME} or {\"cpu\": N}",
+	bugs_set_error("%s: 'signal': expected {\"task\": NAME}, {\"cpu\": N} or {\"work\": \"sum\"|\"max\"}",
 		       path);
 	return -1;
 }
@@ -237,6 +251,17 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 		goto fail;
 	}
 	b->threshold = v->valuedouble;
+	v = cJSON_GetObjectItemCaseSensitive(o, "instrument");
+	if (v && (!cJSON_IsString(v) || (strcmp(v->valuestring, "work") &&
+					 strcmp(v->valuestring, "coverage")))) {
+		bugs_set_error("%s: 'instrument': expected \"work\" or \"coverage\"",
+			       path);
+		goto fail;
+	}
+	if (v && !(b->instrument = strdup(v->valuestring))) {
+		bugs_set_error("out of memory");
+		goto fail;
+	}
 	if (parse_signal(b, cJSON_GetObjectItemCaseSensitive(o, "signal"), path))
 		goto fail;
 	v = cJSON_GetObjectItemCaseSensitive(o, "edits");
@@ -405,6 +430,36 @@ struct on_cpu {
 	int counts;
 };
 
+/* The kernel's work per window: every line's calls, or the worst. */
+static void work_signal(const struct bug *b, FILE *f,
+			unsigned long long end_us, size_t bins, double *out)
+{
+	static const char tag[] = "lsb_kernel_work: ";
+	char line[1024];
+	const char *ev, *calls;
+	uint64_t t;
+	double n;
+	size_t i;
+	int cpu;
+
+	while (fgets(line, sizeof(line), f)) {
+		if (lsb_trace_line(line, &cpu, &t, &ev) ||
+		    strncmp(ev, tag, sizeof(tag) - 1) ||
+		    !(calls = strstr(ev, "calls=")) || t >= end_us)
+			continue;
+		/* the task's own run is no interrupt */
+		if (b->signal_work == BUG_WORK_MAX &&
+		    !strncmp(ev + sizeof(tag) - 1, "task ", 5))
+			continue;
+		n = strtod(calls + 6, NULL);
+		i = (size_t)((double)t * (double)bins / (double)end_us);
+		if (b->signal_work == BUG_WORK_SUM)
+			out[i] += n;
+		else if (n > out[i])
+			out[i] = n;
+	}
+}
+
 int bug_signal(const struct bug *b, const char *trace, unsigned long long end_us,
 	       size_t bins, double *out)
 {
@@ -425,6 +480,11 @@ int bug_signal(const struct bug *b, const char *trace, unsigned long long end_us
 	if (!f) {
 		bugs_set_error("cannot read the trace '%s'", trace);
 		return -1;
+	}
+	if (b->signal_work) {
+		work_signal(b, f, end_us, bins, out);
+		fclose(f);
+		return 0;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		if (lsb_trace_line(line, &cpu, &t, &ev) || cpu < 0 ||

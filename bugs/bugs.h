@@ -34,11 +34,18 @@
  * @signal_task: the figure drawn over time: the CPU share of the tasks
  *	whose name starts with this; NULL when @signal_cpu is used
  * @signal_cpu: or the busy share of this CPU (-1: not used)
+ * @signal_work: or the kernel's work (an instrumented build's
+ *	lsb_kernel_work trace lines): BUG_WORK_SUM, the function calls of
+ *	each window; BUG_WORK_MAX, the worst single interrupt's (0: not used)
+ * @instrument: the build variant both sides are built as ("work": the
+ *	kernel's work is counted; NULL: plain)
  * @buggy: the buggy revision; with @edits, the revision they edit
  * @fixed: the fixed revision
  * @edits: substitutions that put the bug back into @buggy
  * @nr_edits: their number (0: @buggy is a release as it is)
  */
+enum { BUG_WORK_SUM = 1, BUG_WORK_MAX };
+
 struct bug {
 	char *name;
 	char *fix_commit;
@@ -57,6 +64,8 @@ struct bug {
 	double threshold;
 	char *signal_task;
 	int signal_cpu;
+	int signal_work;
+	char *instrument;
 	char *buggy;
 	char *fixed;
 	struct bisect_edit *edits;
@@ -125,7 +134,8 @@ int bug_is_buggy(const struct bug *b, double value);
  * @bins: the number of windows the run is cut into
  * @out: receives @bins values, the share (0 to 1, or more CPUs' worth for
  *	several tasks) of each window the signal's tasks ran, or its CPU
- *	was busy
+ *	was busy; or the kernel calls of the window (all, or its worst
+ *	interrupt's)
  *
  * Return: 0, or -1 with bugs_last_error() set.
  */

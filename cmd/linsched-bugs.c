@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "adapters/adapters.h"
 #include "bugs/bugs.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
@@ -168,7 +169,13 @@ static void show(const struct bug *b)
 	       b->duration, b->seed);
 	printf("figure:    %s, buggy when %s %g\n", b->metric,
 	       b->buggy_above ? "above" : "below", b->threshold);
-	if (b->signal_task)
+	if (b->instrument)
+		printf("build:     --instrument %s\n", b->instrument);
+	if (b->signal_work)
+		printf("signal:    kernel function calls per window, %s\n",
+		       b->signal_work == BUG_WORK_SUM ? "all told" :
+		       "in the worst interrupt");
+	else if (b->signal_task)
 		printf("signal:    CPU share of the tasks named %s*\n",
 		       b->signal_task);
 	else
@@ -195,6 +202,7 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	cJSON *root;
 	int n;
 
+	paths.variant = adapter_variant_parse(b->instrument);
 	s->status = cmd_prepare(&rev, &paths, history, s->commit, o->jobs,
 				o->verbose);
 	if (s->status)
@@ -256,7 +264,10 @@ static int draw(const struct bug *b, const struct side *sd, const char *dir)
 			sd[0].signal[i], sd[1].signal[i]);
 	if (fclose(f))
 		return -1;
-	if (b->signal_task)
+	if (b->signal_work)
+		snprintf(ylabel, sizeof(ylabel), "kernel calls per window%s",
+			 b->signal_work == BUG_WORK_MAX ? ", worst interrupt" : "");
+	else if (b->signal_task)
 		snprintf(ylabel, sizeof(ylabel), "CPU share of %s", b->signal_task);
 	else
 		snprintf(ylabel, sizeof(ylabel), "CPU %d busy", b->signal_cpu);
