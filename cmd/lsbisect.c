@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adapters/adapters.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
@@ -460,6 +461,8 @@ int main(int argc, char **argv)
 	cfg.paths = &paths;
 	cfg.mode = GUILE_NEW;
 	ret = parse_opts(argc, argv, &o, &cfg);
+	/* --instrument (an engine option) came after the paths: it set this */
+	paths.variant = adapter_variant_parse(getenv("LSBISECT_INSTRUMENT"));
 	if (ret < 0)
 		ret = make_config(argc, argv, &o, &cfg);
 	if (ret >= 0)
