@@ -48,6 +48,8 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 #   lb       the load-balancing regression ($LB_EDIT)
 #   power    the power regression ($POWER_EDIT)
 #   forkaff  fork placement ignores the task's affinity again ($FORK_EDIT)
+#   bug:NAME the bug catalogue's entry NAME put back: its edits, as
+#            `linsched bugs run` makes them (on the entry's release)
 #   broken   kernel/sched/idle.c stops compiling
 #   fixed    and compiles again
 #   bug      BUG() at the top of task_tick_fair()
@@ -58,12 +60,13 @@ make_history() {
 	local repo=$1 plan=$2 outside=${3:-3} ref=${4:-bad}
 	python3 - "$repo" "${HISTORY_BASE:-$TEST_V61}" "$outside" "$plan" \
 		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" "$ref" \
-		"$FORK_FILE" "$FORK_EDIT" <<'PY'
-import os, subprocess, sys
+		"$FORK_FILE" "$FORK_EDIT" "$LSB_O/share/lsbisect/bugs" <<'PY'
+import json, os, subprocess, sys
 repo, base, outside, plan = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()
 ref = sys.argv[9]
 lb_file, lb_edit, power_file, power_edit = sys.argv[5:9]
 fork_file, fork_edit = sys.argv[10:12]
+catalogue = sys.argv[12]
 index = os.path.join(os.environ.get("TMPDIR", "/tmp"), "lsb-history-index.%d" % os.getpid())
 env = dict(os.environ, GIT_INDEX_FILE=index,
            GIT_AUTHOR_NAME="Test Author", GIT_AUTHOR_EMAIL="author@example.org",
@@ -126,6 +129,13 @@ def apply(part, i):
     if part == "forkaff":
         put(fork_file, edit(fork_edit, text(fork_file)))
         return "sched/fair: count every CPU of a group when looking for dst group"
+    if part.startswith("bug:"):
+        entry = json.load(open(os.path.join(catalogue, part[4:] + ".json")))
+        for e in entry["edits"]:
+            t = text(e["file"])
+            assert t.count(e["old"]) == 1, (part, e["file"])
+            put(e["file"], t.replace(e["old"], e["new"]))
+        return "%s: put back (%s)" % (part[4:], entry["fix"]["subject"])
     if part == "broken":
         put("kernel/sched/idle.c", text("kernel/sched/idle.c") + marker_idle)
         return "sched/idle: does not compile"
