@@ -6,15 +6,16 @@
 # affinity, on 6.1 and 6.12) and kSTEP bugs put back into a release by an
 # edit the tool commits itself (uclamp_inversion, zero_vruntime and
 # h_nr_runnable through task groups, avg_vruntime_ceil, slice_update
-# through CPU hotplug), and the 7.3 place_entity() lag overflow between
-# v7.3-rc7 and v7.3.4.
+# through CPU hotplug, long_balance and over_schedule through the kernel's
+# own work in builds made with --instrument work), and the 7.3
+# place_entity() lag overflow between v7.3-rc7 and v7.3.4.
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
 # longer apply are errors that name the file, the key or the edit.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 17
+plan 21
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -36,7 +37,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^8 of 8 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^10 of 10 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -68,6 +69,22 @@ pair place_lag_overflow
 test_expect_success "place_lag_overflow: v7.3-rc7's lag scaling overflows beside 50 nice -20 hogs and a light task jumps the queue ($b ns against $f ns)" \
 	'[ "$b" = 91000000 ] && [ "$f" = 45000000 ]'
 
+# the kernel's own work: nothing the tasks see differs
+pair long_balance
+test_expect_success "long_balance: a balance pass walks all 4000 pinned tasks, the worst interrupt makes $b kernel calls against $f" \
+	'within "$b" 20000 30000 && within "$f" 500 1000 &&
+	 [ "$(json "$tmp/out/long_balance/buggy.json" "[t[a[0]] for t in r[a[1]]]" sum_exec_ns tasks)" = \
+	   "$(json "$tmp/out/long_balance/fixed.json" "[t[a[0]] for t in r[a[1]]]" sum_exec_ns tasks)" ]'
+pair over_schedule
+test_expect_success "over_schedule: a fair task alone in its runqueue beside a FIFO hog is rescheduled at each slice's end, $b calls outside interrupts against $f" \
+	'within "$b" 6000 7500 && within "$f" 300 800 &&
+	 [ "$(json "$tmp/out/over_schedule/buggy.json" "r[a[0]][0][a[1]]" tasks nr_switches)" = \
+	   "$(json "$tmp/out/over_schedule/fixed.json" "r[a[0]][0][a[1]]" tasks nr_switches)" ]'
+test_expect_success "a build made with --instrument work counts the kernel's work per interrupt; a plain one has no kernel_work" \
+	'json "$tmp/out/long_balance/buggy.json" "r[a[0]][a[1]][a[2]]" kernel_work max_irq kind &&
+	 ! json "$tmp/out/fork_affinity-6.1/buggy.json" "r[a[0]]" kernel_work 2>/dev/null &&
+	 grep -q "lsb_kernel_work: tick calls=" "$tmp/out/long_balance/buggy.trace"'
+
 # the edited commit: on v6.12.118, one file changed, the same id again
 edited=$(verdict uclamp_inversion buggy commit)
 test_expect_success "the bug is put back by a commit on v6.12.118 that changes kernel/sched/core.c only ($edited)" \
@@ -75,10 +92,12 @@ test_expect_success "the bug is put back by a commit on v6.12.118 that changes k
 	 [ "$(git -C "$LSBISECT_REPO" diff --name-only "$edited^" "$edited")" = kernel/sched/core.c ] &&
 	 git -C "$LSBISECT_REPO" diff "$edited^" "$edited" | grep -q "^+	uc_max = task_group(p)->uclamp\[clamp_id\];" &&
 	 [ "$(git -C "$LSBISECT_REPO" rev-parse refs/lsbisect/bugs/uclamp_inversion)" = "$edited" ]'
-"$LINSCHED" bugs run uclamp_inversion --out "$tmp/again" > /dev/null 2>&1
-test_expect_success "made again, it is the same commit, and the same figures" \
-	'[ "$(json "$tmp/again/uclamp_inversion/verdict.json" "r[\"buggy\"][\"commit\"]")" = "$edited" ] &&
-	 cmp -s "$tmp/out/uclamp_inversion/buggy.json" "$tmp/again/uclamp_inversion/buggy.json"'
+"$LINSCHED" bugs run uclamp_inversion long_balance --out "$tmp/again" > /dev/null 2>&1
+test_expect_success "made again, it is the same commit, and the same figures, the kernel's work too" \
+	'[ "$(json "$tmp/again/uclamp_inversion/verdict.json" "r[a[0]][a[1]]" buggy commit)" = "$edited" ] &&
+	 cmp -s "$tmp/out/uclamp_inversion/buggy.json" "$tmp/again/uclamp_inversion/buggy.json" &&
+	 cmp -s "$tmp/out/long_balance/buggy.json" "$tmp/again/long_balance/buggy.json" &&
+	 cmp -s "$tmp/out/long_balance/buggy.trace" "$tmp/again/long_balance/buggy.trace"'
 
 # the figure: both kernels' signal over time, drawn by gnuplot
 d=$tmp/out/uclamp_inversion
@@ -111,6 +130,18 @@ PY
 s=$?
 test_expect_success "an edit that no longer applies is named, with its file and revision: exit $s, $(cat "$tmp/err")" \
 	'[ $s = 1 ] && grep -q "stale: edit 2: its old text is not in kernel/sched/core.c of .v6.12.118." "$tmp/err"'
+python3 - bugs/catalogue/long_balance.json "$tmp/cat" <<'PY'
+import json, os, sys
+e = json.load(open(sys.argv[1]))
+del e["instrument"]
+os.remove(sys.argv[2] + "/stale.json")
+json.dump(e, open(sys.argv[2] + "/plain.json", "w"))
+PY
+cp bugs/catalogue/workloads/long_balance.json "$tmp/cat/workloads/"
+"$LINSCHED" bugs list --catalogue "$tmp/cat" > /dev/null 2> "$tmp/err"
+s=$?
+test_expect_success "a kernel-work signal without the work build is an error: exit $s, $(cat "$tmp/err")" \
+	'[ $s = 1 ] && grep -q "plain.json: .signal.: {\"work\": ...} needs \"instrument\": \"work\"" "$tmp/err"'
 "$LINSCHED" bugs run no_such_bug > /dev/null 2> "$tmp/err"
 s=$?
 test_expect_success "an unknown entry is a usage error: exit $s, $(cat "$tmp/err")" \
