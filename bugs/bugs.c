@@ -252,9 +252,8 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 	}
 	b->threshold = v->valuedouble;
 	v = cJSON_GetObjectItemCaseSensitive(o, "instrument");
-	if (v && (!cJSON_IsString(v) || (strcmp(v->valuestring, "work") &&
-					 strcmp(v->valuestring, "coverage")))) {
-		bugs_set_error("%s: 'instrument': expected \"work\" or \"coverage\"",
+	if (v && (!cJSON_IsString(v) || strcmp(v->valuestring, "work"))) {
+		bugs_set_error("%s: 'instrument': expected \"work\" (the kernel's work counted), or no key",
 			       path);
 		goto fail;
 	}

@@ -37,8 +37,8 @@
  * @signal_work: or the kernel's work (an instrumented build's
  *	lsb_kernel_work trace lines): BUG_WORK_SUM, the function calls of
  *	each window; BUG_WORK_MAX, the worst single interrupt's (0: not used)
- * @instrument: the build variant both sides are built as ("work": the
- *	kernel's work is counted; NULL: plain)
+ * @instrument: the build variant both sides are built as: "work" (the
+ *	kernel's work is counted, --instrument work) or NULL (plain)
  * @buggy: the buggy revision; with @edits, the revision they edit
  * @fixed: the fixed revision
  * @edits: substitutions that put the bug back into @buggy
