@@ -17,7 +17,9 @@
  * @cache_dir: @data_dir/cache unless overridden
  * @repo: the default kernel repository (@data_dir/kernels.git)
  * @variant: the builds' enum adapter_variant (LSBISECT_INSTRUMENT: work,
- *	coverage; plain when unset): builds and results of each are their own
+ *	coverage; plain when unset): builds and results of each are their own;
+ *	a coverage build's results keep their gcov counts too
+ *	(driver_coverage_dir())
  */
 struct driver_paths {
 	char share_dir[4096];
@@ -312,6 +314,14 @@ enum driver_result_mode {
  * Safe to call from several processes at once: each run writes its own
  * temporary files and the entry is renamed into place.
  *
+ * When @paths->variant is ADAPTER_COVERAGE, the simulator runs with
+ * --coverage CACHE/results/run.PID.HOST.coverage, which is renamed to
+ * driver_coverage_dir() of the result's key after the run and before the
+ * entry is written: a cached result has its counts (an empty directory
+ * when the run was killed: a fatal signal, the time limit). An entry
+ * whose counts directory is missing (removed by hand) counts as not
+ * cached, and DRIVER_RESULT_RUN runs it again.
+ *
  * Return: as driver_result(); DRIVER_NOT_CACHED when @mode is not
  * DRIVER_RESULT_RUN and the cache has no entry.
  */
@@ -319,6 +329,19 @@ int driver_target_result(struct driver_result *out,
 			 const struct driver_paths *paths,
 			 const struct driver_target *t,
 			 const struct driver_run_spec *spec, int mode);
+
+/**
+ * driver_coverage_dir() - where a coverage build's result keeps its counts
+ * @out: receives CACHE/coverage/KEY, which holds o/kernel/sched/NAME.gcda
+ *	(and the other kernel objects' counts) of that one run
+ * @len: its size
+ * @paths: from driver_paths_init()
+ * @key: the result's key (struct driver_result's @key)
+ *
+ * Return: 0, or -1 when the path is too long.
+ */
+int driver_coverage_dir(char *out, size_t len,
+			const struct driver_paths *paths, const char *key);
 
 /**
  * enum driver_unit_state - where a unit stands

@@ -388,7 +388,8 @@ static int entry_path(char *path, size_t len, const struct driver_paths *p,
 }
 
 /*
- * The temporaries of a run: CACHE/results/run.PID.HOST.json and .err. The
+ * The temporaries of a run: CACHE/results/run.PID.HOST.json and .err, and
+ * in a coverage build the directory of its counts, .coverage. The
  * host is in the name because a cache may be shared by the nodes of a
  * cluster, where only the node that made a temporary can tell whether its
  * process still lives.
@@ -420,6 +421,15 @@ void driver_run_files_remove(const struct driver_paths *paths, pid_t pid)
 	unlink(path);
 	run_file(path, sizeof(path), paths, pid, "err");
 	unlink(path);
+	run_file(path, sizeof(path), paths, pid, "coverage");
+	lsb_rm_rf(path);
+}
+
+int driver_coverage_dir(char *out, size_t len, const struct driver_paths *p,
+			const char *key)
+{
+	return lsb_pathf(out, len, "%s/coverage/%s", p->cache_dir, key) < 0 ?
+	       -1 : 0;
 }
 
 /*
@@ -442,7 +452,8 @@ static pid_t run_file_pid(const char *name)
 	if (!strncmp(rest, host, hl) && rest[hl] == '.')
 		rest += hl + 1;
 	dot = strchr(rest, '.');
-	if (dot || (strcmp(rest, "json") && strcmp(rest, "err")))
+	if (dot || (strcmp(rest, "json") && strcmp(rest, "err") &&
+		    strcmp(rest, "coverage")))
 		return 0;
 	return (pid_t)pid;
 }
@@ -469,7 +480,7 @@ static void sweep_run_files(const struct driver_paths *p)
 		if (!pid || !kill(pid, 0) || errno != ESRCH)
 			continue;
 		lsb_pathf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		unlink(path);
+		lsb_rm_rf(path);	/* a file, or a coverage build's counts */
 	}
 	if (dp)
 		closedir(dp);
@@ -478,7 +489,8 @@ static void sweep_run_files(const struct driver_paths *p)
 /* Run the built simulator: the result, or a skip with its reason. */
 static int run_sim(struct driver_result *out, const struct driver_paths *p,
 		   const struct driver_revision *rev,
-		   const struct driver_run_spec *spec, cJSON **result)
+		   const struct driver_run_spec *spec, const char *counts,
+		   cJSON **result)
 {
 	char json[4200], err[4200], seed[32], *args[40], *text;
 	int n = 0, ret;
@@ -517,6 +529,10 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 		args[n++] = "--cmdline";
 		args[n++] = (char *)spec->cmdline;
 	}
+	if (counts) {
+		args[n++] = "--coverage";
+		args[n++] = (char *)counts;
+	}
 	args[n] = NULL;
 	lsb_pathf(err, sizeof(err), "%s/results", p->cache_dir);
 	if (lsb_mkdir_p(err)) {
@@ -553,6 +569,84 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 		return DRIVER_ERROR;
 	}
 	return DRIVER_OK;
+}
+
+/*
+ * In a coverage build, whether the counts of the result @key are kept
+ * (CACHE/coverage/KEY); in any other build, always.
+ */
+static int counts_kept(const struct driver_paths *p, const char *key)
+{
+	char dir[4200];
+	struct stat st;
+
+	if (p->variant != ADAPTER_COVERAGE)
+		return 1;
+	return !driver_coverage_dir(dir, sizeof(dir), p, key) &&
+	       !stat(dir, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * A coverage build's run is over: its counts directory @tmp becomes
+ * CACHE/coverage/KEY, before the result's entry is written. A run that
+ * ended (or hung) of itself wrote its counts; one killed by a signal or
+ * the time limit has none, and keeps an empty directory.
+ */
+static int keep_counts(const struct driver_paths *p,
+		       const struct driver_result *r, const char *tmp,
+		       const char *rev)
+{
+	char dir[4200], objs[4200];
+	struct stat st;
+
+	lsb_pathf(objs, sizeof(objs), "%s/o", tmp);
+	if (r->status == DRIVER_OK && stat(objs, &st)) {
+		driver_set_error("revision '%s': the run wrote no gcov counts under '%s' (has the build directory moved since it was made?)",
+				 rev, tmp);
+		return -1;
+	}
+	lsb_pathf(dir, sizeof(dir), "%s/coverage", p->cache_dir);
+	if (lsb_mkdir_p(dir) || driver_coverage_dir(dir, sizeof(dir), p, r->key)) {
+		driver_set_error("cannot create '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!rename(tmp, dir))
+		return 0;
+	if (errno == ENOTEMPTY || errno == EEXIST) {
+		lsb_rm_rf(tmp);	/* another process kept this run's counts */
+		return 0;
+	}
+	driver_set_error("cannot rename '%s' to '%s': %s", tmp, dir,
+			 strerror(errno));
+	return -1;
+}
+
+/*
+ * Run @rev's simulator for @spec: in a coverage build with --coverage,
+ * the counts kept as keep_counts() says.
+ */
+static int run_counted(struct driver_result *out,
+		       const struct driver_paths *p,
+		       const struct driver_revision *rev,
+		       const struct driver_run_spec *spec, cJSON **result)
+{
+	char tmp[4200];
+	int ret;
+
+	if (p->variant != ADAPTER_COVERAGE)
+		return run_sim(out, p, rev, spec, NULL, result);
+	run_file(tmp, sizeof(tmp), p, getpid(), "coverage");
+	lsb_rm_rf(tmp);
+	if (lsb_mkdir_p(tmp)) {
+		driver_set_error("cannot create '%s': %s", tmp, strerror(errno));
+		return DRIVER_ERROR;
+	}
+	ret = run_sim(out, p, rev, spec, tmp, result);
+	if (!ret && keep_counts(p, out, tmp, rev->name))
+		ret = DRIVER_ERROR;
+	if (ret)
+		lsb_rm_rf(tmp);
+	return ret;
 }
 
 /*
@@ -718,18 +812,22 @@ int driver_target_result(struct driver_result *out,
 	key = run_key(&rev, t->build, t->runtime, spec);
 	if (!key || entry_path(path, sizeof(path), paths, key, out->key))
 		goto done;
+	/* a coverage build's result without its counts is run again */
 	if (entry_read(path, key, spec->timeout_s, spec->workload,
-		       mode != DRIVER_RESULT_CHECK, out) == 1) {
+		       mode != DRIVER_RESULT_CHECK, out) == 1 &&
+	    counts_kept(paths, out->key)) {
 		out->from_cache = 1;
 		ret = DRIVER_OK;
 		goto done;
 	}
 	driver_result_release(out);
+	out->status = DRIVER_OK;
+	*out->reason = '\0';
 	if (mode != DRIVER_RESULT_RUN) {
 		ret = DRIVER_NOT_CACHED;
 		goto done;
 	}
-	ret = run_sim(out, paths, &rev, spec, &result);
+	ret = run_counted(out, paths, &rev, spec, &result);
 	if (ret)
 		goto done;
 	body = entry_body(key, out, spec->timeout_s, result);

@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -63,12 +65,80 @@ static void usage(FILE *f, const char *argv0)
 "      --cmdline S      boot parameters, given to the kernel's own handlers:\n"
 "                       isolcpus=[domain,managed_irq,]CPULIST (replaces\n"
 "                       the topology's \"cmdline\")\n"
+"      --coverage DIR   in a build made with --instrument coverage: write\n"
+"                       the run's gcov counts as DIR/o/kernel/sched/*.gcda\n"
+"                       (without it they add up beside the objects, in\n"
+"                       the build's o/; GCOV_PREFIX, if set, wins); in\n"
+"                       another build an error (exit 2)\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 done, 2 usage, %d kernel BUG or panic, %d hang, 1 other\n"
 "errors; a crash ends with the signal.\n",
 		argv0, lk_version(), SIM_EXIT_WARN, SIM_EXIT_PANIC,
 		SIM_EXIT_HANG);
+}
+
+/*
+ * libgcov: linked only into a build made with --instrument coverage
+ * (adapters/), whose kernel objects call it; NULL in any other build.
+ */
+extern void __gcov_init(void *info) __attribute__((weak));
+
+/*
+ * Where a coverage build's counts go. gcc wrote each object's count file
+ * into it as an absolute path under the directory the build was made in,
+ * BUILD.tmp.PID/o/kernel/sched/fair.gcda, renamed BUILD since (the
+ * directory of this executable, as deep). libgcov reads GCOV_PREFIX and
+ * GCOV_PREFIX_STRIP when it writes them at exit: strip as many leading
+ * components as BUILD has and put @dir in front, so that they land as
+ * DIR/o/kernel/sched/fair.gcda; without @dir, in BUILD itself, beside the
+ * objects' .gcno files, where gcov looks and where runs add up. Return 0,
+ * or -1 after printing the error.
+ */
+static int coverage_setup(const char *dir)
+{
+	char exe[PATH_MAX], prefix[PATH_MAX + 1], strip[16], *slash;
+	const char *p;
+	int n = 0;
+
+	if (!__gcov_init) {
+		if (!dir)
+			return 0;
+		fprintf(stderr, "error: --coverage '%s': this executable has no gcov counters; build it with 'linsched build --instrument coverage'\n",
+			dir);
+		return -1;
+	}
+	if (!dir && getenv("GCOV_PREFIX"))
+		return 0;	/* the user's own choice */
+	if (!realpath("/proc/self/exe", exe) || !(slash = strrchr(exe, '/'))) {
+		if (!dir)
+			return 0;	/* libgcov's own default, then */
+		fprintf(stderr, "error: --coverage: cannot find this executable: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	*slash = '\0';
+	for (p = exe; *p; p++)
+		n += *p == '/' && p[1] && p[1] != '/';
+	snprintf(strip, sizeof(strip), "%d", n);
+	if (!dir) {
+		dir = exe;
+	} else if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "error: --coverage '%s': cannot make the directory: %s\n",
+			dir, strerror(errno));
+		return -1;
+	}
+	if (!realpath(dir, prefix)) {
+		fprintf(stderr, "error: --coverage '%s': %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	if (setenv("GCOV_PREFIX", prefix, 1) ||
+	    setenv("GCOV_PREFIX_STRIP", strip, 1)) {
+		fprintf(stderr, "error: --coverage: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 static FILE *open_out(const char *path, const char *what)
@@ -425,11 +495,13 @@ int main(int argc, char **argv)
 		{ "no-energy-model", no_argument, NULL, 'E' },
 		{ "cpuidle", required_argument, NULL, 'I' },
 		{ "cmdline", required_argument, NULL, 'B' },
+		{ "coverage", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *topo_spec = NULL, *wl_spec = NULL, *json = NULL;
 	const char *trace = NULL, *log = NULL, *cmdline = NULL;
+	const char *coverage = NULL;
 	struct run_meta meta = { 0 };
 	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1,
 				  .governor = SIM_GOV_SCHEDUTIL, .metrics = 1,
@@ -522,6 +594,9 @@ int main(int argc, char **argv)
 		case 'B':
 			cmdline = optarg;
 			break;
+		case 'O':
+			coverage = optarg;
+			break;
 		case 'I':
 			cfg.idle_poll = sim_parse_cpuidle(optarg);
 			if (cfg.idle_poll < 0) {
@@ -544,6 +619,8 @@ int main(int argc, char **argv)
 		usage(stderr, argv[0]);
 		return SIM_EXIT_USAGE;
 	}
+	if (coverage_setup(coverage))
+		return SIM_EXIT_USAGE;
 	if (topology_from_spec(&topo, topo_spec, err, sizeof(err)) ||
 	    (cmdline && topology_set_cmdline(&topo, cmdline, err, sizeof(err))) ||
 	    workload_parse(&wl, wl_spec, err, sizeof(err))) {
