@@ -55,6 +55,7 @@ SUITE_SRC := $(wildcard suite/*.c)
 PLOTS_SRC := $(wildcard plots/*.c)
 REPORT_SRC := $(wildcard report/*.c)
 BUGS_SRC := $(wildcard bugs/*.c)
+COVERAGE_SRC := $(wildcard coverage/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
 	$(wildcard power/*.c)
 SIM_ASM := $(wildcard sim/*.S)
@@ -71,6 +72,7 @@ SUITE_OBJ := $(call obj,$(SUITE_SRC))
 PLOTS_OBJ := $(call obj,$(PLOTS_SRC))
 REPORT_OBJ := $(call obj,$(REPORT_SRC))
 BUGS_OBJ := $(call obj,$(BUGS_SRC))
+COVERAGE_OBJ := $(call obj,$(COVERAGE_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
 
@@ -140,8 +142,9 @@ $(O)/lib/libsuite.a: $(SUITE_OBJ)
 $(O)/lib/libplots.a: $(PLOTS_OBJ)
 $(O)/lib/libreport.a: $(REPORT_OBJ)
 $(O)/lib/libbugs.a: $(BUGS_OBJ)
+$(O)/lib/libcoverage.a: $(COVERAGE_OBJ)
 
-HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a \
+HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libcoverage.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a \
 	$(O)/lib/libadapters.a $(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets,
@@ -215,7 +218,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c bugs common driver guile metrics plots power report sim suite topologies workloads cmd t/unit
+		bisect adapters/*.c bugs common coverage driver guile metrics plots power report sim suite topologies workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -19,6 +19,7 @@
  */
 int cmd_bugs(int argc, char **argv);
 int cmd_classes(int argc, char **argv);
+int cmd_coverage(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
@@ -41,7 +42,10 @@ int lsbisect_report(const struct guile_config *cfg,
 int run_gnuplot(const char *dir, const char *script);
 
 /* The engine options, for usage texts and getopt_long tables. */
-#define ENGINE_USAGE \
+#define ENGINE_USAGE ENGINE_USAGE_BASE INSTRUMENT_USAGE
+
+/* The engine options but --instrument (a command that chooses the build) */
+#define ENGINE_USAGE_BASE \
 "      --engine E      where runs go: local (default: --jobs children) or\n" \
 "                      slurm (job arrays; the cache and the workload files\n" \
 "                      must be on a file system every node sees)\n" \
@@ -49,8 +53,7 @@ int run_gnuplot(const char *dir, const char *script);
 "      --slurm-opt O   more sbatch options, e.g. \"--qos=low --time=30\"\n" \
 "      --slurm-tasks N array tasks per submission (default: one per CPU)\n" \
 "      --slurm-retries N  submit a failed or vanished task again up to N\n" \
-"                      times (default 2)\n" \
-INSTRUMENT_USAGE
+"                      times (default 2)\n"
 
 /* --instrument, for the commands that build */
 #define INSTRUMENT_USAGE \

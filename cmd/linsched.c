@@ -46,9 +46,12 @@ static const char usage_main[] =
 "  sweep-worker  internal: one Slurm array task of a sweep\n"
 "  bugs          the catalogue of real upstream scheduler bugs: list, show,\n"
 "                run the buggy and fixed kernels side by side\n"
+"  coverage REV  line coverage of kernel/sched/*.c (gcov) over the suite\n"
+"                or given workloads, with the biggest functions never run\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
-"Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds).\n";
+"Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds),\n"
+"LSBISECT_INSTRUMENT (build variant: work, coverage).\n";
 
 static const char usage_run[] =
 "usage: linsched run REV --workload W --topology T [options]\n"
@@ -675,6 +678,7 @@ static const struct {
 	{ "sweep", cmd_sweep },
 	{ "sweep-worker", cmd_sweep_worker },
 	{ "bugs", cmd_bugs },
+	{ "coverage", cmd_coverage },
 };
 
 int main(int argc, char **argv)

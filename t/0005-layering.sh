@@ -18,13 +18,14 @@ allowed() {
 	driver) echo "adapters bisect common metrics sim topologies workloads" ;;
 	report) echo "bisect common driver metrics plots suite" ;;
 	bugs) echo "bisect common" ;;
+	coverage) echo "common" ;;
 	guile) echo "bisect common driver metrics" ;;
 	cmd) echo "*" ;;
 	t) echo "*" ;;
 	esac
 }
 
-modules="common topologies workloads suite plots metrics power sim bisect adapters driver report bugs guile cmd"
+modules="common topologies workloads suite plots metrics power sim bisect adapters driver report bugs coverage guile cmd"
 
 # includes MODULE: "file:module" for each of our headers it includes
 includes() {
