@@ -78,6 +78,12 @@ enum {
 	{ "slurm-retries", required_argument, NULL, OPT_SLURM_RETRIES }, \
 	{ "instrument", required_argument, NULL, OPT_INSTRUMENT }
 
+/* A duration @arg for option @opt (zero refused), or -1 after the error. */
+int cmd_opt_duration(const char *opt, const char *arg);
+
+/* --seed @arg into @out (0 to LONG_MAX), or -1 after the error. */
+int cmd_opt_seed(const char *arg, unsigned long long *out);
+
 /*
  * --instrument V: check V and put it in LSBISECT_INSTRUMENT, which
  * driver_paths_init() and every child and Slurm task read, and in

@@ -167,8 +167,6 @@ static int check_globs(const struct cov_run *r)
 /* What the options leave to check: the revision, seed, duration, specs. */
 static int check_opts(struct cov_run *r, int argc, char **argv)
 {
-	uint64_t ns;
-	long seed;
 	int i;
 
 	if (optind + 1 != argc) {
@@ -177,17 +175,9 @@ static int check_opts(struct cov_run *r, int argc, char **argv)
 		return 2;
 	}
 	r->rev = argv[optind];
-	if (lsb_parse_long(r->seed, 0, LONG_MAX, &seed)) {
-		fprintf(stderr, "error: --seed '%s': expected an integer from 0 to %ld\n",
-			r->seed, LONG_MAX);
+	if (cmd_opt_seed(r->seed, &r->spec.seed) ||
+	    cmd_opt_duration("--duration", r->spec.duration))
 		return 2;
-	}
-	r->spec.seed = (unsigned long long)seed;
-	if (sim_parse_duration(&ns, r->spec.duration)) {
-		fprintf(stderr, "error: --duration '%s': " SIM_DURATION_EXPECTED "\n",
-			r->spec.duration);
-		return 2;
-	}
 	if (r->nr_workloads && r->nr_globs) {
 		fprintf(stderr, "error: --match chooses suite patterns, --workload replaces the suite: give one or the other\n");
 		return 2;

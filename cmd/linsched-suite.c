@@ -362,8 +362,6 @@ static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 		ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t ns;
-	long seed;
 	int c;
 
 	engine_defaults(&r->engine);
@@ -407,17 +405,9 @@ static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 		return 2;
 	}
 	r->rev = argv[optind];
-	if (lsb_parse_long(r->seed, 0, LONG_MAX, &seed)) {
-		fprintf(stderr, "error: --seed '%s': expected an integer from 0 to %ld\n",
-			r->seed, LONG_MAX);
+	if (cmd_opt_seed(r->seed, &r->spec.seed) ||
+	    cmd_opt_duration("--duration", r->spec.duration))
 		return 2;
-	}
-	r->spec.seed = (unsigned long long)seed;
-	if (sim_parse_duration(&ns, r->spec.duration)) {
-		fprintf(stderr, "error: --duration '%s': " SIM_DURATION_EXPECTED "\n",
-			r->spec.duration);
-		return 2;
-	}
 	if (topology_cpus(&r->nr_cpus, r->spec.topology))
 		return 2;
 	return select_patterns(&r->sel, &r->patterns, &r->np) ? 2 : -1;

@@ -29,6 +29,29 @@ void engine_defaults(struct driver_engine *e)
 	e->retries = 2;
 }
 
+int cmd_opt_duration(const char *opt, const char *arg)
+{
+	uint64_t ns;
+
+	if (!sim_parse_duration(&ns, arg))
+		return 0;
+	fprintf(stderr, "error: %s '%s': " SIM_DURATION_EXPECTED "\n", opt, arg);
+	return -1;
+}
+
+int cmd_opt_seed(const char *arg, unsigned long long *out)
+{
+	long seed;
+
+	if (lsb_parse_long(arg, 0, LONG_MAX, &seed)) {
+		fprintf(stderr, "error: --seed '%s': expected an integer from 0 to %ld\n",
+			arg, LONG_MAX);
+		return -1;
+	}
+	*out = (unsigned long long)seed;
+	return 0;
+}
+
 int cmd_instrument(struct driver_paths *paths, const char *arg)
 {
 	int variant = adapter_variant_parse(arg);

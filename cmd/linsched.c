@@ -241,19 +241,6 @@ struct run_opts {
 	int jobs, verbose, timeout, fatal, quiet, metrics, no_em, check;
 };
 
-/* A duration for @opt (sim_parse_duration() refuses zero), or -1. */
-static int opt_duration(const char *opt, const char *arg)
-{
-	uint64_t ns;
-
-	if (sim_parse_duration(&ns, arg)) {
-		fprintf(stderr, "error: %s '%s': " SIM_DURATION_EXPECTED "\n",
-			opt, arg);
-		return -1;
-	}
-	return 0;
-}
-
 /* One option into @o: 0, or -1 after printing the error. */
 static int run_option(struct run_opts *o, int c, const char *arg)
 {
@@ -277,8 +264,8 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'E': o->no_em = 1; break;
 	case 'I': o->cpuidle = arg; return opt_cpuidle(arg);
 	case 'B': o->cmdline = arg; break;
-	case 'W': o->window = arg; return opt_duration("--window", arg);
-	case 'X': o->starvation = arg; return opt_duration("--starvation", arg);
+	case 'W': o->window = arg; return cmd_opt_duration("--window", arg);
+	case 'X': o->starvation = arg; return cmd_opt_duration("--starvation", arg);
 	case 'K': o->check = 1; break;
 	case OPT_INSTRUMENT: return cmd_instrument(&paths, arg);
 	default:
