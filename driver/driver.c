@@ -89,6 +89,11 @@ int driver_paths_init(struct driver_paths *out)
 	return 0;
 }
 
+const char *driver_variant_name(const struct driver_paths *paths)
+{
+	return adapter_variant_name(paths->variant);
+}
+
 int driver_prepare(struct driver_revision *out,
 		   const struct driver_paths *paths, const char *repo,
 		   const char *rev, int jobs, int verbose)

@@ -41,6 +41,9 @@ struct driver_paths {
  */
 int driver_paths_init(struct driver_paths *out);
 
+/* The name of @paths' build variant: "plain", "work" or "coverage". */
+const char *driver_variant_name(const struct driver_paths *paths);
+
 /**
  * enum driver_status - what became of a revision
  * @DRIVER_OK: built and ran to the end

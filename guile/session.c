@@ -239,6 +239,10 @@ static cJSON *start_event(const struct session *s)
 	cJSON_AddNumberToObject(o, "seeds", c->seeds);
 	cJSON_AddNumberToObject(o, "max_seeds", c->max_seeds);
 	cJSON_AddBoolToObject(o, "first_parent", c->first_parent);
+	/* a plain build's log has none, as logs had before variants */
+	if (c->paths->variant)
+		cJSON_AddStringToObject(o, "instrument",
+					driver_variant_name(c->paths));
 	if (c->script) {
 		cJSON_AddStringToObject(o, "script", c->script);
 		if (!file_id(c->script, id))
@@ -260,7 +264,7 @@ static int same_bisection(const cJSON *logged, const cJSON *now,
 		"good_commit", "bad_commit", "workload", "workload_hash",
 		"topology", "duration", "governor", "cpuidle", "energy_model",
 		"fatal_warnings", "metric", "threshold", "seeds", "max_seeds",
-		"first_parent",
+		"first_parent", "instrument",
 	};
 	size_t i;
 

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 4
+plan 5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bugs=$LSB_O/share/lsbisect/bugs
@@ -50,4 +50,12 @@ good=$(json "$tmp/longbal/report.json" "r[a[0]][a[1]]" culprit value_parent)
 bad=$(json "$tmp/longbal/report.json" "r[a[0]][a[1]]" culprit value)
 test_expect_success "its figures: $good calls in the culprit's parent, $bad in the culprit" \
 	'within "$good" 500 1000 && within "$bad" 20000 30000'
+
+# the log records the build variant: continued without it, it is refused
+"$LSBISECT" --continue "$TEST_V612" bad "$bugs/workloads/long_balance.json" \
+	--repo "$work" --topology hex --duration 1s \
+	--metric kernel_work.max_irq_calls --out "$tmp/longbal" > "$tmp/cont.txt" 2>&1
+s=$?
+test_expect_success "--continue without --instrument work is another bisection: exit $s, $(head -n 1 "$tmp/cont.txt")" \
+	'[ $s = 2 ] && grep -q "its instrument was \"work\"" "$tmp/cont.txt"'
 test_done
