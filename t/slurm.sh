@@ -166,9 +166,18 @@ slurm_alive() {
 _slurm_spawn() {
 	local name=$1
 	shift
+	local pid i=0
 	"$@" >"$slurm_dir/log/$name.out" 2>&1 </dev/null &
-	slurm_pids+=($!)
+	pid=$!
+	slurm_pids+=("$pid")
 	slurm_names+=("$name")
+	# until the forked shell has become the daemon (slurm_alive reads its
+	# name), or has died: before its exec it is still "bash"
+	until slurm_alive "$pid" "$name" || ! kill -0 "$pid" 2>/dev/null ||
+		[ $i -ge 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 }
 
 # _slurm_logs: the tail of what each daemon printed (with -D and --foreground
@@ -185,11 +194,10 @@ _slurm_logs() {
 # slurm_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds;
 # 1 if it did not within SECONDS
 slurm_until() {
-	local limit=$(($1 * 10)) i=0
+	local end=$((SECONDS + $1))
 	shift
 	until "$@"; do
-		i=$((i + 1))
-		[ $i -ge $limit ] && return 1
+		[ $SECONDS -ge $end ] && return 1
 		sleep 0.1
 	done
 }
@@ -209,11 +217,10 @@ _slurm_all_alive() {
 # _slurm_wait_for SECONDS CMD...: like slurm_until, but give up at once
 # when a daemon died
 _slurm_wait_for() {
-	local limit=$(($1 * 10)) i=0
+	local end=$((SECONDS + $1))
 	shift
 	until "$@"; do
-		i=$((i + 1))
-		[ $i -ge $limit ] && return 1
+		[ $SECONDS -ge $end ] && return 1
 		_slurm_all_alive || return 1
 		sleep 0.1
 	done
@@ -360,7 +367,10 @@ slurm_stop() {
 	local i pid name n jobs
 	_slurm_forget_parent
 	[ ${#slurm_pids[@]} = 0 ] && return 0
-	if _slurm_all_alive && ! _slurm_queue_empty; then
+	# the queue only when there is a controller to ask (squeue retries
+	# for MessageTimeout without one)
+	if [[ " ${slurm_names[*]} " == *" slurmctld "* ]] && _slurm_all_alive &&
+		! _slurm_queue_empty; then
 		mapfile -t jobs < <(squeue -h -o %A 2>/dev/null)
 		scancel --quiet "${jobs[@]}" 2>/dev/null
 		slurm_until 10 _slurm_queue_empty ||
