@@ -149,6 +149,14 @@ int cmd_prepare(struct driver_revision *rev, const struct driver_paths *paths,
 		const char *repo, const char *name, int jobs, int verbose);
 
 /*
+ * driver_target_prepare() the same way; a revision that does not build is
+ * said too and is DRIVER_BUILD_FAILED. Return 0 or a driver_status.
+ */
+int cmd_target_prepare(struct driver_target *t,
+		       const struct driver_paths *paths, const char *repo,
+		       const char *name, int jobs, int verbose);
+
+/*
  * What driver_run() of @rev's simulator gave, said once on standard error
  * (a usage error of the simulator is its own message, passed through
  * already): @ret, the command's exit status.

@@ -321,22 +321,11 @@ static int setup(struct cov_run *r)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}
-	if (isatty(2))
-		fprintf(stderr, "linsched: preparing %s with gcov...\r", r->rev);
-	ret = driver_target_prepare(&r->target, &r->paths,
-				    r->repo ? r->repo : r->paths.repo, r->rev,
-				    r->engine.jobs, r->verbose);
-	if (isatty(2))
-		fprintf(stderr, "\033[K");
-	if (ret) {
-		fprintf(stderr, "error: %s\n", driver_last_error());
+	ret = cmd_target_prepare(&r->target, &r->paths,
+				 r->repo ? r->repo : r->paths.repo, r->rev,
+				 r->engine.jobs, r->verbose);
+	if (ret)
 		return ret;
-	}
-	if (r->target.status != DRIVER_OK) {
-		fprintf(stderr, "error: revision '%s' does not build: %s\n",
-			r->rev, r->target.reason);
-		return DRIVER_BUILD_FAILED;
-	}
 	return make_out(r) || make_units(r) ? 1 : 0;
 }
 

@@ -416,28 +416,17 @@ static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 /* The revision built, the output directory made, the workloads written. */
 static int run_setup(struct suite_run *r)
 {
-	int tty = isatty(2), ret, k;
+	int ret, k;
 
 	if (driver_paths_init(&r->paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}
-	if (tty)
-		fprintf(stderr, "linsched: preparing %s...\r", r->rev);
-	ret = driver_target_prepare(&r->target, &r->paths,
-				    r->repo ? r->repo : r->paths.repo, r->rev,
-				    r->engine.jobs, r->verbose);
-	if (tty)
-		fprintf(stderr, "\033[K");
-	if (ret) {
-		fprintf(stderr, "error: %s\n", driver_last_error());
+	ret = cmd_target_prepare(&r->target, &r->paths,
+				 r->repo ? r->repo : r->paths.repo, r->rev,
+				 r->engine.jobs, r->verbose);
+	if (ret)
 		return ret;
-	}
-	if (r->target.status != DRIVER_OK) {
-		fprintf(stderr, "error: revision '%s' does not build: %s\n",
-			r->rev, r->target.reason);
-		return DRIVER_BUILD_FAILED;
-	}
 	if (r->out_opt) {
 		lsb_pathf(r->out, sizeof(r->out), "%s", r->out_opt);
 	} else {

@@ -209,6 +209,29 @@ int cmd_prepare(struct driver_revision *rev, const struct driver_paths *paths,
 	return ret;
 }
 
+int cmd_target_prepare(struct driver_target *t,
+		       const struct driver_paths *paths, const char *repo,
+		       const char *name, int jobs, int verbose)
+{
+	int ret;
+
+	if (isatty(2))
+		fprintf(stderr, "linsched: preparing %s...\r", name);
+	ret = driver_target_prepare(t, paths, repo, name, jobs, verbose);
+	if (isatty(2))
+		fprintf(stderr, "\033[K");
+	if (ret) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		return ret;
+	}
+	if (t->status != DRIVER_OK) {
+		fprintf(stderr, "error: revision '%s' does not build: %s\n",
+			name, t->reason);
+		return DRIVER_BUILD_FAILED;
+	}
+	return 0;
+}
+
 int cmd_sim_status(const struct driver_revision *rev, int ret)
 {
 	if (ret == DRIVER_ERROR)
