@@ -516,10 +516,20 @@ void lh_boot_done(void)
 	sim_system_run();
 }
 
-/* What is queued for @cpu: to @to (timers) or dropped (the rest). */
+static int ent_cmp(const void *a, const void *b)
+{
+	return ent_before(b, a) - ent_before(a, b);
+}
+
+/*
+ * What is queued for @cpu: to @to (timers) or dropped (the rest). Timers
+ * move in their queued order, as the kernel's migrate_hrtimer_list() takes
+ * them, so that those due at one instant keep it (not the order of the
+ * heap's array, which its workings decide).
+ */
 static void cpu_events_away(int cpu, int to)
 {
-	struct sim_event **moved = NULL;
+	struct sim_heap_ent *moved = NULL;
 	size_t i, n = 0;
 
 	for (i = 0; i < sim.heap_n; i++)
@@ -529,9 +539,10 @@ static void cpu_events_away(int cpu, int to)
 		sim_die("out of memory");
 	for (i = n = 0; i < sim.heap_n; i++)
 		if ((int)(sim.heap[i].key >> 52) == cpu)
-			moved[n++] = sim.heap[i].ev;
+			moved[n++] = sim.heap[i];
+	qsort(moved, n, sizeof(*moved), ent_cmp);
 	for (i = 0; i < n; i++) {
-		struct sim_event *ev = moved[i];
+		struct sim_event *ev = moved[i].ev;
 
 		sim_event_cancel(ev);
 		if (ev->type == SIM_EV_TIMER)
