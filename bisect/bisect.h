@@ -28,6 +28,7 @@
  *	of the same subset
  * @BISECT_EINVAL: a bad argument (NULL, malformed hash)
  * @BISECT_ENOMEM: out of memory
+ * @BISECT_ETOOMANY: more changes than the caller asked for (diff)
  */
 enum bisect_error {
 	BISECT_OK = 0,
@@ -37,6 +38,7 @@ enum bisect_error {
 	BISECT_EEXIST = -4,
 	BISECT_EINVAL = -5,
 	BISECT_ENOMEM = -6,
+	BISECT_ETOOMANY = -7,
 };
 
 /* An open repository: opaque, freed with bisect_repo_free(). */
@@ -139,6 +141,56 @@ int bisect_subset_hash(bisect_repo *r, const char *rev_hex,
  * BISECT_ENOMEM.
  */
 int bisect_export(bisect_repo *r, const char *rev_hex, const char *dir);
+
+/**
+ * struct bisect_change - a file of the build subset that differs
+ * @path: relative to the top of the tree (malloc()ed)
+ * @oid: its blob id in the newer revision, "" when deleted
+ * @mode: its git file mode there (0100644, 0100755, 0120000), 0 when deleted
+ * @status: BISECT_ADDED, BISECT_MODIFIED or BISECT_DELETED
+ *
+ * A rename is a deletion and an addition.
+ */
+struct bisect_change {
+	char *path;
+	char oid[41];
+	unsigned mode;
+	int status;
+};
+
+enum { BISECT_ADDED = 1, BISECT_MODIFIED, BISECT_DELETED };
+
+/**
+ * bisect_subset_diff() - the files of the build subset that differ
+ * @r: the repository
+ * @from: a revision, as for bisect_resolve()
+ * @to: another
+ * @max: the most changes wanted
+ * @out: receives a malloc()ed array, sorted by path (free it with
+ *	bisect_changes_free()); NULL when none
+ * @n: receives their number
+ *
+ * Only trees whose ids differ are read, so close revisions compare fast,
+ * and the comparison stops at the first change past @max.
+ *
+ * Return: 0; BISECT_ETOOMANY when more than @max files differ;
+ * BISECT_ENOTFOUND, BISECT_EGIT, BISECT_ENOMEM.
+ */
+int bisect_subset_diff(bisect_repo *r, const char *from, const char *to,
+		       size_t max, struct bisect_change **out, size_t *n);
+
+void bisect_changes_free(struct bisect_change *v, size_t n);
+
+/**
+ * bisect_blob_write() - a blob's content into a file, unless it is there
+ * @r: the repository
+ * @oid_hex: the blob id
+ * @path: the file; written whole or not at all (lsb_write_atomic()). An
+ *	existing file is taken as it is: its name is its content's id.
+ *
+ * Return: 0, or BISECT_EINVAL, BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EIO.
+ */
+int bisect_blob_write(bisect_repo *r, const char *oid_hex, const char *path);
 
 /**
  * bisect_range() - the commits reachable from @bad_hex but not @good_hex

@@ -58,6 +58,9 @@ int bisect_git_error(int git_code, const char *fmt, ...)
 
 int bisect_lookup_commit(bisect_repo *r, const char *rev, git_commit **out);
 
+/* Whether @path (relative to the top of a tree) belongs to the subset. */
+int subset_contains(const char *path);
+
 int subset_of_rev(bisect_repo *r, const char *rev, struct subset *s,
 		  char hash_hex[41]);
 void subset_release(struct subset *s);

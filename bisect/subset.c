@@ -117,6 +117,20 @@ static int glob_match(const char *name)
 	return 0;
 }
 
+int subset_contains(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t i;
+
+	for (i = 0; i < NR_RULES; i++) {
+		size_t len = dir_rule_len(subset_rules[i]);
+
+		if (len && !strncmp(path, subset_rules[i], len + 1))
+			return 1;
+	}
+	return is_file_rule(path) || glob_match(base ? base + 1 : path);
+}
+
 #define PATH_LEN 4096
 
 /*
