@@ -23,12 +23,15 @@
  * @ADAPTER_EUNSUPPORTED: no adapter covers this tree
  * @ADAPTER_EBUILD: kbuild or the link failed: the revision's build failure
  * @ADAPTER_EIO: a file, directory or process could not be made
+ * @ADAPTER_ENOREUSE: a build from a neighbour's objects cannot be made
+ *	(adapter_build_reuse()): make a full one
  */
 enum adapter_error {
 	ADAPTER_OK = 0,
 	ADAPTER_EUNSUPPORTED = -1,
 	ADAPTER_EBUILD = -2,
 	ADAPTER_EIO = -3,
+	ADAPTER_ENOREUSE = -4,
 };
 
 /**
@@ -131,6 +134,8 @@ int adapter_toolchain(const struct adapter_env *env, char out[41]);
  * @env: files and caches
  * @tree: the exported tree (not modified)
  * @subset_hash: its subset hash (part of the cache key)
+ * @commit: a commit whose subset this is (40 hex digits), recorded for
+ *	adapter_build_reuse() of a later revision; NULL records nothing
  * @out_exe: receives the executable's path (malloc()ed, caller frees)
  *
  * On ADAPTER_EBUILD the message holds the compiler's first errors and the
@@ -139,7 +144,81 @@ int adapter_toolchain(const struct adapter_env *env, char out[41]);
  * Return: 0, ADAPTER_EUNSUPPORTED, ADAPTER_EBUILD or ADAPTER_EIO.
  */
 int adapter_build(const struct adapter_env *env, const char *tree,
-		  const char *subset_hash, char **out_exe);
+		  const char *subset_hash, const char *commit, char **out_exe);
+
+/* Whether a subset's build (or its failure) is in the cache already. */
+int adapter_build_cached(const struct adapter_env *env,
+			 const char *subset_hash);
+
+/**
+ * struct adapter_donor - a finished build a later one may start from
+ * @key: its build key (a directory of cache/builds)
+ * @commit: the commit it was built from
+ * @subset: that commit's subset hash
+ * @mtime: when it was recorded
+ */
+struct adapter_donor {
+	char key[41];
+	char commit[41];
+	char subset[41];
+	long long mtime;
+};
+
+/**
+ * adapter_donors() - the finished builds of this adapter, compiler and
+ *	variant that recorded their revision, newest first
+ * @env: files and caches
+ * @out: receives a malloc()ed array (adapter_donors_free()), NULL if none
+ * @n: receives its length
+ *
+ * Return: 0 or ADAPTER_EIO.
+ */
+int adapter_donors(const struct adapter_env *env, struct adapter_donor **out,
+		   size_t *n);
+void adapter_donors_free(struct adapter_donor *v);
+
+/**
+ * struct adapter_change - a file of the tree that differs from the donor's
+ * @path: relative to the top of the tree
+ * @blob: a file holding its new content (absolute path; never changes
+ *	while builds use it), NULL when the file is removed
+ * @added: the donor's tree has no such file
+ */
+struct adapter_change {
+	const char *path;
+	const char *blob;
+	int added;
+};
+
+/**
+ * adapter_build_reuse() - build a revision from a neighbour's objects
+ * @env: files and caches
+ * @donor: the key of a finished build (adapter_donors())
+ * @subset_hash: the revision's subset hash
+ * @commit: the revision, recorded as adapter_build() does
+ * @ch: every file of the build subset where the revision differs from
+ *	the donor's, sorted by path
+ * @n: their number
+ * @out_exe: receives the executable's path (malloc()ed, caller frees)
+ *
+ * kbuild's records of the donor say which files each target read. When
+ * no target read a changed file, the revision's build is the donor's (its
+ * key becomes a link to it: nothing is compiled). When only objects the
+ * simulator links read them, the donor's objects are copied (and checked
+ * against the ids it recorded), those objects compiled again with the
+ * commands kbuild recorded, and linked: the objects are the ones a full
+ * build makes. The revision's tree is never exported.
+ *
+ * Return: 0; ADAPTER_ENOREUSE when a full build is needed (a file that
+ * shapes the configuration, the rules or a generated header changed, the
+ * donor is damaged or gone; the message says why); ADAPTER_EBUILD when an
+ * object does not compile (cached as the revision's failure);
+ * ADAPTER_EIO.
+ */
+int adapter_build_reuse(const struct adapter_env *env, const char *donor,
+			const char *subset_hash, const char *commit,
+			const struct adapter_change *ch, size_t n,
+			char **out_exe);
 
 /**
  * adapter_last_error() - the message of the last failure in this thread

@@ -8,4 +8,33 @@
 void adapter_set_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+struct adapter_env;
+
+/* Run @argv in @dir (NULL: here), its output appended to @log. */
+int adapter_run(const char *dir, const char *log, int verbose,
+		char *const argv[]);
+int adapter_write_text(const char *path, const char *text);
+/* The first compiler or linker errors of @log, for a message. */
+void adapter_log_errors(const char *log, char *out, size_t len);
+/* Whether kbuild's target (relative to o/) is linked into the simulator. */
+int adapter_is_linked(const char *target);
+/* Link DIR/o's objects with the runtime into DIR/linsched-sim. */
+int adapter_link(const struct adapter_env *env, const char *dir,
+		 const char *log);
+/* builds/KEY of a subset (@dir), and the runtime stamp it must carry. */
+int adapter_build_paths(const struct adapter_env *env, const char *subset_hash,
+			char *dir, size_t len, char runtime[41]);
+int adapter_build_finish(const struct adapter_env *env, const char *dir,
+			 const char *runtime, const char *version,
+			 char **out_exe);
+int adapter_build_failed(const char *tmp, const char *dir,
+			 const char *version);
+int adapter_build_publish(const char *tmp, const char *dir, char **out_exe);
+/*
+ * Write what a later build reads to start from this one (reuse.c): the
+ * revision and the ids of the linked objects, into the finished @dir.
+ */
+int adapter_reuse_record(const struct adapter_env *env, const char *dir,
+			 const char *commit, const char *subset_hash);
+
 #endif

@@ -39,6 +39,22 @@ static const char *const lib_objects[] = {
 
 #define NR_LIB_OBJECTS (sizeof(lib_objects) / sizeof(lib_objects[0]))
 
+/* Whether kbuild's target @target (relative to o/) goes into the link. */
+int adapter_is_linked(const char *target)
+{
+	size_t i, len = strlen(target);
+
+	if (len < 3 || strcmp(target + len - 2, ".o"))
+		return 0;
+	if (!strncmp(target, "kernel/sched/", 13) ||
+	    !strncmp(target, "arch/linsched/kernel/", 21))
+		return 1;
+	for (i = 0; i < NR_LIB_OBJECTS; i++)
+		if (!strcmp(target, lib_objects[i]))
+			return 1;
+	return 0;
+}
+
 /* Each variant's name, compiler flags for the kernel objects and link. */
 static const struct {
 	const char *name, *kcflags, *ldflag;
@@ -203,8 +219,8 @@ static int compiler_id(char *out, size_t len)
 /* ---- processes ---- */
 
 /* Run argv in dir with output appended to log (or inherited). */
-static int run(const char *dir, const char *log, int verbose,
-	       char *const argv[])
+int adapter_run(const char *dir, const char *log, int verbose,
+		char *const argv[])
 {
 	pid_t pid;
 	int status;
@@ -233,7 +249,7 @@ static int run(const char *dir, const char *log, int verbose,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-static int write_file(const char *path, const char *text)
+int adapter_write_text(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
 
@@ -244,7 +260,7 @@ static int write_file(const char *path, const char *text)
 }
 
 /* The first compiler or linker errors of a log, for the message. */
-static void log_errors(const char *log, char *out, size_t len)
+void adapter_log_errors(const char *log, char *out, size_t len)
 {
 	char line[1024];
 	size_t used = 0;
@@ -314,7 +330,7 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 
 		lsb_pathf(dst, sizeof(dst), "%s/arch/", src);
 		cp[3] = dst;
-		if (lsb_mkdir_p(dst) || run(NULL, log, 0, cp)) {
+		if (lsb_mkdir_p(dst) || adapter_run(NULL, log, 0, cp)) {
 			adapter_set_error("cannot overlay arch/linsched into '%s'",
 					  src);
 			return ADAPTER_EIO;
@@ -323,7 +339,7 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 	header = adapter_header(probe);
 	lsb_pathf(path, sizeof(path),
 		 "%s/arch/linsched/include/asm/linsched_adapter.h", src);
-	if (!header || write_file(path, header)) {
+	if (!header || adapter_write_text(path, header)) {
 		free(header);
 		adapter_set_error("cannot write '%s'", path);
 		return ADAPTER_EIO;
@@ -334,7 +350,7 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 	argv[n++] = allconfig;
 	argv[n++] = "allnoconfig";
 	argv[n] = NULL;
-	ret = run(NULL, log, env->verbose, argv);
+	ret = adapter_run(NULL, log, env->verbose, argv);
 	if (ret)
 		return ADAPTER_EBUILD;
 
@@ -353,12 +369,12 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 			argv[n++] = (char *)lib_objects[i];
 	}
 	argv[n] = NULL;
-	ret = run(NULL, log, env->verbose, argv);
+	ret = adapter_run(NULL, log, env->verbose, argv);
 	return ret ? ADAPTER_EBUILD : 0;
 }
 
-static int link_exe(const struct adapter_env *env, const char *dir,
-		    const char *src_for_objects, const char *log)
+int adapter_link(const struct adapter_env *env, const char *dir,
+		 const char *log)
 {
 	char o[4096], exe[4096], tmp_exe[4200], lds[4096], libsim[4096];
 	char sched[4200], arch[4200];
@@ -367,7 +383,7 @@ static int link_exe(const struct adapter_env *env, const char *dir,
 	int n = 0;
 	char objs[NR_LIB_OBJECTS][4200];
 
-	lsb_pathf(o, sizeof(o), "%s/o", src_for_objects);
+	lsb_pathf(o, sizeof(o), "%s/o", dir);
 	lsb_pathf(exe, sizeof(exe), "%s/linsched-sim", dir);
 	lsb_pathf(tmp_exe, sizeof(tmp_exe), "%s.tmp.%d", exe, (int)getpid());
 	lsb_pathf(lds, sizeof(lds), "-Wl,-T,%s/linsched.lds", env->share_dir);
@@ -395,7 +411,7 @@ static int link_exe(const struct adapter_env *env, const char *dir,
 	argv[n++] = "-lcjson";
 	argv[n++] = "-lm";
 	argv[n] = NULL;
-	if (run(NULL, log, env->verbose, argv))
+	if (adapter_run(NULL, log, env->verbose, argv))
 		return ADAPTER_EBUILD;
 	if (rename(tmp_exe, exe)) {
 		adapter_set_error("cannot rename '%s': %s", tmp_exe,
@@ -455,20 +471,13 @@ int adapter_toolchain(const struct adapter_env *env, char out[41])
 	return 0;
 }
 
-int adapter_build(const struct adapter_env *env, const char *tree,
-		  const char *subset_hash, char **out_exe)
+/* The build key of a subset, and the runtime stamp a build must carry. */
+static int build_key(const struct adapter_env *env, const char *subset_hash,
+		     char key[41], char runtime[41])
 {
-	char version[41], runtime[41], key[41], cc[256];
-	char builds[4096], dir[4200], failed[4300], tmp[4300], path[4400];
-	char log[4400], errors[1500];
-	struct adapter_probe probe;
+	char version[41], cc[256];
 	struct hashbuf h;
-	int ret;
 
-	*out_exe = NULL;
-	ret = adapter_probe(&probe, tree);
-	if (ret)
-		return ret;
 	if (adapter_version(env, version) || compiler_id(cc, sizeof(cc)) ||
 	    runtime_id(env, runtime))
 		return ADAPTER_EIO;
@@ -479,91 +488,89 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 	variant_key(h.f, env->variant);
 	if (hash_close(&h, key))
 		return ADAPTER_EIO;
+	return 0;
+}
 
+int adapter_build_paths(const struct adapter_env *env, const char *subset_hash,
+			char *dir, size_t len, char runtime[41])
+{
+	char builds[4096], key[41], rt[41];
+	int ret = build_key(env, subset_hash, key, runtime ? runtime : rt);
+
+	if (ret)
+		return ret;
 	lsb_pathf(builds, sizeof(builds), "%s/builds", env->cache_dir);
-	lsb_pathf(dir, sizeof(dir), "%s/%s", builds, key);
-	lsb_pathf(failed, sizeof(failed), "%s.failed", dir);
 	if (lsb_mkdir_p(builds)) {
 		adapter_set_error("cannot create '%s': %s", builds,
 				  strerror(errno));
 		return ADAPTER_EIO;
 	}
+	lsb_pathf(dir, len, "%s/%s", builds, key);
+	return 0;
+}
 
-	/* a failed build fails the same way again: say so at once */
-	lsb_pathf(log, sizeof(log), "%s/build.log", failed);
-	if (exists(log)) {
-		log_errors(log, errors, sizeof(errors));
-		adapter_set_error("Linux %s does not build (cached failure; log: %s):\n%s",
-				  probe.version, log, errors);
-		return ADAPTER_EBUILD;
-	}
+int adapter_build_cached(const struct adapter_env *env, const char *subset_hash)
+{
+	char dir[4200], failed[4300];
+
+	if (adapter_build_paths(env, subset_hash, dir, sizeof(dir), NULL))
+		return 0;
+	lsb_pathf(failed, sizeof(failed), "%s.failed/build.log", dir);
+	return exists(dir) || exists(failed);
+}
+
+/* A finished build @dir: relink it if the runtime changed since. */
+int adapter_build_finish(const struct adapter_env *env, const char *dir,
+			 const char *runtime, const char *version,
+			 char **out_exe)
+{
+	char path[4400], log[4400], errors[1500];
+	int ret;
 
 	lsb_pathf(path, sizeof(path), "%s/runtime", dir);
-	if (exists(dir)) {
-		if (stamp_matches(path, runtime)) {
-			lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
-			*out_exe = strdup(path);
-			return *out_exe ? 0 : ADAPTER_EIO;
-		}
+	if (!stamp_matches(path, runtime)) {
 		/* the runtime changed: relink the kept kernel objects */
 		lsb_pathf(log, sizeof(log), "%s/link.log", dir);
-		ret = link_exe(env, dir, dir, log);
+		ret = adapter_link(env, dir, log);
 		if (ret) {
-			log_errors(log, errors, sizeof(errors));
+			adapter_log_errors(log, errors, sizeof(errors));
 			adapter_set_error("Linux %s: relinking failed (log: %s):\n%s",
-					  probe.version, log, errors);
+					  version, log, errors);
 			return ret;
 		}
-		if (write_file(path, runtime))
+		if (adapter_write_text(path, runtime))
 			return ADAPTER_EIO;
-		lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
-		*out_exe = strdup(path);
-		return *out_exe ? 0 : ADAPTER_EIO;
 	}
+	lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
+	*out_exe = strdup(path);
+	return *out_exe ? 0 : ADAPTER_EIO;
+}
 
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
-	lsb_rm_rf(tmp);
-	if (lsb_mkdir_p(tmp)) {
-		adapter_set_error("cannot create '%s': %s", tmp, strerror(errno));
-		return ADAPTER_EIO;
-	}
+/* A failed build's log becomes KEY.failed; the message names its errors. */
+int adapter_build_failed(const char *tmp, const char *dir,
+			 const char *version)
+{
+	char failed[4300], path[4400], log[4400], errors[1500];
+
+	lsb_pathf(failed, sizeof(failed), "%s.failed", dir);
 	lsb_pathf(log, sizeof(log), "%s/build.log", tmp);
+	adapter_log_errors(log, errors, sizeof(errors));
+	lsb_rm_rf(failed);
 	lsb_pathf(path, sizeof(path), "%s/src", tmp);
-	{
-		char *cp[] = { "cp", "-al", (char *)tree, path, NULL };
+	lsb_rm_rf(path);
+	if (rename(tmp, failed))
+		lsb_rm_rf(tmp);
+	lsb_pathf(log, sizeof(log), "%s/build.log", failed);
+	adapter_set_error("Linux %s does not build (log: %s):\n%s", version,
+			  log, errors);
+	return ADAPTER_EBUILD;
+}
 
-		if (run(NULL, log, 0, cp)) {
-			adapter_set_error("cannot copy the tree '%s' into '%s'",
-					  tree, path);
-			lsb_rm_rf(tmp);
-			return ADAPTER_EIO;
-		}
-	}
-	ret = kbuild(env, tmp, &probe, log);
-	if (!ret)
-		ret = link_exe(env, tmp, tmp, log);
-	/* a failed build keeps only its log; a good one keeps src/ for gdb */
-	lsb_pathf(path, sizeof(path), "%s/src", tmp);
-	if (ret == ADAPTER_EBUILD) {
-		log_errors(log, errors, sizeof(errors));
-		lsb_rm_rf(failed);
-		lsb_rm_rf(path);
-		if (rename(tmp, failed))
-			lsb_rm_rf(tmp);
-		lsb_pathf(log, sizeof(log), "%s/build.log", failed);
-		adapter_set_error("Linux %s does not build (log: %s):\n%s",
-				  probe.version, log, errors);
-		return ret;
-	}
-	if (ret) {
-		lsb_rm_rf(tmp);
-		return ret;
-	}
-	lsb_pathf(path, sizeof(path), "%s/runtime", tmp);
-	if (write_file(path, runtime)) {
-		lsb_rm_rf(tmp);
-		return ADAPTER_EIO;
-	}
+/* Rename a finished @tmp to @dir and give its executable. */
+int adapter_build_publish(const char *tmp, const char *dir, char **out_exe)
+{
+	char path[4400];
+
 	if (rename(tmp, dir)) {
 		/* another run finished the same build first: use theirs */
 		lsb_rm_rf(tmp);
@@ -576,4 +583,67 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 	lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
 	*out_exe = strdup(path);
 	return *out_exe ? 0 : ADAPTER_EIO;
+}
+
+int adapter_build(const struct adapter_env *env, const char *tree,
+		  const char *subset_hash, const char *commit, char **out_exe)
+{
+	char runtime[41], dir[4200], tmp[4300], path[4400];
+	char log[4400], errors[1500];
+	struct adapter_probe probe;
+	int ret;
+
+	*out_exe = NULL;
+	ret = adapter_probe(&probe, tree);
+	if (ret)
+		return ret;
+	ret = adapter_build_paths(env, subset_hash, dir, sizeof(dir), runtime);
+	if (ret)
+		return ret;
+
+	/* a failed build fails the same way again: say so at once */
+	lsb_pathf(log, sizeof(log), "%s.failed/build.log", dir);
+	if (exists(log)) {
+		adapter_log_errors(log, errors, sizeof(errors));
+		adapter_set_error("Linux %s does not build (cached failure; log: %s):\n%s",
+				  probe.version, log, errors);
+		return ADAPTER_EBUILD;
+	}
+	if (exists(dir))
+		return adapter_build_finish(env, dir, runtime, probe.version,
+					    out_exe);
+
+	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
+	lsb_rm_rf(tmp);
+	if (lsb_mkdir_p(tmp)) {
+		adapter_set_error("cannot create '%s': %s", tmp, strerror(errno));
+		return ADAPTER_EIO;
+	}
+	lsb_pathf(log, sizeof(log), "%s/build.log", tmp);
+	lsb_pathf(path, sizeof(path), "%s/src", tmp);
+	{
+		char *cp[] = { "cp", "-al", (char *)tree, path, NULL };
+
+		if (adapter_run(NULL, log, 0, cp)) {
+			adapter_set_error("cannot copy the tree '%s' into '%s'",
+					  tree, path);
+			lsb_rm_rf(tmp);
+			return ADAPTER_EIO;
+		}
+	}
+	ret = kbuild(env, tmp, &probe, log);
+	if (!ret)
+		ret = adapter_link(env, tmp, log);
+	/* a failed build keeps only its log; a good one keeps src/ for gdb */
+	if (ret == ADAPTER_EBUILD)
+		return adapter_build_failed(tmp, dir, probe.version);
+	lsb_pathf(path, sizeof(path), "%s/runtime", tmp);
+	if (!ret && (adapter_write_text(path, runtime) ||
+		     adapter_reuse_record(env, tmp, commit, subset_hash)))
+		ret = ADAPTER_EIO;
+	if (ret) {
+		lsb_rm_rf(tmp);
+		return ret;
+	}
+	return adapter_build_publish(tmp, dir, out_exe);
 }

@@ -79,6 +79,8 @@ int driver_paths_init(struct driver_paths *out)
 	if (!*out->repo)
 		lsb_pathf(out->repo, sizeof(out->repo), "%s/kernels.git",
 			 out->data_dir);
+	env = getenv("LSBISECT_REUSE");
+	out->reuse = !env || strcmp(env, "0");
 	env = getenv("LSBISECT_INSTRUMENT");
 	out->variant = adapter_variant_parse(env);
 	if (out->variant < 0) {
@@ -92,6 +94,89 @@ int driver_paths_init(struct driver_paths *out)
 const char *driver_variant_name(const struct driver_paths *paths)
 {
 	return adapter_variant_name(paths->variant);
+}
+
+/* The most files a neighbour may differ in to be built from. */
+#define REUSE_MAX_CHANGES 256
+/* The most finished builds compared with a revision. */
+#define REUSE_MAX_DONORS 32
+
+/* The nearest donor of @commit: fewest files of the subset differ. */
+static int nearest_donor(bisect_repo *r, const struct adapter_env *env,
+			 const char *commit, struct adapter_donor *best,
+			 struct bisect_change **ch, size_t *n)
+{
+	struct adapter_donor *d;
+	size_t nd, i, max = REUSE_MAX_CHANGES;
+	int found = 0;
+
+	*ch = NULL;
+	*n = 0;
+	if (adapter_donors(env, &d, &nd))
+		return 0;
+	for (i = 0; i < nd && i < REUSE_MAX_DONORS && max; i++) {
+		struct bisect_change *c;
+		size_t k;
+		char id[41];
+
+		if (bisect_resolve(r, d[i].commit, id) ||
+		    bisect_subset_diff(r, d[i].commit, commit, max, &c, &k))
+			continue;	/* another repository's, or too far */
+		bisect_changes_free(*ch, *n);
+		*ch = c;
+		*n = k;
+		*best = d[i];
+		max = k;
+		found = 1;
+	}
+	adapter_donors_free(d);
+	return found;
+}
+
+/*
+ * Build @out from the nearest finished build: ADAPTER_ENOREUSE when there
+ * is none or a full build is needed.
+ */
+static int build_from_neighbour(bisect_repo *r, const struct adapter_env *env,
+				struct driver_revision *out)
+{
+	struct adapter_donor donor;
+	struct bisect_change *ch;
+	struct adapter_change *ac = NULL;
+	char (*blobs)[4200] = NULL;
+	size_t n, i;
+	int ret = ADAPTER_ENOREUSE;
+
+	if (!nearest_donor(r, env, out->commit, &donor, &ch, &n) || !n)
+		return ADAPTER_ENOREUSE;
+	ac = calloc(n, sizeof(*ac));
+	blobs = calloc(n, sizeof(*blobs));
+	if (!ac || !blobs)
+		goto out;
+	for (i = 0; i < n; i++) {
+		ac[i].path = ch[i].path;
+		ac[i].added = ch[i].status == BISECT_ADDED;
+		if (ch[i].status == BISECT_DELETED)
+			continue;
+		if (ch[i].mode != 0100644 && ch[i].mode != 0100755)
+			goto out;	/* a symbolic link or a submodule */
+		lsb_pathf(blobs[i], sizeof(blobs[i]), "%s/blobs/%.2s",
+			  env->cache_dir, ch[i].oid);
+		if (lsb_mkdir_p(blobs[i]))
+			goto out;
+		lsb_pathf(blobs[i], sizeof(blobs[i]), "%s/blobs/%.2s/%s",
+			  env->cache_dir, ch[i].oid, ch[i].oid + 2);
+		if (bisect_blob_write(r, ch[i].oid, blobs[i]))
+			goto out;
+		ac[i].blob = blobs[i];
+	}
+	ret = adapter_build_reuse(env, donor.key, out->subset, out->commit, ac,
+				  n, &out->exe);
+out:
+	free(ac);
+	free(blobs);
+	bisect_changes_free(ch, n);
+	return ret;
 }
 
 int driver_prepare(struct driver_revision *out,
@@ -121,20 +206,29 @@ int driver_prepare(struct driver_revision *out,
 		bisect_repo_free(r);
 		return DRIVER_ERROR;
 	}
-	lsb_pathf(trees, sizeof(trees), "%s/trees", paths->cache_dir);
-	lsb_pathf(tree, sizeof(tree), "%s/%s", trees, out->subset);
-	if (lsb_mkdir_p(trees)) {
-		driver_set_error("cannot create '%s': %s", trees, strerror(errno));
-		bisect_repo_free(r);
-		return DRIVER_ERROR;
+	ret = ADAPTER_ENOREUSE;
+	if (paths->reuse && paths->variant != ADAPTER_COVERAGE &&
+	    !adapter_build_cached(&env, out->subset))
+		ret = build_from_neighbour(r, &env, out);
+	if (ret == ADAPTER_ENOREUSE) {
+		lsb_pathf(trees, sizeof(trees), "%s/trees", paths->cache_dir);
+		lsb_pathf(tree, sizeof(tree), "%s/%s", trees, out->subset);
+		if (lsb_mkdir_p(trees)) {
+			driver_set_error("cannot create '%s': %s", trees,
+					 strerror(errno));
+			bisect_repo_free(r);
+			return DRIVER_ERROR;
+		}
+		ret = bisect_export(r, out->commit, tree);
+		if (ret) {
+			driver_set_error("%s", bisect_last_error());
+			bisect_repo_free(r);
+			return DRIVER_ERROR;
+		}
+		ret = adapter_build(&env, tree, out->subset, out->commit,
+				    &out->exe);
 	}
-	ret = bisect_export(r, out->commit, tree);
 	bisect_repo_free(r);
-	if (ret) {
-		driver_set_error("%s", bisect_last_error());
-		return DRIVER_ERROR;
-	}
-	ret = adapter_build(&env, tree, out->subset, &out->exe);
 	switch (ret) {
 	case ADAPTER_OK:
 		return DRIVER_OK;

@@ -20,6 +20,9 @@
  *	coverage; plain when unset): builds and results of each are their own;
  *	a coverage build's results keep their gcov counts too
  *	(driver_coverage_dir())
+ * @reuse: build a revision from a neighbour's objects where it can
+ *	(adapter_build_reuse(); LSBISECT_REUSE=0 turns it off: every build is
+ *	a full kbuild, for comparisons); never for coverage builds
  */
 struct driver_paths {
 	char share_dir[4096];
@@ -27,6 +30,7 @@ struct driver_paths {
 	char cache_dir[4096];
 	char repo[4096];
 	int variant;
+	int reuse;
 };
 
 /**
