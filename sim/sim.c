@@ -37,94 +37,222 @@ _Static_assert((int)LINSCHED_GOV_SCHEDUTIL == (int)SIM_GOV_SCHEDUTIL &&
 struct sim sim;
 
 /*
- * ---- the event heap ----
- * A 4-ary heap whose entries carry their sort key, so ordering never
- * touches the events themselves: (time, then cpu and sequence in one word).
+ * ---- the event queue ----
+ * Events are ordered by (time, cpu, sequence), and the queue is cut by
+ * CPU along that order:
+ *
+ * - each CPU has a small 4-ary heap of its hrtimers, IPIs and run
+ *   segments, ordered by (time, sequence): a few entries, a level or two;
+ *   its tick is kept beside it, fired and armed again without heap work;
+ * - a winner tree over the CPUs' earliest events names the next one in
+ *   log2(CPUs) comparisons of times (a tie goes to the lower CPU), and is
+ *   replayed only when a CPU's earliest time changes.
+ *
+ * A CPU's own events are then at hand: the idle governor's next timer and
+ * a dying CPU's events are a walk over a few entries, not the whole queue.
  */
 
 #define HEAP_ARITY 4
 
+static inline int ev_before(const struct sim_event *a,
+			    const struct sim_event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
 static inline int ent_before(const struct sim_heap_ent *a,
 			     const struct sim_heap_ent *b)
 {
-	return a->time < b->time || (a->time == b->time && a->key < b->key);
+	return a->time < b->time ||
+	       (a->time == b->time && a->ev->seq < b->ev->seq);
 }
 
-static inline void heap_set(size_t i, struct sim_heap_ent e)
+static inline void heap_set(struct sim_queue *q, size_t i,
+			    struct sim_heap_ent e)
 {
-	sim.heap[i] = e;
+	q->ent[i] = e;
 	e.ev->heap_idx = (long)i;
 }
 
-static void heap_up(size_t i, struct sim_heap_ent e)
+static void heap_up(struct sim_queue *q, size_t i, struct sim_heap_ent e)
 {
 	while (i) {
 		size_t parent = (i - 1) / HEAP_ARITY;
 
-		if (!ent_before(&e, &sim.heap[parent]))
+		if (!ent_before(&e, &q->ent[parent]))
 			break;
-		heap_set(i, sim.heap[parent]);
+		heap_set(q, i, q->ent[parent]);
 		i = parent;
 	}
-	heap_set(i, e);
+	heap_set(q, i, e);
 }
 
-static void heap_down(size_t i, struct sim_heap_ent e)
+static void heap_down(struct sim_queue *q, size_t i, struct sim_heap_ent e)
 {
-	for (;;) {
-		size_t c = i * HEAP_ARITY + 1, m = SIZE_MAX, k, last;
+	size_t c, k, m, last;
 
-		if (c >= sim.heap_n)
-			break;
-		last = c + HEAP_ARITY < sim.heap_n ? c + HEAP_ARITY : sim.heap_n;
-		m = c;
-		for (k = c + 1; k < last; k++)
-			if (ent_before(&sim.heap[k], &sim.heap[m]))
+	while ((c = i * HEAP_ARITY + 1) < q->n) {
+		last = c + HEAP_ARITY < q->n ? c + HEAP_ARITY : q->n;
+		for (m = c, k = c + 1; k < last; k++)
+			if (ent_before(&q->ent[k], &q->ent[m]))
 				m = k;
-		if (!ent_before(&sim.heap[m], &e))
+		if (!ent_before(&q->ent[m], &e))
 			break;
-		heap_set(i, sim.heap[m]);
+		heap_set(q, i, q->ent[m]);
 		i = m;
 	}
-	heap_set(i, e);
+	heap_set(q, i, e);
+}
+
+static void heap_remove(struct sim_queue *q, size_t i)
+{
+	struct sim_heap_ent last;
+
+	q->ent[i].ev->heap_idx = -1;
+	last = q->ent[--q->n];
+	if (i == q->n)
+		return;
+	if (i && ent_before(&last, &q->ent[(i - 1) / HEAP_ARITY]))
+		heap_up(q, i, last);
+	else
+		heap_down(q, i, last);
+}
+
+/* @c's earliest event, NULL if none */
+static inline struct sim_event *cpu_first(struct sim_cpu *c)
+{
+	struct sim_event *h = c->q.n ? c->q.ent[0].ev : NULL;
+
+	if (c->tick.heap_idx >= 0 && (!h || ev_before(&c->tick, h)))
+		return &c->tick;
+	return h;
+}
+
+/*
+ * @cpu's earliest event is now at @t: replay its matches up the tree,
+ * until a node keeps its winner (then so do all above it). Between CPUs
+ * a tie goes to the lower one, which the left subtree holds.
+ */
+static void tree_update(int cpu, uint64_t t)
+{
+	size_t i = sim.tree_leaves + (size_t)cpu;
+	int c = cpu;
+
+	sim.tree_time[i] = t;
+	for (; i > 1; i /= 2) {
+		uint64_t st = sim.tree_time[i ^ 1];
+
+		if (st < t || (st == t && (i & 1))) {
+			t = st;
+			c = sim.tree_cpu[i ^ 1];
+		}
+		if (sim.tree_time[i / 2] == t && sim.tree_cpu[i / 2] == c)
+			break;
+		sim.tree_time[i / 2] = t;
+		sim.tree_cpu[i / 2] = c;
+	}
+}
+
+/* @cpu's earliest event may have changed: its leaf again, if it did. */
+static void tree_refresh(int cpu)
+{
+	const struct sim_event *ev = cpu_first(&sim.cpu[cpu]);
+	uint64_t t = ev ? ev->time : UINT64_MAX;
+
+	if (t != sim.tree_time[sim.tree_leaves + (size_t)cpu])
+		tree_update(cpu, t);
+}
+
+static void queue_init(void)
+{
+	size_t i, n;
+
+	for (sim.tree_leaves = 1; sim.tree_leaves < (size_t)sim.nr_cpus;)
+		sim.tree_leaves *= 2;
+	n = 2 * sim.tree_leaves;
+	sim.tree_time = malloc(n * sizeof(*sim.tree_time));
+	sim.tree_cpu = malloc(n * sizeof(*sim.tree_cpu));
+	if (!sim.tree_time || !sim.tree_cpu)
+		sim_die("out of memory for events");
+	for (i = 0; i < n; i++)
+		sim.tree_time[i] = UINT64_MAX;
+	for (i = 0; i < sim.tree_leaves; i++)
+		sim.tree_cpu[sim.tree_leaves + i] = (int)i;
+	for (i = sim.tree_leaves - 1; i; i--)
+		sim.tree_cpu[i] = sim.tree_cpu[2 * i];
+	sim.tree_dirty = -1;
 }
 
 void sim_event_push(struct sim_event *ev, uint64_t time, int cpu)
 {
+	struct sim_queue *q = &sim.cpu[cpu].q;
 	struct sim_heap_ent e;
 
 	if (ev->heap_idx >= 0)
 		sim_event_cancel(ev);
-	if (sim.heap_n == sim.heap_cap) {
-		sim.heap_cap = sim.heap_cap ? 2 * sim.heap_cap : 1024;
-		sim.heap = realloc(sim.heap, sim.heap_cap * sizeof(*sim.heap));
-		if (!sim.heap)
-			sim_die("out of memory for events");
-	}
 	ev->time = time < sim.now ? sim.now : time;
 	ev->cpu = cpu;
-	e.time = ev->time;
-	/* cpu first, then the order of insertion */
-	e.key = ((uint64_t)cpu << 52) | (sim.seq++ & ((1ULL << 52) - 1));
-	e.ev = ev;
-	heap_up(sim.heap_n++, e);
+	ev->seq = sim.seq++;
+	if (ev->type == SIM_EV_TICK) {
+		/* a CPU's own tick, always pushed for that CPU */
+		ev->heap_idx = 0;
+	} else {
+		if (q->n == q->cap) {
+			q->cap = q->cap ? 2 * q->cap : 16;
+			q->ent = realloc(q->ent, q->cap * sizeof(*q->ent));
+			if (!q->ent)
+				sim_die("out of memory for events");
+		}
+		e.time = ev->time;
+		e.ev = ev;
+		heap_up(q, q->n++, e);
+	}
+	/*
+	 * The dirty CPU's leaf is made again at the next pop; another's
+	 * changes if this event is earlier (at its time, it comes after).
+	 */
+	if (cpu != sim.tree_dirty &&
+	    ev->time < sim.tree_time[sim.tree_leaves + (size_t)cpu])
+		tree_update(cpu, ev->time);
 }
 
 void sim_event_cancel(struct sim_event *ev)
 {
-	size_t i = (size_t)ev->heap_idx;
-	struct sim_heap_ent last;
-
 	if (ev->heap_idx < 0)
 		return;
-	ev->heap_idx = -1;
-	last = sim.heap[--sim.heap_n];
-	if (i == sim.heap_n)
-		return;
-	if (i && ent_before(&last, &sim.heap[(i - 1) / HEAP_ARITY]))
-		heap_up(i, last);
+	if (ev->type == SIM_EV_TICK)
+		ev->heap_idx = -1;
 	else
-		heap_down(i, last);
+		heap_remove(&sim.cpu[ev->cpu].q, (size_t)ev->heap_idx);
+	if (ev->cpu != sim.tree_dirty)
+		tree_refresh(ev->cpu);
+}
+
+/*
+ * Take the earliest event off the queue, NULL if none is due by @end. Its
+ * CPU's leaf is left stale: what the event's delivery queues for that CPU
+ * (the tick again, a run segment) then costs one replay, at the next pop.
+ */
+static struct sim_event *event_pop(uint64_t end)
+{
+	struct sim_event *ev;
+	int cpu = sim.tree_dirty;
+
+	if (cpu >= 0) {
+		sim.tree_dirty = -1;
+		tree_refresh(cpu);
+	}
+	cpu = sim.tree_cpu[1];
+	/* none left, or only some at the end of time (UINT64_MAX) */
+	if (sim.tree_time[1] > end || cpu >= sim.nr_cpus ||
+	    !(ev = cpu_first(&sim.cpu[cpu])))
+		return NULL;
+	if (ev->type == SIM_EV_TICK)
+		ev->heap_idx = -1;
+	else
+		heap_remove(&sim.cpu[cpu].q, 0);
+	sim.tree_dirty = cpu;
+	return ev;
 }
 
 static struct sim_event *event_alloc(int type)
@@ -396,16 +524,14 @@ static void siblings_speed(int cpu, int resume)
 /* When cpu's next timer event (tick or hrtimer) comes, UINT64_MAX if none. */
 static uint64_t next_timer(int cpu)
 {
-	uint64_t next = UINT64_MAX;
+	const struct sim_cpu *c = &sim.cpu[cpu];
+	uint64_t next = c->tick.heap_idx >= 0 ? c->tick.time : UINT64_MAX;
 	size_t i;
 
-	for (i = 0; i < sim.heap_n; i++) {
-		const struct sim_heap_ent *e = &sim.heap[i];
-
-		if ((int)(e->key >> 52) == cpu && e->time < next &&
-		    (e->ev->type == SIM_EV_TICK || e->ev->type == SIM_EV_TIMER))
-			next = e->time;
-	}
+	for (i = 0; i < c->q.n; i++)
+		if (c->q.ent[i].ev->type == SIM_EV_TIMER &&
+		    c->q.ent[i].time < next)
+			next = c->q.ent[i].time;
 	return next;
 }
 
@@ -529,17 +655,15 @@ static int ent_cmp(const void *a, const void *b)
  */
 static void cpu_events_away(int cpu, int to)
 {
+	struct sim_queue *q = &sim.cpu[cpu].q;
 	struct sim_heap_ent *moved = NULL;
-	size_t i, n = 0;
+	size_t i, n = q->n;
 
-	for (i = 0; i < sim.heap_n; i++)
-		if ((int)(sim.heap[i].key >> 52) == cpu)
-			n++;
+	sim_event_cancel(&sim.cpu[cpu].tick);
 	if (n && !(moved = calloc(n, sizeof(*moved))))
 		sim_die("out of memory");
-	for (i = n = 0; i < sim.heap_n; i++)
-		if ((int)(sim.heap[i].key >> 52) == cpu)
-			moved[n++] = sim.heap[i];
+	for (i = 0; i < n; i++)
+		moved[i] = q->ent[i];
 	qsort(moved, n, sizeof(*moved), ent_cmp);
 	for (i = 0; i < n; i++) {
 		struct sim_event *ev = moved[i].ev;
@@ -755,13 +879,12 @@ static void resume(int cpu)
 static void sim_loop(uint64_t end)
 {
 	uint64_t last = UINT64_MAX, same = 0;
+	struct sim_event *ev;
 
-	while (sim.heap_n && sim.heap[0].time <= end) {
-		struct sim_event *ev = sim.heap[0].ev;
+	while ((ev = event_pop(end))) {
 		int cpu = ev->cpu, run_on = 0, kind;
 		void *arg;
 
-		sim_event_cancel(ev);
 		sim.now = ev->time;
 		sim.events++;
 		if (sim.cpu[cpu].offline) {
@@ -840,6 +963,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	sim.cpu = calloc(sim.nr_cpus, sizeof(*sim.cpu));
 	if (!sim.timers || !sim.cpu)
 		sim_die("out of memory");
+	queue_init();
 	sim_rng_seed(sim.kernel_rng, cfg->seed ^ 0x6b65726e656cULL);
 	for (i = 0; i < sim.nr_cpus; i++) {
 		const struct topology_cpu *t = &cfg->topo->cpu[i];

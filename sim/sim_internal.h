@@ -19,24 +19,32 @@ enum sim_event_type {
 
 struct sim_event {
 	uint64_t time;
+	uint64_t seq;		/* pushed after those of lower ones */
 	int cpu;
 	int type;
 	int kind;		/* SIM_EV_IPI: enum linsched_irq */
 	void *arg;
-	long heap_idx;		/* -1 when not queued */
+	long heap_idx;		/* -1 when not queued; a tick: 0 when queued */
 	struct sim_event *next;	/* timer hash chain, free list */
 };
 
+/* the time beside the event: most comparisons end at it */
 struct sim_heap_ent {
 	uint64_t time;
-	uint64_t key;		/* cpu << 52 | sequence */
 	struct sim_event *ev;
+};
+
+/* a CPU's events but its tick: a 4-ary heap by (time, sequence) */
+struct sim_queue {
+	struct sim_heap_ent *ent;
+	size_t n, cap;
 };
 
 struct sim_task;
 
 struct sim_cpu {
-	struct sim_event tick;
+	struct sim_queue q;		/* its hrtimers, IPIs, run segments */
+	struct sim_event tick;		/* queued apart from them */
 	unsigned int speed;		/* capacity at the current OPP */
 	int *siblings;			/* the other SMT threads of its core */
 	int nr_siblings;
@@ -62,8 +70,18 @@ struct sim {
 	uint64_t events;
 	int nr_cpus;
 	struct sim_cpu *cpu;
-	struct sim_heap_ent *heap;
-	size_t heap_n, heap_cap;
+	/*
+	 * A winner tree over the CPUs' earliest events: leaf tree_leaves + i
+	 * is CPU i's time (UINT64_MAX for none, and beyond the CPUs), node i
+	 * the earlier of nodes 2i and 2i + 1 (a tie goes to 2i, the lower
+	 * CPUs), with its CPU; node 1 is the next event. The CPU whose event
+	 * was taken last (tree_dirty, or -1) has a stale leaf until the next
+	 * pop.
+	 */
+	uint64_t *tree_time;
+	int *tree_cpu;
+	size_t tree_leaves;
+	int tree_dirty;
 	struct sim_event **timers;
 	struct sim_event *free_events;
 	uint64_t kernel_rng[4];
