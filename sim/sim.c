@@ -129,9 +129,10 @@ static inline struct sim_event *cpu_first(struct sim_cpu *c)
 }
 
 /*
- * @cpu's earliest event is now at @t: replay its matches up the tree,
- * until a node keeps its winner (then so do all above it). Between CPUs
- * a tie goes to the lower one, which the left subtree holds.
+ * @cpu's earliest event is now at @t: replay its matches up the tree.
+ * Between CPUs a tie goes to the lower one, which the left subtree holds.
+ * No stop where a node keeps its winner: the check costs more than the
+ * levels it saves (a pop's CPU was the winner all the way up).
  */
 static void tree_update(int cpu, uint64_t t)
 {
@@ -146,8 +147,6 @@ static void tree_update(int cpu, uint64_t t)
 			t = st;
 			c = sim.tree_cpu[i ^ 1];
 		}
-		if (sim.tree_time[i / 2] == t && sim.tree_cpu[i / 2] == c)
-			break;
 		sim.tree_time[i / 2] = t;
 		sim.tree_cpu[i / 2] = c;
 	}
