@@ -55,8 +55,17 @@ static const char usage_tail[] =
 "                      or definitions of predicate, judge or strategy\n"
 "                      (guile/README.md)\n"
 "      --first-parent  follow only first parents (merges are single steps)\n"
-"  -j, --jobs N        build jobs, and the seeds of a revision run at a\n"
-"                      time (default: the number of CPUs)\n"
+"  -j, --jobs N        build jobs, and the runs made at a time (default:\n"
+"                      the number of CPUs)\n"
+"      --width J       test J revisions at once: each round cuts the\n"
+"                      candidates into J + 1 parts, so about log_(J+1) of\n"
+"                      the classes rounds instead of log_2 steps; the\n"
+"                      answer is the same. The round's revisions are built\n"
+"                      side by side (--jobs shared among the builds) and\n"
+"                      run as one list of units (--jobs J, or --engine\n"
+"                      slurm). Default 1: one revision at a time, as the\n"
+"                      halving; --jobs does not set it, since a wider\n"
+"                      round tests more revisions in all\n"
 ENGINE_USAGE
 "  -o, --out DIR       output directory (default: under %s/bisect/,\n"
 "                      named after the arguments)\n"
@@ -181,7 +190,7 @@ static int linsched_beside(char *out, size_t len)
 struct bisect_opts {
 	const char *out_dir, *scheme;
 	const char *repo, *topology, *duration, *metric, *script;
-	int repl, quiet, max_seeds, seeds, timeout;
+	int repl, quiet, max_seeds, seeds, timeout, width;
 	double threshold;
 	struct driver_engine engine;
 	char tool[4200];
@@ -198,6 +207,7 @@ static const struct option long_opts[] = {
 	{ "script", required_argument, NULL, 's' },
 	{ "first-parent", no_argument, NULL, 'F' },
 	{ "jobs", required_argument, NULL, 'j' },
+	{ "width", required_argument, NULL, 'L' },
 	{ "out", required_argument, NULL, 'o' },
 	{ "continue", no_argument, NULL, 'C' },
 	{ "replay", required_argument, NULL, 'R' },
@@ -268,6 +278,10 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 				    &o->max_seeds))
 				return 2;
 			break;
+		case 'L':
+			if (opt_int("--width", optarg, 1, 64, &o->width))
+				return 2;
+			break;
 		case 's': o->script = optarg; break;
 		case 'F': cfg->first_parent = 1; break;
 		case 'o': o->out_dir = optarg; break;
@@ -330,6 +344,7 @@ static void config_defaults(struct guile_config *cfg)
 	cfg->metric = "balance_score";
 	cfg->threshold = 5;
 	cfg->seeds = 1;
+	cfg->width = 1;
 	cfg->run.timeout_s = 600;
 }
 
@@ -380,6 +395,8 @@ static int make_config(int argc, char **argv, const struct bisect_opts *o,
 		cfg->threshold = o->threshold;
 	if (o->seeds)
 		cfg->seeds = o->seeds;
+	if (o->width)
+		cfg->width = o->width;
 	if (o->timeout >= 0)
 		cfg->run.timeout_s = o->timeout;
 	if (o->max_seeds)

@@ -76,6 +76,8 @@ struct guile_progress {
  *	skipped
  * @script: a user's Scheme file (NULL: the default judge and strategy)
  * @first_parent: follow first parents only
+ * @width: revisions the default strategy tests at once, in rounds (< 2:
+ *	one at a time, the halving); (session 'width) gives it
  * @jobs: parallel build jobs
  * @engine: where the runs of several seeds go at once ((prefetch REV K)):
  *	local children (@engine->jobs at a time) or Slurm job arrays; NULL:
@@ -103,6 +105,7 @@ struct guile_config {
 	int max_seeds;
 	const char *script;
 	int first_parent;
+	int width;
 	int jobs;
 	struct driver_engine *engine;
 	int verbose;
@@ -119,7 +122,7 @@ struct guile_config {
  * guile_config_from_log() - take a bisection's settings from its log
  * @cfg: its settings found in the log's first line (revisions, repository,
  *	workload, topology, duration, metric, threshold, seeds, script,
- *	first-parent, simulator options) are set; the rest is left alone
+ *	first-parent, width, simulator options) are set; the rest is left alone
  * @log: the log file
  *
  * The strings set live until guile_config_release(@cfg).

@@ -120,12 +120,12 @@ int session_resolve(struct session *s, const char *rev, char out[41]);
 long session_class_of(const struct session *s, const char *commit);
 int session_run(struct session *s, const char *rev, unsigned long long seed,
 		const struct run_entry **out);
-int session_prefetch(struct session *s, const char *rev, int k,
-		     size_t *ran);
+int session_prefetch(struct session *s, const char *const *revs, size_t nr,
+		     int k, size_t *ran);
 int session_build(struct session *s, const char *rev, int *status,
 		  char **exe_or_reason);
 int session_step(struct session *s, long cls, const char *verdict,
-		 const char *reason, cJSON *details);
+		 const char *reason, cJSON *details, long round);
 void session_progress(struct session *s, size_t commits_left,
 		      int steps_left);
 int session_note(struct session *s, const char *msg);

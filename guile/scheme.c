@@ -303,6 +303,8 @@ static SCM p_session(SCM key)
 		v = str(c->repo);
 	else if (!strcmp(name, "engine"))
 		v = sym(c->engine && c->engine->slurm ? "slurm" : "local");
+	else if (!strcmp(name, "width"))
+		v = scm_from_int(c->width > 1 ? c->width : 1);
 	else if (!strcmp(name, "jobs"))
 		v = scm_from_int(c->engine ? c->engine->jobs : c->jobs);
 	else if (!strcmp(name, "log"))
@@ -312,7 +314,7 @@ static SCM p_session(SCM key)
 			c->mode == GUILE_CONTINUE ? "continue" : "replay");
 	scm_dynwind_end();
 	if (SCM_UNBNDP(v))
-		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, repo, engine, jobs, log, mode",
+		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, width, repo, engine, jobs, log, mode",
 			       scm_list_1(key));
 	return v;
 }
@@ -344,6 +346,14 @@ static SCM p_run(SCM rev, SCM seed)
 	return run_to_scm(e);
 }
 
+static int seeds_arg(SCM k, const char *subr)
+{
+	if (!scm_is_signed_integer(k, 0, 100000))
+		scm_wrong_type_arg_msg(subr, 2, k,
+				       "number of seeds (0 to 100000)");
+	return scm_to_int(k);
+}
+
 /*
  * (prefetch REV K) → how many of seeds 1..K it ran: those the session
  * (its log) lacks, as one list of units on the engine; (run REV SEED)
@@ -352,19 +362,45 @@ static SCM p_run(SCM rev, SCM seed)
 static SCM p_prefetch(SCM rev, SCM k)
 {
 	struct session *s = session("prefetch");
+	int seeds = seeds_arg(k, "prefetch");
 	size_t ran;
-	char *r;
+	const char *r;
 	int err;
 
-	if (!scm_is_signed_integer(k, 0, 100000))
-		scm_wrong_type_arg_msg("prefetch", 2, k,
-				       "number of seeds (0 to 100000)");
 	scm_dynwind_begin(0);
 	r = arg_str(rev, 1, "prefetch");
-	err = session_prefetch(s, r, scm_to_int(k), &ran);
+	err = session_prefetch(s, &r, 1, seeds, &ran);
 	scm_dynwind_end();
 	if (err)
 		raise_session("prefetch", err);
+	return scm_from_size_t(ran);
+}
+
+/*
+ * (prefetch-many (REV ...) K) → how many runs it made: (prefetch) of
+ * every REV at once, their builds side by side, their runs one list of
+ * units
+ */
+static SCM p_prefetch_many(SCM revs, SCM k)
+{
+	struct session *s = session("prefetch-many");
+	int seeds = seeds_arg(k, "prefetch-many");
+	long i, n = scm_ilength(revs);
+	const char **r;
+	size_t ran;
+	int err;
+
+	if (n < 0)
+		scm_wrong_type_arg_msg("prefetch-many", 1, revs,
+				       "list of revisions");
+	scm_dynwind_begin(0);
+	r = scm_gc_malloc_pointerless((n + 1) * sizeof(*r), "prefetch-many");
+	for (i = 0; i < n; i++, revs = scm_cdr(revs))
+		r[i] = arg_str(scm_car(revs), 1, "prefetch-many");
+	err = session_prefetch(s, r, (size_t)n, seeds, &ran);
+	scm_dynwind_end();
+	if (err)
+		raise_session("prefetch-many", err);
 	return scm_from_size_t(ran);
 }
 
@@ -518,24 +554,32 @@ static SCM p_log(SCM message)
 	return SCM_UNSPECIFIED;
 }
 
-/* (log-step CLASS VERDICT [REASON [DETAILS]]) → a decided step */
-static SCM p_log_step(SCM cls, SCM verdict, SCM reason, SCM details)
+/* (log-step CLASS VERDICT [REASON [DETAILS [ROUND]]]) → a decided step */
+static SCM p_log_step(SCM cls, SCM verdict, SCM reason, SCM details,
+		      SCM round)
 {
 	struct session *s = session("log-step");
 	char *v, *r = "";
 	cJSON *d = NULL;
+	long rd = 0;
 	int err;
 
 	if (!scm_is_signed_integer(cls, -1, LONG_MAX))
 		scm_wrong_type_arg_msg("log-step", 1, cls,
 				       "class index (-1 for GOOD)");
+	if (!SCM_UNBNDP(round) && scm_is_true(round)) {
+		if (!scm_is_signed_integer(round, 1, LONG_MAX))
+			scm_wrong_type_arg_msg("log-step", 5, round,
+					       "round number (from 1) or #f");
+		rd = scm_to_long(round);
+	}
 	scm_dynwind_begin(0);
 	v = arg_str(verdict, 2, "log-step");
 	if (!SCM_UNBNDP(reason) && scm_is_true(reason))
 		r = arg_str(reason, 3, "log-step");
 	if (!SCM_UNBNDP(details))
 		d = scm_to_json(details);
-	err = session_step(s, scm_to_long(cls), v, r, d);
+	err = session_step(s, scm_to_long(cls), v, r, d, rd);
 	scm_dynwind_end();
 	if (err)
 		raise_session("log-step", err);
@@ -634,13 +678,14 @@ static void define_module(void *data)
 		{ "session", 1, 0, (scm_t_subr)p_session },
 		{ "run", 1, 1, (scm_t_subr)p_run },
 		{ "prefetch", 2, 0, (scm_t_subr)p_prefetch },
+		{ "prefetch-many", 2, 0, (scm_t_subr)p_prefetch_many },
 		{ "build", 1, 0, (scm_t_subr)p_build },
 		{ "skip?", 1, 0, (scm_t_subr)p_skip_p },
 		{ "skip-reason", 1, 0, (scm_t_subr)p_skip_reason },
 		{ "metric", 2, 0, (scm_t_subr)p_metric },
 		{ "higher-is-better?", 1, 0, (scm_t_subr)p_higher_is_better },
 		{ "log", 1, 0, (scm_t_subr)p_log },
-		{ "log-step", 2, 2, (scm_t_subr)p_log_step },
+		{ "log-step", 2, 3, (scm_t_subr)p_log_step },
 		{ "progress", 2, 0, (scm_t_subr)p_progress },
 		{ "commit-info", 1, 0, (scm_t_subr)p_commit_info },
 	};

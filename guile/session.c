@@ -7,12 +7,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -239,6 +242,9 @@ static cJSON *start_event(const struct session *s)
 	cJSON_AddNumberToObject(o, "seeds", c->seeds);
 	cJSON_AddNumberToObject(o, "max_seeds", c->max_seeds);
 	cJSON_AddBoolToObject(o, "first_parent", c->first_parent);
+	/* a search one revision at a time has none, as logs had before */
+	if (c->width > 1)
+		cJSON_AddNumberToObject(o, "width", c->width);
 	/* a plain build's log has none, as logs had before variants */
 	if (c->paths->variant)
 		cJSON_AddStringToObject(o, "instrument",
@@ -264,7 +270,7 @@ static int same_bisection(const cJSON *logged, const cJSON *now,
 		"good_commit", "bad_commit", "workload", "workload_hash",
 		"topology", "duration", "governor", "cpuidle", "energy_model",
 		"fatal_warnings", "metric", "threshold", "seeds", "max_seeds",
-		"first_parent", "instrument",
+		"first_parent", "instrument", "width",
 	};
 	size_t i;
 
@@ -707,90 +713,239 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	return ret;
 }
 
-int session_prefetch(struct session *s, const char *rev, int k, size_t *ran)
+/**
+ * struct pre_rev - a revision (prefetch) makes runs of
+ * @commit: its commit
+ * @subset: its subset hash
+ * @t: the prepared revision, when @prepared
+ * @prepared: @t is to be released
+ * @missing: the seeds among 1..K the session lacks
+ * @pid: the child that builds it beside the others' (0: none)
+ * @child: what that child's preparing did (PRE_*), when @pid ended well
+ */
+struct pre_rev {
+	char commit[41];
+	char subset[41];
+	struct driver_target t;
+	int prepared;
+	size_t missing;
+	pid_t pid;
+	int child;
+};
+
+/* What a build child did, as its exit status. */
+enum {
+	PRE_BUILT = 1,		/* it built the revision */
+	PRE_FRESH_FAILURE = 2,	/* the build failed now, not from the cache */
+	PRE_CORRUPT = 4,	/* a corrupt cached failure was removed */
+	PRE_ERROR = 64,		/* anything else: the parent prepares it again */
+};
+
+/* In a build child: prepare one revision; the exit status says how. */
+static void __attribute__((noreturn))
+build_child(struct session *s, const struct pre_rev *r, int jobs)
+{
+	struct driver_target t;
+	int ret, code = PRE_ERROR;
+
+	/* a bisection killed mid-round leaves no build behind it */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	ret = driver_target_prepare(&t, s->cfg.paths, s->cfg.repo, r->commit,
+				    jobs, s->cfg.verbose);
+	if (ret == DRIVER_OK)
+		code = (t.built ? PRE_BUILT : 0) |
+		       (t.status == DRIVER_BUILD_FAILED && !t.from_cache ?
+			PRE_FRESH_FAILURE : 0) |
+		       (t.removed_corrupt ? PRE_CORRUPT : 0);
+	else if (ret == DRIVER_UNSUPPORTED)
+		code = 0;	/* the parent finds that again at once */
+	driver_target_release(&t);
+	_exit(code);
+}
+
+/*
+ * The revisions of a round that lack runs are built at once, a child
+ * process each with its share of the build jobs; the parent then finds
+ * each build (or build failure) in the cache. A child that fails leaves
+ * its revision to the parent, which builds it and reports its error.
+ */
+static void build_at_once(struct session *s, struct pre_rev *revs, size_t nr)
+{
+	size_t i, nb = 0;
+	int jobs, st;
+
+	for (i = 0; i < nr; i++)
+		nb += revs[i].missing > 0;
+	if (nb < 2)
+		return;		/* prepared in this process, as for one */
+	jobs = s->cfg.jobs / (int)nb > 1 ? s->cfg.jobs / (int)nb : 1;
+	report_progress(s, revs[0].commit);
+	for (i = 0; i < nr; i++) {
+		if (!revs[i].missing)
+			continue;
+		fflush(NULL);	/* the child must not write our buffers */
+		revs[i].pid = fork();
+		if (!revs[i].pid)
+			build_child(s, &revs[i], jobs);
+		if (revs[i].pid < 0)
+			revs[i].pid = 0;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!revs[i].pid)
+			continue;
+		while (waitpid(revs[i].pid, &st, 0) < 0 && errno == EINTR)
+			;
+		revs[i].child = WIFEXITED(st) && WEXITSTATUS(st) < PRE_ERROR ?
+				WEXITSTATUS(st) : PRE_ERROR;
+		if (revs[i].child == PRE_ERROR)
+			revs[i].pid = 0;
+	}
+}
+
+/*
+ * Prepare a revision that lacks runs: from the cache after a build child,
+ * told what the child did. Its build failure is every seed's result, and
+ * a revision no adapter covers is (run)'s to skip: @r->missing becomes 0.
+ */
+static int prepare_rev(struct session *s, struct pre_rev *r)
+{
+	int ret;
+
+	if (!r->missing)
+		return 0;
+	report_progress(s, r->commit);
+	ret = driver_target_prepare(&r->t, s->cfg.paths, s->cfg.repo,
+				    r->commit, s->cfg.jobs, s->cfg.verbose);
+	r->prepared = 1;
+	if (ret == DRIVER_UNSUPPORTED) {
+		r->missing = 0;
+		return 0;
+	}
+	if (ret) {
+		guile_set_error("%s", driver_last_error());
+		return SESSION_STOP;
+	}
+	if (r->pid) {
+		r->t.built |= !!(r->child & PRE_BUILT);
+		if (r->child & PRE_FRESH_FAILURE)
+			r->t.from_cache = 0;
+		r->t.removed_corrupt |= !!(r->child & PRE_CORRUPT);
+	}
+	ret = add_prefetched(s, r->subset, 0, r->t.status == DRIVER_BUILD_FAILED &&
+			     !r->t.from_cache, r->t.built, r->t.removed_corrupt);
+	if (r->t.status != DRIVER_OK)
+		r->missing = 0;
+	return ret;
+}
+
+/* The units of the prepared revisions, made at once into the cache. */
+static int run_units(struct session *s, struct pre_rev *revs, size_t nr,
+		     int k, struct driver_engine *engine, size_t *ran)
+{
+	struct driver_unit *units = calloc(nr * k, sizeof(*units));
+	int *corrupt = calloc(nr * k, sizeof(*corrupt));
+	struct driver_result r;
+	size_t i, n = 0, u;
+	int ret = 0;
+
+	if (!units || !corrupt) {
+		guile_set_error("out of memory");
+		ret = SESSION_STOP;
+		goto out;
+	}
+	for (i = 0; i < nr; i++)
+		for (u = 1; revs[i].missing && u <= (size_t)k; u++) {
+			if (known_run(s, revs[i].subset, u))
+				continue;
+			units[n].spec = s->cfg.run;
+			units[n].spec.seed = u;
+			units[n].spec.metrics = 1;
+			units[n].target = &revs[i].t;
+			/* a corrupt entry is removed here: count it as (run) would */
+			driver_target_result(&r, s->cfg.paths, &revs[i].t,
+					     &units[n].spec, DRIVER_RESULT_CHECK);
+			corrupt[n++] = r.removed_corrupt;
+			driver_result_release(&r);
+		}
+	if (n && driver_units_run(s->cfg.paths, units, n, engine, NULL,
+				  NULL) < 0) {
+		guile_set_error("%s", driver_last_error());
+		ret = SESSION_STOP;
+		goto out;
+	}
+	/* a unit that failed is made again by (run), which stops on its error */
+	for (u = 0; u < n && !ret; u++) {
+		int did = units[u].state == DRIVER_UNIT_RAN;
+
+		*ran += did;
+		ret = add_prefetched(s, units[u].target->subset,
+				     units[u].spec.seed, did, 0, corrupt[u]);
+	}
+out:
+	free(units);
+	free(corrupt);
+	return ret;
+}
+
+/* The revisions, located; the seeds each lacks; their total. */
+static int missing_runs(struct session *s, const char *const *revs,
+			struct pre_rev *r, size_t nr, int k, size_t *total)
+{
+	size_t i, j, u;
+	long cls;
+	int ret;
+
+	*total = 0;
+	for (i = 0; i < nr; i++) {
+		ret = locate(s, revs[i], r[i].commit, &cls, r[i].subset);
+		if (ret)
+			return ret;
+		for (j = 0; j < i; j++)
+			if (!strcmp(r[j].subset, r[i].subset))
+				break;
+		for (u = 1; j == i && u <= (size_t)k; u++)
+			r[i].missing += !known_run(s, r[i].subset, u);
+		*total += r[i].missing;
+	}
+	return 0;
+}
+
+int session_prefetch(struct session *s, const char *const *revs, size_t nr,
+		     int k, size_t *ran)
 {
 	struct driver_engine *engine = s->cfg.engine;
 	struct driver_engine local = { 0 };
-	struct driver_unit *units;
-	struct driver_target t;
-	struct driver_result r;
-	char commit[41], subset[41];
-	int ret, *corrupt;
-	size_t n = 0, u;
-	long cls;
+	struct pre_rev *r;
+	size_t i, n;
+	int ret;
 
 	*ran = 0;
-	if (s->cfg.mode == GUILE_REPLAY || k < 1)
+	if (s->cfg.mode == GUILE_REPLAY || k < 1 || !nr)
 		return 0;	/* a replay runs nothing: (run) reads the log */
 	if (!engine) {
 		local.jobs = s->cfg.jobs;
 		local.retries = 2;
 		engine = &local;
 	}
-	ret = locate(s, rev, commit, &cls, subset);
-	if (ret)
-		return ret;
-	units = calloc(k, sizeof(*units));
-	corrupt = calloc(k, sizeof(*corrupt));
-	if (!units || !corrupt) {
-		free(units);
-		free(corrupt);
+	r = calloc(nr, sizeof(*r));
+	if (!r) {
 		guile_set_error("out of memory");
 		return SESSION_STOP;
 	}
-	for (u = 1; u <= (size_t)k; u++) {
-		if (known_run(s, subset, u))
-			continue;	/* logged, or run in this session */
-		units[n].spec = s->cfg.run;
-		units[n].spec.seed = u;
-		units[n].spec.metrics = 1;
-		units[n++].target = &t;
-	}
+	ret = missing_runs(s, revs, r, nr, k, &n);
 	/* one at a time here: (run) makes them as well, one by one */
-	if (!n || (!engine->slurm && (n == 1 || engine->jobs <= 1)))
+	if (ret || !n || (!engine->slurm && (n == 1 || engine->jobs <= 1)))
 		goto out;
-	report_progress(s, commit);
-	ret = driver_target_prepare(&t, s->cfg.paths, s->cfg.repo, commit,
-				    s->cfg.jobs, s->cfg.verbose);
-	if (ret == DRIVER_UNSUPPORTED) {
-		ret = 0;	/* (run) makes each a skip */
-		goto release;
-	} else if (ret) {
-		guile_set_error("%s", driver_last_error());
-		ret = SESSION_STOP;
-		goto release;
-	}
-	ret = add_prefetched(s, subset, 0, t.status == DRIVER_BUILD_FAILED &&
-			     !t.from_cache, t.built, t.removed_corrupt);
-	if (ret || t.status != DRIVER_OK)
-		goto release;	/* a build failure is every seed's result */
-	/* a corrupt entry is removed here: count it as (run) would */
-	for (u = 0; u < n; u++) {
-		ret = driver_target_result(&r, s->cfg.paths, &t,
-					   &units[u].spec, DRIVER_RESULT_CHECK);
-		corrupt[u] = r.removed_corrupt;
-		driver_result_release(&r);
-	}
-	ret = driver_units_run(s->cfg.paths, units, n, engine, NULL, NULL);
-	if (ret < 0) {
-		guile_set_error("%s", driver_last_error());
-		ret = SESSION_STOP;
-		goto release;
-	}
-	/* a unit that failed is made again by (run), which stops on its error */
-	ret = 0;
-	for (u = 0; u < n && !ret; u++) {
-		int did = units[u].state == DRIVER_UNIT_RAN;
-
-		*ran += did;
-		ret = add_prefetched(s, subset, units[u].spec.seed, did, 0,
-				     corrupt[u]);
-	}
-release:
-	driver_target_release(&t);
+	build_at_once(s, r, nr);
+	for (i = 0; i < nr && !ret; i++)
+		ret = prepare_rev(s, &r[i]);
+	if (!ret)
+		ret = run_units(s, r, nr, k, engine, ran);
 out:
-	free(units);
-	free(corrupt);
+	for (i = 0; i < nr; i++)
+		if (r[i].prepared)
+			driver_target_release(&r[i].t);
+	free(r);
 	return ret;
 }
 
@@ -852,7 +1007,7 @@ static cJSON *step_values(const struct session *s, const char *subset,
 }
 
 int session_step(struct session *s, long cls, const char *verdict,
-		 const char *reason, cJSON *details)
+		 const char *reason, cJSON *details, long round)
 {
 	struct guile_answer *a = s->answer;
 	struct guile_step *st;
@@ -892,6 +1047,9 @@ int session_step(struct session *s, long cls, const char *verdict,
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "event", "step");
 	cJSON_AddNumberToObject(ev, "step", st->step);
+	/* a step alone in its round (--width 1) has none, as logs had */
+	if (round > 0)
+		cJSON_AddNumberToObject(ev, "round", round);
 	cJSON_AddNumberToObject(ev, "class", cls);
 	cJSON_AddStringToObject(ev, "commit", commit);
 	cJSON_AddStringToObject(ev, "subset", subset);
@@ -1052,6 +1210,7 @@ int guile_config_from_log(struct guile_config *cfg, const char *log)
 	cfg->threshold = num_of(o, "threshold", 5);
 	cfg->seeds = (int)num_of(o, "seeds", 1);
 	cfg->max_seeds = (int)num_of(o, "max_seeds", cfg->seeds);
+	cfg->width = (int)num_of(o, "width", 1);
 	cfg->first_parent = cJSON_IsTrue(
 		cJSON_GetObjectItemCaseSensitive(o, "first_parent"));
 	v = cJSON_GetObjectItemCaseSensitive(o, "script");
