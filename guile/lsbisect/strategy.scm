@@ -12,7 +12,8 @@
             energy mean-power balance work-conservation wakeup-p99
             usage-error median mann-whitney-p
             threshold-judge predicate->judge default-judge
-            runs-of evaluate default-strategy bisect-with)
+            runs-of evaluate default-strategy bisect-with
+            ceil-log round-picks round-update search)
   #:re-export (higher-is-better?))
 
 ;;; Classes, as (session 'classes) and revision-range give them.
@@ -188,7 +189,7 @@ good, bad or skip. An undecided revision gets twice the seeds, up to
                            (format #f "undecided after ~a seeds" k)
                            details))))))))
 
-(define (check-good judge)
+(define* (check-good judge #:optional round)
   "GOOD must run and must not be bad against itself."
   (let* ((good (session 'good))
          (goods (runs-of good (session 'seeds)))
@@ -202,62 +203,118 @@ good, bad or skip. An undecided revision gets twice the seeds, up to
       (lambda (key subr fmt args rest)
         (usage-error "~a" (car args))))
     (let-values (((verdict details) (verdict-of (judge goods goods))))
-      (log-step -1 "good" "" details)
+      (log-step -1 "good" "" details round)
       (unless (eq? verdict 'good)
         (usage-error "GOOD '~a' does not score as good against itself (~a)"
                      (session 'good-name) verdict)))))
 
 ;;; The search, over classes: GOOD is before class 0, BAD is the last
 ;;; class. lo is the last class known good (-1: GOOD), hi the first known
-;;; bad; the next class tested is the untested one nearest the middle.
+;;; bad; a round tests the untested classes nearest the points that cut
+;;; lo..hi into WIDTH + 1 equal parts: with width 1, the one nearest the
+;;; middle, as halving does.
 
-(define (ceil-log2 n)
+(define (ceil-log base n)
+  "The least k with BASE^k >= N."
   (let loop ((k 0) (p 1))
-    (if (>= p n) k (loop (+ k 1) (* 2 p)))))
+    (if (>= p n) k (loop (+ k 1) (* base p)))))
+
+(define (ceil-log2 n) (ceil-log 2 n))
+
+(define (round-picks open lo hi width)
+  "Up to WIDTH classes of OPEN (ascending, between LO and HI), ascending:
+for each point lo + k (hi - lo) / (width + 1), k = 1 .. WIDTH, the class
+left nearest to it (the lower on a tie). Width 1 gives the class nearest
+the middle."
+  (let loop ((k 1) (left open) (chosen '()))
+    (if (or (> k width) (null? left))
+        (sort chosen <)
+        (let* ((cut (+ lo (/ (* k (- hi lo)) (+ width 1))))
+               (m (fold (lambda (i best)
+                          (if (< (abs (- i cut)) (abs (- best cut))) i best))
+                        (car left) (cdr left))))
+          (loop (+ k 1) (delete m left) (cons m chosen))))))
+
+(define (round-update lo hi picks verdicts)
+  "(values lo hi skipped) after a round: hi the first class found bad, lo
+the last found good below it (a good class above a bad one says nothing),
+skipped the classes skipped."
+  (let* ((hi (fold (lambda (i v m) (if (eq? v 'bad) (min i m) m))
+                   hi picks verdicts))
+         (lo (fold (lambda (i v m) (if (and (eq? v 'good) (< i hi)) (max i m) m))
+                   lo picks verdicts)))
+    (values lo hi (filter-map (lambda (i v) (and (eq? v 'skip) i))
+                              picks verdicts))))
+
+(define (search n width test-round)
+  "The search over classes 0 .. N-1, class N-1 known bad, in rounds of up
+to WIDTH classes: (TEST-ROUND PICKS LO HI OPEN) tests the classes PICKS and
+gives their verdicts, good, bad or skip, in their order. The answer:
+(culprit CLASS), or (ambiguous CLASS ...) when only skipped classes are
+left before hi."
+  (let loop ((lo -1) (hi (- n 1)) (skipped '()))
+    (let ((open (filter (lambda (i) (not (memv i skipped)))
+                        (iota (max 0 (- hi lo 1)) (+ lo 1)))))
+      (if (null? open)
+          (let ((between (sort (filter (lambda (i) (< lo i hi)) skipped) <)))
+            (test-round '() lo hi open)
+            (if (null? between)
+                (list 'culprit hi)
+                (cons 'ambiguous (append between (list hi)))))
+          (let* ((picks (round-picks open lo hi width))
+                 (verdicts (test-round picks lo hi open)))
+            (let-values (((lo hi more) (round-update lo hi picks verdicts)))
+              (loop lo hi (append more skipped))))))))
 
 (define (default-strategy judge)
   (let* ((classes (session 'classes))
          (n (vector-length classes))
+         (width (session 'width))
+         (commit-of (lambda (i)
+                      (if (< i 0)
+                          (session 'good)
+                          (class-commit (vector-ref classes i)))))
          (commits-in (lambda (lo hi)
                        (apply + (map (lambda (i)
                                        (length (class-commits
                                                 (vector-ref classes i))))
                                      (iota (- hi lo) (+ lo 1))))))
+         ;; the round's number; #f with width 1: steps are not in rounds
+         (round (and (> width 1) 0))
+         (begin-round (lambda (is)
+                        (when round
+                          (set! round (+ round 1))
+                          (prefetch-many (map commit-of is) (session 'seeds)))))
          (bad-reason "")
          (test (lambda (i)
                  (let-values (((verdict reason details)
-                               (evaluate (class-commit (vector-ref classes i))
-                                         judge)))
-                   (log-step i (symbol->string verdict) reason details)
+                               (evaluate (commit-of i) judge)))
+                   (log-step i (symbol->string verdict) reason details round)
                    (set! bad-reason reason)
-                   verdict))))
-    (check-good judge)
-    (progress (commits-in -1 (- n 1)) (+ 1 (ceil-log2 n)))
+                   verdict)))
+         ;; GOOD and BAD are of the first round, with its picks
+         (pending (round-picks (iota (max 0 (- n 1))) -1 (- n 1) width)))
+    (begin-round (cons* -1 (- n 1) pending))
+    (check-good judge round)
+    (progress (commits-in -1 (- n 1))
+              (+ (if round 0 1) (ceil-log (+ width 1) n)))
     (case (test (- n 1))
       ((good) '(no-regression))
       ((skip) (usage-error "BAD '~a' cannot be tested: ~a"
                            (session 'bad-name) bad-reason))
       (else
-       (let loop ((lo -1) (hi (- n 1)) (skipped '()))
-         (let* ((open (filter (lambda (i) (not (memv i skipped)))
-                              (iota (max 0 (- hi lo 1)) (+ lo 1))))
-                (mid (/ (+ lo hi) 2)))
-           (progress (commits-in lo hi) (ceil-log2 (+ 1 (length open))))
-           (if (null? open)
-               (let ((between (sort (filter (lambda (i) (< lo i hi)) skipped)
-                                    <)))
-                 (if (null? between)
-                     (list 'culprit hi)
-                     (cons 'ambiguous (append between (list hi)))))
-               (let ((m (fold (lambda (i best)
-                                (if (< (abs (- i mid)) (abs (- best mid)))
-                                    i
-                                    best))
-                              (car open) (cdr open))))
-                 (case (test m)
-                   ((good) (loop m hi skipped))
-                   ((bad) (loop lo m skipped))
-                   (else (loop lo hi (cons m skipped))))))))))))
+       (search n width
+               (lambda (picks lo hi open)
+                 (progress (commits-in lo hi)
+                           (ceil-log (+ width 1) (+ 1 (length open))))
+                 (unless (or (null? picks) (equal? picks pending))
+                   (begin-round picks))
+                 (set! pending '())
+                 ;; in class order, one after another
+                 (let loop ((ps picks) (verdicts '()))
+                   (if (null? ps)
+                       (reverse verdicts)
+                       (loop (cdr ps) (cons (test (car ps)) verdicts))))))))))
 
 (define (bisect-with strategy judge predicate)
   "Run STRATEGY (default-strategy if #f) with JUDGE, or a judge made from
