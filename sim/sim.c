@@ -118,6 +118,14 @@ static void heap_remove(struct sim_queue *q, size_t i)
 		heap_down(q, i, last);
 }
 
+/* The root out: what fills it comes from the end, so it only goes down. */
+static inline void heap_pop(struct sim_queue *q)
+{
+	q->ent[0].ev->heap_idx = -1;
+	if (--q->n)
+		heap_down(q, 0, q->ent[q->n]);
+}
+
 /* @c's earliest event, NULL if none */
 static inline struct sim_event *cpu_first(struct sim_cpu *c)
 {
@@ -249,7 +257,7 @@ static struct sim_event *event_pop(uint64_t end)
 	if (ev->type == SIM_EV_TICK)
 		ev->heap_idx = -1;
 	else
-		heap_remove(&sim.cpu[cpu].q, 0);
+		heap_pop(&sim.cpu[cpu].q);
 	sim.tree_dirty = cpu;
 	return ev;
 }
@@ -863,7 +871,8 @@ static void irq(int cpu, int kind, void *arg)
 		sim.work.max_irq_cpu = cpu;
 		sim.work.max_irq_kind = kind;
 	}
-	trace_work(cpu, sim_irq_name(kind), n);
+	if (n)			/* never in a plain build: no name to look up */
+		trace_work(cpu, sim_irq_name(kind), n);
 }
 
 /* A CPU's task (or idle loop) runs on, and the kernel work it did. */

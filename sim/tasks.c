@@ -79,7 +79,10 @@ int sim_tasks_init(const struct sim_config *cfg)
 static void segment_start(struct sim_task *t)
 {
 	unsigned int speed = sim_cpu_speed(t->seg_cpu);
-	uint64_t dur = (uint64_t)(((unsigned __int128)t->work * 1024 + speed - 1) /
+	/* a 128-bit division only where 64 bits would overflow: it is slow */
+	uint64_t dur = t->work < (UINT64_MAX >> 11) ?
+		       (t->work * 1024 + speed - 1) / speed :
+		       (uint64_t)(((unsigned __int128)t->work * 1024 + speed - 1) /
 				  speed);
 
 	t->seg_t0 = sim.now;
