@@ -191,6 +191,17 @@ struct adapter_change {
 };
 
 /**
+ * adapter_reuse_cost() - what building from @donor would compile
+ * @env, @donor, @ch, @n: as for adapter_build_reuse() (@ch's blobs are
+ *	not read: non-NULL means the file is there)
+ *
+ * Return: the number of kbuild targets to compile again, 0 when the
+ * revision's build is the donor's; -1 when a full build is needed.
+ */
+int adapter_reuse_cost(const struct adapter_env *env, const char *donor,
+		       const struct adapter_change *ch, size_t n);
+
+/**
  * adapter_build_reuse() - build a revision from a neighbour's objects
  * @env: files and caches
  * @donor: the key of a finished build (adapter_donors())

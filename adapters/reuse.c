@@ -819,6 +819,25 @@ static int incremental(const struct adapter_env *env, struct targets *ts,
 	return 0;
 }
 
+int adapter_reuse_cost(const struct adapter_env *env, const char *donor,
+		       const struct adapter_change *ch, size_t n)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+	struct targets ts;
+	size_t redo;
+	int cost;
+
+	lsb_pathf(path, sizeof(path), "%s/builds/%s", env->cache_dir, donor);
+	if (!realpath(path, real))
+		return -1;
+	lsb_pathf(path, sizeof(path), "%s/o", real);
+	if (targets_read(&ts, path))
+		return -1;
+	cost = mark(&ts, ch, n, &redo) ? -1 : (int)redo;
+	targets_free(&ts);
+	return cost;
+}
+
 int adapter_build_reuse(const struct adapter_env *env, const char *donor,
 			const char *subset_hash, const char *commit,
 			const struct adapter_change *ch, size_t n,

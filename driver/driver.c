@@ -101,32 +101,60 @@ const char *driver_variant_name(const struct driver_paths *paths)
 /* The most finished builds compared with a revision. */
 #define REUSE_MAX_DONORS 32
 
-/* The nearest donor of @commit: fewest files of the subset differ. */
+/* The changes as adapters/ takes them; blobs not written yet (""). */
+static struct adapter_change *as_changes(const struct bisect_change *ch,
+					 size_t n)
+{
+	struct adapter_change *ac = calloc(n ? n : 1, sizeof(*ac));
+	size_t i;
+
+	for (i = 0; ac && i < n; i++) {
+		ac[i].path = ch[i].path;
+		ac[i].added = ch[i].status == BISECT_ADDED;
+		ac[i].blob = ch[i].status == BISECT_DELETED ? NULL : "";
+	}
+	return ac;
+}
+
+/*
+ * The donor of @commit: the finished build that needs the fewest objects
+ * compiled again (none: the same build), then the fewest files changed.
+ */
 static int nearest_donor(bisect_repo *r, const struct adapter_env *env,
 			 const char *commit, struct adapter_donor *best,
 			 struct bisect_change **ch, size_t *n)
 {
 	struct adapter_donor *d;
 	size_t nd, i, max = REUSE_MAX_CHANGES;
-	int found = 0;
+	int found = 0, best_cost = -1;
 
 	*ch = NULL;
 	*n = 0;
 	if (adapter_donors(env, &d, &nd))
 		return 0;
-	for (i = 0; i < nd && i < REUSE_MAX_DONORS && max; i++) {
+	for (i = 0; i < nd && i < REUSE_MAX_DONORS && best_cost; i++) {
+		struct adapter_change *ac;
 		struct bisect_change *c;
 		size_t k;
 		char id[41];
+		int cost;
 
 		if (bisect_resolve(r, d[i].commit, id) ||
 		    bisect_subset_diff(r, d[i].commit, commit, max, &c, &k))
 			continue;	/* another repository's, or too far */
+		ac = as_changes(c, k);
+		cost = ac && k ? adapter_reuse_cost(env, d[i].key, ac, k) : -1;
+		free(ac);
+		if (cost < 0 || (found && cost > best_cost) ||
+		    (found && cost == best_cost && k >= *n)) {
+			bisect_changes_free(c, k);
+			continue;
+		}
 		bisect_changes_free(*ch, *n);
 		*ch = c;
 		*n = k;
 		*best = d[i];
-		max = k;
+		best_cost = cost;
 		found = 1;
 	}
 	adapter_donors_free(d);
@@ -147,16 +175,14 @@ static int build_from_neighbour(bisect_repo *r, const struct adapter_env *env,
 	size_t n, i;
 	int ret = ADAPTER_ENOREUSE;
 
-	if (!nearest_donor(r, env, out->commit, &donor, &ch, &n) || !n)
+	if (!nearest_donor(r, env, out->commit, &donor, &ch, &n))
 		return ADAPTER_ENOREUSE;
-	ac = calloc(n, sizeof(*ac));
+	ac = as_changes(ch, n);
 	blobs = calloc(n, sizeof(*blobs));
 	if (!ac || !blobs)
 		goto out;
 	for (i = 0; i < n; i++) {
-		ac[i].path = ch[i].path;
-		ac[i].added = ch[i].status == BISECT_ADDED;
-		if (ch[i].status == BISECT_DELETED)
+		if (!ac[i].blob)
 			continue;
 		if (ch[i].mode != 0100644 && ch[i].mode != 0100755)
 			goto out;	/* a symbolic link or a submodule */

@@ -45,6 +45,8 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 # (default 3) commits that touch only files outside the build subset; a
 # word is a kind or kinds joined by '+' (one commit doing both):
 #   note     a comment line appended to kernel/sched/loadavg.c
+#   hdr      a comment line appended to include/drm/drm_file.h, a header
+#            of the build subset that no object of the build includes
 #   lb       the load-balancing regression ($LB_EDIT)
 #   power    the power regression ($POWER_EDIT)
 #   forkaff  fork placement ignores the task's affinity again ($FORK_EDIT)
@@ -120,6 +122,9 @@ def apply(part, i):
     if part == "note":
         put("kernel/sched/loadavg.c", text("kernel/sched/loadavg.c") + "/* note %d */\n" % i)
         return "sched/loadavg: note %d" % i
+    if part == "hdr":
+        put("include/drm/drm_file.h", text("include/drm/drm_file.h") + "/* note %d */\n" % i)
+        return "drm: note %d" % i
     if part == "lb":
         put(lb_file, edit(lb_edit, text(lb_file)))
         return "sched/fair: count the puller's next task when evening out nr_running"
