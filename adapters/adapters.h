@@ -191,6 +191,22 @@ struct adapter_change {
 };
 
 /**
+ * adapter_build_reads() - which files a finished build read
+ * @env: files and caches
+ * @subset_hash: the build's subset
+ * @files: paths relative to the top of the tree
+ * @n: their number
+ * @read: receives, per file, 1 when a target of the build read it (or it
+ *	is a Makefile, Kconfig file or script that shapes every build), 0
+ *	when nothing did: changing it cannot change the simulator
+ *
+ * Return: 0, or -1 when the subset has no finished build with kbuild's
+ * records.
+ */
+int adapter_build_reads(const struct adapter_env *env, const char *subset_hash,
+			char *const *files, size_t n, int *read);
+
+/**
  * adapter_reuse_cost() - what building from @donor would compile
  * @env, @donor, @ch, @n: as for adapter_build_reuse() (@ch's blobs are
  *	not read: non-NULL means the file is there)

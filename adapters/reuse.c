@@ -819,6 +819,30 @@ static int incremental(const struct adapter_env *env, struct targets *ts,
 	return 0;
 }
 
+int adapter_build_reads(const struct adapter_env *env, const char *subset_hash,
+			char *const *files, size_t n, int *read)
+{
+	char dir[PATH_MAX], o[PATH_MAX];
+	struct targets ts;
+	size_t i, j;
+
+	if (adapter_build_paths(env, subset_hash, dir, sizeof(dir), NULL))
+		return -1;
+	lsb_pathf(o, sizeof(o), "%s/o/include/config/auto.conf", dir);
+	if (access(o, F_OK))
+		return -1;	/* not built, or built before kbuild's records */
+	lsb_pathf(o, sizeof(o), "%s/o", dir);
+	if (targets_read(&ts, o))
+		return -1;
+	for (i = 0; i < n; i++) {
+		read[i] = shapes_build(files[i]);
+		for (j = 0; j < ts.n && !read[i]; j++)
+			read[i] = reads(&ts.v[j], files[i], 0);
+	}
+	targets_free(&ts);
+	return 0;
+}
+
 int adapter_reuse_cost(const struct adapter_env *env, const char *donor,
 		       const struct adapter_change *ch, size_t n)
 {

@@ -312,7 +312,8 @@ out:
 }
 
 /* Judge, plot and write the report, then print its summary: 0 or -1. */
-static int report_finish(struct report *rep, const char *repo, double t0)
+static int report_finish(struct report *rep, const struct driver_paths *paths,
+			 const char *repo, double t0)
 {
 	const char *o = rep->out;
 
@@ -320,7 +321,7 @@ static int report_finish(struct report *rep, const char *repo, double t0)
 		fprintf(stderr, "error: %s\n", report_last_error());
 		return -1;
 	}
-	report_find_changes(rep, repo);
+	report_find_changes(rep, repo, paths);
 	if (report_plots(rep))
 		goto fail;
 	rep->wall_s = lsb_now() - t0;
@@ -381,7 +382,7 @@ int cmd_report(int argc, char **argv)
 	if (report_out(&rep, &o, &paths) ||
 	    prepare_revisions(rev, &paths, repo, &o, tty) ||
 	    report_run(&rep, &paths, &o.engine, tty) ||
-	    report_finish(&rep, repo, t0))
+	    report_finish(&rep, &paths, repo, t0))
 		goto out;
 	ret = rep.nr_worse ? 1 : 0;
 out:

@@ -43,7 +43,8 @@ static void bisection_of(struct report_bisection *b,
 		};
 	}
 	*b = (struct report_bisection){
-		.repo = cfg->repo, .good = cfg->good, .bad = cfg->bad,
+		.repo = cfg->repo, .paths = cfg->paths,
+		.good = cfg->good, .bad = cfg->bad,
 		.workload = cfg->run.workload, .topology = cfg->run.topology,
 		.duration = cfg->run.duration, .threshold = cfg->threshold,
 		.seeds = cfg->seeds, .script = cfg->script,

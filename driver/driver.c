@@ -273,6 +273,18 @@ int driver_prepare(struct driver_revision *out,
 	}
 }
 
+int driver_build_reads(const struct driver_paths *paths, const char *subset,
+		       char *const *files, size_t n, int *read)
+{
+	struct adapter_env env = {
+		.share_dir = paths->share_dir,
+		.cache_dir = paths->cache_dir,
+		.variant = paths->variant,
+	};
+
+	return adapter_build_reads(&env, subset, files, n, read);
+}
+
 void driver_revision_release(struct driver_revision *rev)
 {
 	free(rev->exe);

@@ -108,6 +108,20 @@ int driver_prepare(struct driver_revision *out,
 void driver_revision_release(struct driver_revision *rev);
 
 /**
+ * driver_build_reads() - which of some files the build of a subset read
+ * @paths: from driver_paths_init()
+ * @subset: the subset hash of a built revision
+ * @files, @n: paths relative to the top of the tree
+ * @read: receives 1 per file the build read (or that shapes every
+ *	build: Makefiles, Kconfig, scripts/), 0 per file it did not
+ *
+ * Return: 0, or -1 when that build is not in the cache (or predates
+ * kbuild's records being kept): nothing is known.
+ */
+int driver_build_reads(const struct driver_paths *paths, const char *subset,
+		       char *const *files, size_t n, int *read);
+
+/**
  * driver_sim_identity() - the arguments every simulator run starts with
  * @argv: receives DRIVER_SIM_IDENTITY entries: @rev's executable, then
  *	--revision, --commit, --subset and --tool-version (this build's

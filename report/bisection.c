@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/common.h"
+#include "driver/driver.h"
 #include "plots/plots.h"
 #include "report/report_internal.h"
 
@@ -115,19 +116,32 @@ static void steps_text(FILE *f, const struct report_bisection *b)
 }
 
 /* The culprit's files, kernel/sched first; the text shows MAX_FILES. */
-static void culprit_files(FILE *f, const struct bisect_commit_info *info,
-			  cJSON *o)
+/*
+ * The culprit's files under kernel/sched/ and include/, those its build
+ * read first; the others (headers no object of the build includes) are
+ * only counted when the build's records say which they are.
+ */
+static void culprit_files(FILE *f, const struct report_bisection *b,
+			  const struct bisect_commit_info *info, cJSON *o)
 {
+	const char *subset = b->classes->classes[b->culprit].subset;
 	cJSON *arr = cJSON_AddArrayToObject(o, "files");
-	size_t i, shown;
+	int *read = calloc(info->nr_files ? info->nr_files : 1, sizeof(*read));
+	int known = read && b->paths &&
+		    !driver_build_reads(b->paths, subset, info->files,
+					info->nr_files, read);
+	size_t i, shown, unread;
 	int pass;
 
-	fprintf(f, "    changed under kernel/sched and include/:%s",
+	fprintf(f, "    changed under kernel/sched and include/%s:%s",
+		known ? ", read by its build" : "",
 		info->nr_files ? "\n" : " nothing\n");
 	for (pass = 0, shown = 0; pass < 2; pass++)
 		for (i = 0; i < info->nr_files; i++) {
 			if (!strncmp(info->files[i], prefixes[0],
 				     strlen(prefixes[0])) != !pass)
+				continue;
+			if (known && !read[i])
 				continue;
 			if (shown++ < MAX_FILES)
 				fprintf(f, "        %s\n", info->files[i]);
@@ -137,6 +151,15 @@ static void culprit_files(FILE *f, const struct bisect_commit_info *info,
 	if (shown > MAX_FILES)
 		fprintf(f, "        ... and %zu more (report.json lists them)\n",
 			shown - MAX_FILES);
+	if (known) {
+		for (i = 0, unread = 0; i < info->nr_files; i++)
+			unread += !read[i];
+		if (unread)
+			fprintf(f, "        (and %zu file%s no object of the build reads)\n",
+				unread, unread == 1 ? "" : "s");
+		cJSON_AddNumberToObject(o, "files_unread", (double)unread);
+	}
+	free(read);
 }
 
 /* The other commits of the culprit's class. */
@@ -215,7 +238,7 @@ static void culprit_text(FILE *f, bisect_repo *r,
 	cJSON_AddStringToObject(o, "author", info.author);
 	cJSON_AddStringToObject(o, "date", date);
 	cJSON_AddNumberToObject(o, "class", b->culprit);
-	culprit_files(f, &info, o);
+	culprit_files(f, b, &info, o);
 	culprit_class(f, r, b, o);
 	bisect_commit_info_release(&info);
 	culprit_values(f, b, o);

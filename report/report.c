@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/common.h"
+#include "driver/driver.h"
 #include "report/report_internal.h"
 #include "suite/suite.h"
 
@@ -413,35 +414,77 @@ void report_summarise(const struct report *rep, int t, int m,
 
 static const char *const change_prefixes[] = { "kernel/sched/", "include/" };
 
-/* The scheduler's files of @info by name, the headers counted. */
-static void change_files(struct report_change *c,
-			 const struct bisect_commit_info *info)
+/*
+ * Which of @info's files OLD's or NEW's build read: -1 when neither build
+ * has records, else the number read (@read filled in).
+ */
+static int files_read(const struct report *rep,
+		      const struct driver_paths *paths,
+		      const struct bisect_commit_info *info, int *read)
 {
-	const char *sched = change_prefixes[0];
-	size_t f, used = 0, headers = 0, more = 0;
+	int *other = calloc(info->nr_files ? info->nr_files : 1, sizeof(int));
+	int known = 0, n = 0, k;
+	size_t f;
 
-	for (f = 0; f < info->nr_files; f++) {
-		if (strncmp(info->files[f], sched, strlen(sched))) {
-			headers++;
+	if (!other || !paths)
+		goto out;
+	memset(read, 0, info->nr_files * sizeof(*read));
+	for (k = 0; k < 2; k++) {
+		if (driver_build_reads(paths, rep->rev[k]->subset, info->files,
+				       info->nr_files, other))
 			continue;
-		}
-		if (used + strlen(info->files[f]) + 80 < sizeof(c->files))
-			used += snprintf(c->files + used,
-					 sizeof(c->files) - used, "%s%s",
-					 used ? " " : "", info->files[f]);
-		else
-			more++;
+		known = 1;
+		for (f = 0; f < info->nr_files; f++)
+			read[f] |= other[f];
 	}
+	for (f = 0; f < info->nr_files; f++)
+		n += read[f];
+out:
+	free(other);
+	return known ? n : -1;
+}
+
+/*
+ * The scheduler's files of @info by name, then the headers a build read
+ * (@read, NULL when unknown: all counted), the others counted.
+ */
+static void change_files(struct report_change *c,
+			 const struct bisect_commit_info *info, const int *read)
+{
+	const char *sched = change_prefixes[0], *inc = change_prefixes[1];
+	size_t f, used = 0, headers = 0, more = 0;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (f = 0; f < info->nr_files; f++) {
+			const char *name = info->files[f];
+			int is_sched = !strncmp(name, sched, strlen(sched));
+
+			if (pass != !is_sched)
+				continue;
+			if (!is_sched && !(read && read[f])) {
+				headers += !strncmp(name, inc, strlen(inc));
+				continue;
+			}
+			if (used + strlen(name) + 80 < sizeof(c->files))
+				used += snprintf(c->files + used,
+						 sizeof(c->files) - used,
+						 "%s%s", used ? " " : "", name);
+			else
+				more++;
+		}
 	if (more)
 		used += snprintf(c->files + used, sizeof(c->files) - used,
 				 " and %zu more", more);
 	if (headers)
 		snprintf(c->files + used, sizeof(c->files) - used,
-			 "%s%zu file%s under include/", used ? "; " : "",
-			 headers, headers == 1 ? "" : "s");
+			 "%s%zu file%s under include/%s", used ? "; " : "",
+			 headers, headers == 1 ? "" : "s",
+			 read ? " no build read" : "");
 }
 
-void report_find_changes(struct report *rep, const char *repo)
+void report_find_changes(struct report *rep, const char *repo,
+			 const struct driver_paths *paths)
 {
 	struct bisect_classes *cls = NULL;
 	bisect_repo *r = NULL;
@@ -465,22 +508,36 @@ void report_find_changes(struct report *rep, const char *repo)
 		const struct bisect_class *k = &cls->classes[i];
 		struct report_change *c = &rep->changes[rep->nr_changes];
 		struct bisect_commit_info info;
+		int *read = NULL, nread = -1;
 
 		if (!strcmp(k->subset, prev))
 			continue;
 		prev = k->subset;
 		memcpy(c->id, cls->commits[k->first], 41);
-		if (bisect_commit_info(&info, r, c->id, change_prefixes, 2)) {
+		if (bisect_commit_info(&info, r, c->id, NULL, 0)) {
 			bisect_commit_info_release(&info);
 			continue;
 		}
-		c->subject = strdup(info.subject ? info.subject : "");
-		c->author = strdup(info.author ? info.author : "");
-		c->time = info.time;
-		change_files(c, &info);
+		read = calloc(info.nr_files ? info.nr_files : 1, sizeof(*read));
+		if (read)
+			nread = files_read(rep, paths, &info, read);
+		if (!nread) {
+			rep->nr_unread_changes++;
+		} else {
+			c->subject = strdup(info.subject ? info.subject : "");
+			c->author = strdup(info.author ? info.author : "");
+			c->time = info.time;
+			change_files(c, &info, nread > 0 ? read : NULL);
+			rep->nr_changes++;
+		}
+		free(read);
 		bisect_commit_info_release(&info);
-		rep->nr_changes++;
 	}
+	if (rep->nr_unread_changes)
+		snprintf(rep->range_note, sizeof(rep->range_note),
+			 "%zu more commit%s changed only files neither build read",
+			 rep->nr_unread_changes,
+			 rep->nr_unread_changes == 1 ? "" : "s");
 out:
 	bisect_classes_free(cls);
 	bisect_repo_free(r);

@@ -21,6 +21,8 @@
 #define LSB_REPORT_H
 
 #include <stddef.h>
+
+struct driver_paths;
 #include <stdio.h>
 
 #include "bisect/bisect.h"
@@ -175,6 +177,8 @@ struct report_change {
  * @changes: set by report_find_changes()
  * @nr_changes: their number
  * @nr_range_commits: the commits from OLD to NEW
+ * @nr_unread_changes: commits left out of @changes because they change
+ *	the subset only in files neither OLD's nor NEW's build read
  * @range_note: why the commits are not listed, or ""
  * @files: the workload files of report_units() (private)
  *
@@ -207,6 +211,7 @@ struct report {
 	struct report_change *changes;
 	size_t nr_changes;
 	size_t nr_range_commits;
+	size_t nr_unread_changes;
 	char range_note[512];
 	char (*files)[4352];
 };
@@ -326,13 +331,18 @@ const char *report_run_state(const struct report *rep,
 
 /**
  * report_find_changes() - the commits from OLD to NEW that changed the
- *	build subset
+ *	build subset in files the builds read
  * @rep: the report
  * @repo: the repository
+ * @paths: where the builds of OLD and NEW are: their kbuild records say
+ *	which files they read; a commit that changed none of them is only
+ *	counted (@nr_unread_changes), and a listed commit's headers that no
+ *	build read are only counted
  *
  * When they cannot be listed, @rep->range_note says why; not an error.
  */
-void report_find_changes(struct report *rep, const char *repo);
+void report_find_changes(struct report *rep, const char *repo,
+			 const struct driver_paths *paths);
 
 /**
  * report_plots() - per topology the heat map and the plane
@@ -580,6 +590,7 @@ struct report_step {
  */
 struct report_bisection {
 	const char *repo;
+	const struct driver_paths *paths;
 	const char *good;
 	const char *bad;
 	const char *workload;
