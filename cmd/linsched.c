@@ -51,7 +51,8 @@ static const char usage_main[] =
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds),\n"
-"LSBISECT_INSTRUMENT (build variant: work, coverage).\n";
+"LSBISECT_INSTRUMENT (build variant: work, coverage), LSBISECT_REUSE=0 (every\n"
+"build a full kbuild, none made from a built neighbour's objects).\n";
 
 static const char usage_run[] =
 "usage: linsched run REV --workload W --topology T [options]\n"

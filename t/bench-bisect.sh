@@ -8,7 +8,11 @@
 #          building its revision afresh (an empty cache per step) and
 #          running the same workload through `linsched run`, comparing
 #          the balance score with GOOD's as lsbisect does (5 %); a build
-#          failure, crash or hang is exit status 125
+#          failure, crash or hang is exit status 125; LSBISECT_REUSE=0, so
+#          every build is a full kbuild
+#   ccache the same with ccache (Debian's /usr/lib/ccache first in PATH,
+#          one ccache for the run, cold at its start); installs the
+#          package when missing (as root)
 # Prints the times and the ratios.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
@@ -42,7 +46,7 @@ echo "lsbisect cold: $cold s (status $s1, $(tail -2 "$tmp/cold.txt" | head -1))"
 echo "lsbisect warm: $warm s (status $s2, $(tail -2 "$tmp/warm.txt" | head -1))"
 grep -q "^first bad commit: $lb" "$tmp/cold.txt" || echo "warning: lsbisect did not name $lb"
 
-# git bisect run: a checkout per step, a build per step
+# git bisect run: a checkout per step, a full kbuild per step
 cat > "$tmp/step.sh" <<EOF
 #!/usr/bin/env bash
 # one git bisect step: build HEAD afresh, run, compare with GOOD
@@ -62,20 +66,37 @@ v = json.load(open('$tmp/step.json'))['metrics']['balance_score']
 sys.exit(1 if v > float(sys.argv[1]) * 1.05 else 0)" "\$(cat "$tmp/good-value")"
 EOF
 chmod +x "$tmp/step.sh"
-t3=$(date +%s.%N)
-git clone -q --shared "$work" "$tmp/checkout"
-git -C "$tmp/checkout" checkout -q bad 2>/dev/null || git -C "$tmp/checkout" checkout -q -b bad origin/bad
-mkdir -p "$tmp/good-cache"
-LSBISECT_CACHE=$tmp/good-cache "$LINSCHED" run "$TEST_V61" --repo "$tmp/checkout" --workload "$W" \
-	"${ARGS[@]}" --metrics --json "$tmp/good.json" --quiet
-json "$tmp/good.json" "r['metrics']['balance_score']" > "$tmp/good-value"
-git -C "$tmp/checkout" bisect start bad "$TEST_V61" >/dev/null
-git -C "$tmp/checkout" bisect run "$tmp/step.sh" > "$tmp/git.txt" 2>&1
-t4=$(date +%s.%N)
-gitt=$(secs "$t3" "$t4")
-steps=$(grep -c '^running' "$tmp/git.txt")
-first=$(grep -m1 'is the first bad commit' "$tmp/git.txt")
-echo "git bisect run: $gitt s ($steps steps; $first)"
-grep -q "^$lb is the first bad commit" "$tmp/git.txt" || sed 's/^/  /' "$tmp/git.txt" | tail -40
-echo "ratio git bisect run / lsbisect cold: $(python3 -c "print(round($gitt / $cold, 2))")"
-echo "ratio git bisect run / lsbisect warm: $(python3 -c "print(round($gitt / $warm, 1))")"
+# git_bisect_run LABEL: the checkout and GOOD's build are part of the time
+git_bisect_run() {
+	local label=$1 t3 t4 gitt steps first
+	rm -rf "$tmp/checkout" "$tmp/good-cache"
+	t3=$(date +%s.%N)
+	git clone -q --shared "$work" "$tmp/checkout"
+	git -C "$tmp/checkout" checkout -q bad 2>/dev/null || git -C "$tmp/checkout" checkout -q -b bad origin/bad
+	mkdir -p "$tmp/good-cache"
+	LSBISECT_CACHE=$tmp/good-cache "$LINSCHED" run "$TEST_V61" --repo "$tmp/checkout" --workload "$W" \
+		"${ARGS[@]}" --metrics --json "$tmp/good.json" --quiet
+	json "$tmp/good.json" "r['metrics']['balance_score']" > "$tmp/good-value"
+	git -C "$tmp/checkout" bisect start bad "$TEST_V61" >/dev/null
+	git -C "$tmp/checkout" bisect run "$tmp/step.sh" > "$tmp/git.txt" 2>&1
+	t4=$(date +%s.%N)
+	gitt=$(secs "$t3" "$t4")
+	steps=$(grep -c '^running' "$tmp/git.txt")
+	first=$(grep -m1 'is the first bad commit' "$tmp/git.txt")
+	echo "$label: $gitt s ($steps steps; $first)"
+	grep -q "^$lb is the first bad commit" "$tmp/git.txt" || sed 's/^/  /' "$tmp/git.txt" | tail -40
+	echo "ratio $label / lsbisect cold: $(python3 -c "print(round($gitt / $cold, 2))")"
+	echo "ratio $label / lsbisect warm: $(python3 -c "print(round($gitt / $warm, 1))")"
+}
+
+export LSBISECT_REUSE=0
+git_bisect_run "git bisect run"
+command -v ccache >/dev/null || apt-get install -y -qq ccache >/dev/null 2>&1 ||
+	echo "warning: no ccache, and it cannot be installed"
+if [ -d /usr/lib/ccache ]; then
+	(
+		export PATH=/usr/lib/ccache:$PATH CCACHE_DIR=$tmp/ccache \
+			CCACHE_BASEDIR=$tmp CCACHE_NOHASHDIR=true
+		git_bisect_run "git bisect run with ccache"
+	)
+fi
