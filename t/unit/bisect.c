@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bisect/bisect.h"
+#include "common/common.h"
 #include "t/tap.h"
 
 static char tmp[64], repo[128];
@@ -380,6 +381,45 @@ static void test_kernel(void)
 	bisect_repo_free(r);
 }
 
+/* The subset files two revisions differ in; a blob into a file. */
+static void test_diff(bisect_repo *r, char c[6][41])
+{
+	struct bisect_change *ch;
+	char path[256], oid[41];
+	size_t n;
+	char *text;
+	int err;
+
+	err = bisect_subset_diff(r, c[1], c[2], 10, &ch, &n);
+	tap_ok(!err && !n && !ch, "c1..c2 changes nothing of the subset");
+	err = bisect_subset_diff(r, c[1], c[5], 10, &ch, &n);
+	tap_ok(!err && n == 3 && !strcmp(ch[0].path, "drivers/foo/Kconfig") &&
+	       ch[0].status == BISECT_MODIFIED &&
+	       !strcmp(ch[1].path, "io_uring/io-wq.h") &&
+	       ch[1].status == BISECT_DELETED && !*ch[1].oid && !ch[1].mode &&
+	       !strcmp(ch[2].path, "kernel/sched/core.c") &&
+	       ch[2].status == BISECT_MODIFIED && ch[2].mode == 0100644,
+	       "c1..c5: a glob rule's file, a file rule gone, a directory rule's file, sorted");
+	snprintf(oid, sizeof(oid), "%s", n == 3 ? ch[2].oid : "");
+	bisect_changes_free(ch, n);
+	err = bisect_subset_diff(r, c[5], c[1], 10, &ch, &n);
+	tap_ok(!err && n == 3 && ch[1].status == BISECT_ADDED,
+	       "c5..c1: the file rule's file comes back as added");
+	bisect_changes_free(ch, n);
+	err = bisect_subset_diff(r, c[1], c[5], 2, &ch, &n);
+	tap_ok(err == BISECT_ETOOMANY && !ch && !n &&
+	       strstr(bisect_last_error(), "more than 2 files"),
+	       "past the limit: %s", bisect_last_error());
+	snprintf(path, sizeof(path), "%s/blob", tmp);
+	err = bisect_blob_write(r, oid, path);
+	text = lsb_read_file(path, NULL);
+	tap_ok(!err && text && !strcmp(text, "int core2;\n"),
+	       "a blob written to a file");
+	free(text);
+	tap_ok(bisect_blob_write(r, "0123", path) == 0,
+	       "an existing blob file is taken as it is");
+}
+
 int main(void)
 {
 	char c[6][41], hex[41], h[6][41], want[41], abbrev[8], path[256];
@@ -563,6 +603,7 @@ int main(void)
 
 	test_classes();
 	test_kernel();
+	test_diff(r, c);
 	bisect_repo_free(r);
 
 	after = snapshot();
