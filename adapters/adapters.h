@@ -218,6 +218,20 @@ int adapter_reuse_cost(const struct adapter_env *env, const char *donor,
 		       const struct adapter_change *ch, size_t n);
 
 /**
+ * adapter_same_build() - whether changes from a built subset leave its build
+ * @env: files and caches
+ * @subset_hash: a subset whose build is finished
+ * @ch, @n: the files another revision changes from it, as for
+ *	adapter_build_reuse()
+ *
+ * Return: 1 when no target of that build read a changed file (and none
+ * shapes the build): the other revision builds the same simulator; 0 when
+ * it does not or the build is not there.
+ */
+int adapter_same_build(const struct adapter_env *env, const char *subset_hash,
+		       const struct adapter_change *ch, size_t n);
+
+/**
  * adapter_build_reuse() - build a revision from a neighbour's objects
  * @env: files and caches
  * @donor: the key of a finished build (adapter_donors())

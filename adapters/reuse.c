@@ -843,6 +843,17 @@ int adapter_build_reads(const struct adapter_env *env, const char *subset_hash,
 	return 0;
 }
 
+int adapter_same_build(const struct adapter_env *env, const char *subset_hash,
+		       const struct adapter_change *ch, size_t n)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	if (adapter_build_paths(env, subset_hash, dir, sizeof(dir), NULL) ||
+	    !realpath(dir, real))
+		return 0;
+	return adapter_reuse_cost(env, base_name(real), ch, n) == 0;
+}
+
 int adapter_reuse_cost(const struct adapter_env *env, const char *donor,
 		       const struct adapter_change *ch, size_t n)
 {

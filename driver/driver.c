@@ -205,6 +205,41 @@ out:
 	return ret;
 }
 
+int driver_same_build(const struct driver_paths *paths, const char *repo,
+		      const char *built, const char *other)
+{
+	struct adapter_env env = {
+		.share_dir = paths->share_dir,
+		.cache_dir = paths->cache_dir,
+		.variant = paths->variant,
+	};
+	char a[41], b[41], sa[41], sb[41];
+	struct bisect_change *ch = NULL;
+	struct adapter_change *ac = NULL;
+	bisect_repo *r = NULL;
+	size_t n = 0;
+	int same = 0;
+
+	if (bisect_repo_open(&r, repo) || bisect_resolve(r, built, a) ||
+	    bisect_resolve(r, other, b) || bisect_subset_hash(r, a, sa) ||
+	    bisect_subset_hash(r, b, sb))
+		goto out;
+	if (!strcmp(sa, sb)) {
+		same = 1;
+		goto out;
+	}
+	if (paths->variant == ADAPTER_COVERAGE ||
+	    bisect_subset_diff(r, a, b, REUSE_MAX_CHANGES, &ch, &n))
+		goto out;
+	ac = as_changes(ch, n);
+	same = ac && n && adapter_same_build(&env, sa, ac, n);
+out:
+	free(ac);
+	bisect_changes_free(ch, n);
+	bisect_repo_free(r);
+	return same;
+}
+
 int driver_prepare(struct driver_revision *out,
 		   const struct driver_paths *paths, const char *repo,
 		   const char *rev, int jobs, int verbose)

@@ -108,6 +108,24 @@ int driver_prepare(struct driver_revision *out,
 void driver_revision_release(struct driver_revision *rev);
 
 /**
+ * driver_same_build() - whether a revision builds what a built one did
+ * @paths: from driver_paths_init()
+ * @repo: the repository
+ * @built: a revision whose build is in the cache
+ * @other: another revision
+ *
+ * Known without building @other: the files of the build subset it changes
+ * from @built are files no target of @built's build read (kbuild's
+ * records), so its simulator is @built's, and so is every result. Two
+ * revisions with one subset build the same too.
+ *
+ * Return: 1 when they build the same; 0 when not, or when it is not known
+ * (@built not built, too many changes, a repository error).
+ */
+int driver_same_build(const struct driver_paths *paths, const char *repo,
+		      const char *built, const char *other);
+
+/**
  * driver_build_reads() - which of some files the build of a subset read
  * @paths: from driver_paths_init()
  * @subset: the subset hash of a built revision
