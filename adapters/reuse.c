@@ -18,11 +18,11 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +48,6 @@ struct target {
 struct targets {
 	struct target *v;
 	size_t n, cap;
-	const char *o;		/* the o/ walked */
 	int err;
 };
 
@@ -352,18 +351,23 @@ static int under(const char *rel, const char *prefix)
 	return !strncmp(rel, prefix, len) && (!rel[len] || rel[len] == '/');
 }
 
-/* Where a link to the donor's @path must point: the file it links to. */
+/*
+ * What a link standing for the donor's @path holds: the donor's own link
+ * (into the neighbour it came from, to a blob, or the tree's own relative
+ * link, which the farm's mirrored directories resolve alike), or the
+ * absolute path of its real file or directory.
+ */
 static int link_target(const char *path, char *out, size_t len)
 {
 	ssize_t n = readlink(path, out, len - 1);
 
 	if (n >= 0) {
 		out[n] = '\0';
-		return out[0] == '/' ? 0 : -1;	/* our links are absolute */
+		return 0;
 	}
 	if (errno != EINVAL)
 		return -1;
-	lsb_pathf(out, len, "%s", path);	/* a real file or directory */
+	lsb_pathf(out, len, "%s", path);
 	return 0;
 }
 
@@ -376,7 +380,7 @@ static int farm_dir(const char *from, const char *to, const char *rel,
 	size_t i;
 	int ret = 0;
 
-	if (link_target(from, target, sizeof(target)))
+	if (!realpath(from, target))
 		return -1;
 	d = opendir(target);
 	if (!d)

@@ -71,6 +71,18 @@ int driver_paths_init(struct driver_paths *out)
 	env = getenv("LSBISECT_CACHE");
 	lsb_pathf(out->cache_dir, sizeof(out->cache_dir), "%s",
 		 env && *env ? env : "");
+	/* kbuild runs in another directory: the cache's path is absolute */
+	if (*out->cache_dir && *out->cache_dir != '/') {
+		char cwd[2048];
+
+		if (!getcwd(cwd, sizeof(cwd))) {
+			driver_set_error("cannot read the current directory: %s",
+					 strerror(errno));
+			return -1;
+		}
+		lsb_pathf(out->cache_dir, sizeof(out->cache_dir), "%s/%s", cwd,
+			  env);
+	}
 	if (!*out->cache_dir)
 		lsb_pathf(out->cache_dir, sizeof(out->cache_dir), "%s/cache",
 			 out->data_dir);
@@ -171,11 +183,13 @@ static int build_from_neighbour(bisect_repo *r, const struct adapter_env *env,
 	struct adapter_donor donor;
 	struct bisect_change *ch;
 	struct adapter_change *ac = NULL;
-	char (*blobs)[4200] = NULL;
+	char (*blobs)[4200] = NULL, cache[PATH_MAX];
 	size_t n, i;
 	int ret = ADAPTER_ENOREUSE;
 
-	if (!nearest_donor(r, env, out->commit, &donor, &ch, &n))
+	/* the sources link to the blobs: their paths must be absolute */
+	if (!realpath(env->cache_dir, cache) ||
+	    !nearest_donor(r, env, out->commit, &donor, &ch, &n))
 		return ADAPTER_ENOREUSE;
 	ac = as_changes(ch, n);
 	blobs = calloc(n, sizeof(*blobs));
@@ -186,12 +200,12 @@ static int build_from_neighbour(bisect_repo *r, const struct adapter_env *env,
 			continue;
 		if (ch[i].mode != 0100644 && ch[i].mode != 0100755)
 			goto out;	/* a symbolic link or a submodule */
-		lsb_pathf(blobs[i], sizeof(blobs[i]), "%s/blobs/%.2s",
-			  env->cache_dir, ch[i].oid);
+		lsb_pathf(blobs[i], sizeof(blobs[i]), "%s/blobs/%.2s", cache,
+			  ch[i].oid);
 		if (lsb_mkdir_p(blobs[i]))
 			goto out;
-		lsb_pathf(blobs[i], sizeof(blobs[i]), "%s/blobs/%.2s/%s",
-			  env->cache_dir, ch[i].oid, ch[i].oid + 2);
+		lsb_pathf(blobs[i], sizeof(blobs[i]), "%s/blobs/%.2s/%s", cache,
+			  ch[i].oid, ch[i].oid + 2);
 		if (bisect_blob_write(r, ch[i].oid, blobs[i]))
 			goto out;
 		ac[i].blob = blobs[i];
