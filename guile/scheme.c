@@ -634,6 +634,25 @@ static SCM p_commit_info(SCM rev)
 }
 
 /*
+ * (same-build? BUILT OTHER) → whether OTHER builds what BUILT's build is,
+ * known without building OTHER: BUILT is built and OTHER changes nothing
+ * its objects and configuration read (driver_same_build()).
+ */
+static SCM p_same_build_p(SCM built, SCM other)
+{
+	struct session *s = session("same-build?");
+	char *a, *b;
+	int same;
+
+	scm_dynwind_begin(0);
+	a = arg_str(built, 1, "same-build?");
+	b = arg_str(other, 2, "same-build?");
+	same = driver_same_build(s->cfg.paths, s->cfg.repo, a, b);
+	scm_dynwind_end();
+	return scm_from_bool(same == 1);
+}
+
+/*
  * The loader: a file's forms are read with their positions and compiled
  * one by one, so that an error in them reports file:line:column (the
  * evaluator's frames know no source). A file that begins with
@@ -688,6 +707,7 @@ static void define_module(void *data)
 		{ "log-step", 2, 3, (scm_t_subr)p_log_step },
 		{ "progress", 2, 0, (scm_t_subr)p_progress },
 		{ "commit-info", 1, 0, (scm_t_subr)p_commit_info },
+		{ "same-build?", 2, 0, (scm_t_subr)p_same_build_p },
 	};
 	size_t i;
 
