@@ -764,45 +764,6 @@ build_child(struct session *s, const struct pre_rev *r, int jobs)
 }
 
 /*
- * The revisions of a round that lack runs are built at once, a child
- * process each with its share of the build jobs; the parent then finds
- * each build (or build failure) in the cache. A child that fails leaves
- * its revision to the parent, which builds it and reports its error.
- */
-static void build_at_once(struct session *s, struct pre_rev *revs, size_t nr)
-{
-	size_t i, nb = 0;
-	int jobs, st;
-
-	for (i = 0; i < nr; i++)
-		nb += revs[i].missing > 0;
-	if (nb < 2)
-		return;		/* prepared in this process, as for one */
-	jobs = s->cfg.jobs / (int)nb > 1 ? s->cfg.jobs / (int)nb : 1;
-	report_progress(s, revs[0].commit);
-	for (i = 0; i < nr; i++) {
-		if (!revs[i].missing)
-			continue;
-		fflush(NULL);	/* the child must not write our buffers */
-		revs[i].pid = fork();
-		if (!revs[i].pid)
-			build_child(s, &revs[i], jobs);
-		if (revs[i].pid < 0)
-			revs[i].pid = 0;
-	}
-	for (i = 0; i < nr; i++) {
-		if (!revs[i].pid)
-			continue;
-		while (waitpid(revs[i].pid, &st, 0) < 0 && errno == EINTR)
-			;
-		revs[i].child = WIFEXITED(st) && WEXITSTATUS(st) < PRE_ERROR ?
-				WEXITSTATUS(st) : PRE_ERROR;
-		if (revs[i].child == PRE_ERROR)
-			revs[i].pid = 0;
-	}
-}
-
-/*
  * Prepare a revision that lacks runs: from the cache after a build child,
  * told what the child did. Its build failure is every seed's result, and
  * a revision no adapter covers is (run)'s to skip: @r->missing becomes 0.
@@ -811,7 +772,7 @@ static int prepare_rev(struct session *s, struct pre_rev *r)
 {
 	int ret;
 
-	if (!r->missing)
+	if (!r->missing || r->prepared)
 		return 0;
 	report_progress(s, r->commit);
 	ret = driver_target_prepare(&r->t, s->cfg.paths, s->cfg.repo,
@@ -836,6 +797,68 @@ static int prepare_rev(struct session *s, struct pre_rev *r)
 	if (r->t.status != DRIVER_OK)
 		r->missing = 0;
 	return ret;
+}
+
+/* Whether a revision of this session ran: its build is a neighbour. */
+static int ran_one(const struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_runs; i++)
+		if (s->runs[i].status == DRIVER_OK)
+			return 1;
+	return 0;
+}
+
+/*
+ * The revisions of a round that lack runs are built at once, a child
+ * process each with its share of the build jobs; the parent then finds
+ * each build (or build failure) in the cache. A child that fails leaves
+ * its revision to the parent, which builds it and reports its error.
+ * Before any revision of the session ran, the first is built alone, with
+ * every job: the others can then be built from its objects (driver/'s
+ * builds from a neighbour) rather than each from nothing.
+ */
+static int build_at_once(struct session *s, struct pre_rev *revs, size_t nr)
+{
+	size_t i, nb = 0;
+	int jobs, st, ret;
+
+	for (i = 0; i < nr; i++)
+		nb += revs[i].missing > 0;
+	for (i = 0; nb > 1 && !ran_one(s) && i < nr; i++)
+		if (revs[i].missing) {
+			ret = prepare_rev(s, &revs[i]);
+			if (ret)
+				return ret;
+			nb--;
+			break;
+		}
+	if (nb < 2)
+		return 0;	/* prepared in this process, as for one */
+	jobs = s->cfg.jobs / (int)nb > 1 ? s->cfg.jobs / (int)nb : 1;
+	report_progress(s, revs[0].commit);
+	for (i = 0; i < nr; i++) {
+		if (!revs[i].missing || revs[i].prepared)
+			continue;
+		fflush(NULL);	/* the child must not write our buffers */
+		revs[i].pid = fork();
+		if (!revs[i].pid)
+			build_child(s, &revs[i], jobs);
+		if (revs[i].pid < 0)
+			revs[i].pid = 0;
+	}
+	for (i = 0; i < nr; i++) {
+		if (!revs[i].pid)
+			continue;
+		while (waitpid(revs[i].pid, &st, 0) < 0 && errno == EINTR)
+			;
+		revs[i].child = WIFEXITED(st) && WEXITSTATUS(st) < PRE_ERROR ?
+				WEXITSTATUS(st) : PRE_ERROR;
+		if (revs[i].child == PRE_ERROR)
+			revs[i].pid = 0;
+	}
+	return 0;
 }
 
 /* The units of the prepared revisions, made at once into the cache. */
@@ -936,7 +959,7 @@ int session_prefetch(struct session *s, const char *const *revs, size_t nr,
 	/* one at a time here: (run) makes them as well, one by one */
 	if (ret || !n || (!engine->slurm && (n == 1 || engine->jobs <= 1)))
 		goto out;
-	build_at_once(s, r, nr);
+	ret = build_at_once(s, r, nr);
 	for (i = 0; i < nr && !ret; i++)
 		ret = prepare_rev(s, &r[i]);
 	if (!ret)
