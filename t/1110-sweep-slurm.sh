@@ -16,7 +16,7 @@ if ! slurm_install; then
 	echo "Bail out! cannot install Slurm and MUNGE (slurmctld slurmd slurm-client munge)"
 	exit 1
 fi
-plan 13
+plan 14
 tmp=$(mktemp -d)
 trap 'slurm_stop; rm -rf "$tmp"' EXIT
 if ! slurm_start "$tmp/slurm"; then
@@ -26,7 +26,7 @@ fi
 diag "cluster: $(sinfo -h -o '%P %D nodes %C CPUs (A/I/O/T) %t')"
 
 # caches whose results are their own, builds and exports shared
-for c in local slurm-cache local2 slurm2 bl bs; do private_cache "$tmp/$c"; done
+for c in local slurm-cache local2 slurm2 bl bs bw; do private_cache "$tmp/$c"; done
 "$LINSCHED" build "$TEST_V61" >/dev/null && "$LINSCHED" build "$TEST_V612" >/dev/null ||
 	{ echo "Bail out! cannot build the test revisions"; exit 1; }
 A=("$TEST_V61" "$TEST_V612" --suite hog --topology quad --seeds 3 --duration 2s --out "$tmp/out" -q)
@@ -124,8 +124,26 @@ same_log "$tmp/bl-out/log.jsonl" "$tmp/bl" "$tmp/bs-out/log.jsonl" "$tmp/bs"
 same=$?
 test_expect_success "lsbisect --seeds 3 --engine slurm: the culprit $lb and the log of the local engine ($(secs "$t0" "$t1") s)" \
 	'[ $s1 = 0 ] && [ $s2 = 0 ] && [ "$(json "$tmp/bs-out/report.json" "r['\''culprit'\'']['\''commit'\'']")" = "$lb" ] && [ $same = 0 ]'
+# --width 3: a round's revisions are built side by side here and their
+# runs are one job array; the answer and verdicts of the halving
+t0=$(now)
+LSBISECT_CACHE=$tmp/bw "$LSBISECT" "${BA[@]}" --engine slurm --width 3 --out "$tmp/bw-out" > "$tmp/bw.txt" 2>&1
+s3=$?
+t1=$(now)
+k=$(python3 -c "
+import json, sys
+load = lambda p: [json.loads(l) for l in open(p)]
+one, wide = load(sys.argv[1]), load(sys.argv[2])
+steps = lambda e: {x['class']: x['verdict'] for x in e if x['event'] == 'step'}
+end = lambda e: [(x['outcome'], x.get('class')) for x in e if x['event'] == 'end']
+rounds = [x['round'] for x in wide if x['event'] == 'step']
+a, b = steps(one), steps(wide)
+print(end(one) == end(wide) and all(a[c] == b[c] for c in a if c in b) and max(rounds) <= 3, max(rounds))" \
+	"$tmp/bl-out/log.jsonl" "$tmp/bw-out/log.jsonl")
+test_expect_success "lsbisect --seeds 3 --width 3 --engine slurm: the answer and verdicts of the halving, rounds: $k (status $s3, $(secs "$t0" "$t1") s)" \
+	'[ $s3 = 0 ] && [ "${k%% *}" = True ]'
 test_expect_success "no job left in the queue, no sweep directory left" \
-	'[ -z "$(squeue -h -o %i)" ] && [ -z "$(ls -A "$tmp/bs/sweeps" 2>/dev/null)" ]'
+	'[ -z "$(squeue -h -o %i)" ] && [ -z "$(ls -A "$tmp/bs/sweeps" 2>/dev/null)" ] && [ -z "$(ls -A "$tmp/bw/sweeps" 2>/dev/null)" ]'
 
 # no reachable controller: at once, saying so
 sed "s/^SlurmctldPort=.*/SlurmctldPort=$(python3 -c 'import socket; s = socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')/" \
