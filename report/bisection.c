@@ -46,8 +46,10 @@ static void format_date(char *out, size_t len, long long t, int offset)
 		 offset < 0 ? '-' : '+', abs(offset) / 60, abs(offset) % 60);
 }
 
-static const struct report_step *step_of(const struct report_bisection *b,
-					 long cls)
+#define SAME_BUILD "same build as "
+
+static const struct report_step *own_step(const struct report_bisection *b,
+					  long cls)
 {
 	size_t i;
 
@@ -55,6 +57,34 @@ static const struct report_step *step_of(const struct report_bisection *b,
 		if (b->steps[i].cls == cls)
 			return &b->steps[i];
 	return NULL;
+}
+
+/*
+ * The step of class @cls; for a class the strategy joined to a tested one
+ * ("same build as GOOD", "same build as class K": it was neither built
+ * nor run), that one's step, whose figures are its own too.
+ */
+static const struct report_step *step_of(const struct report_bisection *b,
+					 long cls)
+{
+	const struct report_step *st = own_step(b, cls);
+	size_t hops;
+
+	for (hops = 0; st && hops < b->nr_steps; hops++) {
+		const char *to;
+
+		if (st->has_value || !st->reason ||
+		    strncmp(st->reason, SAME_BUILD, strlen(SAME_BUILD)))
+			break;
+		to = st->reason + strlen(SAME_BUILD);
+		if (!strcmp(to, "GOOD"))
+			st = own_step(b, -1);
+		else if (!strncmp(to, "class ", 6))
+			st = own_step(b, strtol(to + 6, NULL, 10));
+		else
+			break;
+	}
+	return st;
 }
 
 static const char *first_commit(const struct report_bisection *b, long cls)
@@ -104,18 +134,20 @@ static void steps_text(FILE *f, const struct report_bisection *b)
 			snprintf(cls, sizeof(cls), "GOOD");
 		else
 			snprintf(cls, sizeof(cls), "%ld", st->cls);
-		value_text(val, sizeof(val), st);
+		value_text(val, sizeof(val), step_of(b, st->cls));
 		fprintf(f, "%4d  %5s  %.12s  %-7s  %s", st->step, cls,
 			st->commit, st->verdict, is_skip(st) ? "" : val);
 		if (is_skip(st))
 			fprintf(f, "%.200s", st->reason);
+		else if (!st->has_value && st->reason &&
+			 !strncmp(st->reason, SAME_BUILD, strlen(SAME_BUILD)))
+			fprintf(f, "  (%.60s)", st->reason);
 		if (st->nr_runs > 1)
 			fprintf(f, "  (%d runs)", st->nr_runs);
 		fputc('\n', f);
 	}
 }
 
-/* The culprit's files, kernel/sched first; the text shows MAX_FILES. */
 /*
  * The culprit's files under kernel/sched/ and include/, those its build
  * read first; the others (headers no object of the build includes) are
@@ -124,7 +156,11 @@ static void steps_text(FILE *f, const struct report_bisection *b)
 static void culprit_files(FILE *f, const struct report_bisection *b,
 			  const struct bisect_commit_info *info, cJSON *o)
 {
-	const char *subset = b->classes->classes[b->culprit].subset;
+	/* a class joined to a tested one read what that one's build read */
+	const struct report_step *st = step_of(b, b->culprit);
+	long k = st ? st->cls : b->culprit;
+	const char *subset = k < 0 ? b->classes->good_subset :
+				     b->classes->classes[k].subset;
 	cJSON *arr = cJSON_AddArrayToObject(o, "files");
 	int *read = calloc(info->nr_files ? info->nr_files : 1, sizeof(*read));
 	int known = read && b->paths &&

@@ -246,15 +246,18 @@ skipped the classes skipped."
     (values lo hi (filter-map (lambda (i v) (and (eq? v 'skip) i))
                               picks verdicts))))
 
-(define (search n width test-round)
+(define* (search n width test-round
+                 #:optional (join (lambda (lo hi skipped) (values lo hi))))
   "The search over classes 0 .. N-1, class N-1 known bad, in rounds of up
 to WIDTH classes: (TEST-ROUND PICKS LO HI OPEN) tests the classes PICKS and
-gives their verdicts, good, bad or skip, in their order. The answer:
-(culprit CLASS), or (ambiguous CLASS ...) when only skipped classes are
-left before hi."
-  (let loop ((lo -1) (hi (- n 1)) (skipped '()))
-    (let ((open (filter (lambda (i) (not (memv i skipped)))
-                        (iota (max 0 (- hi lo 1)) (+ lo 1)))))
+gives their verdicts, good, bad or skip, in their order. Before each round
+(JOIN LO HI SKIPPED) may move lo up and hi down over classes known to
+share their verdict without a test. The answer: (culprit CLASS), or
+(ambiguous CLASS ...) when only skipped classes are left before hi."
+  (let loop ((lo0 -1) (hi0 (- n 1)) (skipped '()))
+    (let*-values (((lo hi) (join lo0 hi0 skipped))
+                  ((open) (filter (lambda (i) (not (memv i skipped)))
+                                  (iota (max 0 (- hi lo 1)) (+ lo 1)))))
       (if (null? open)
           (let ((between (sort (filter (lambda (i) (< lo i hi)) skipped) <)))
             (test-round '() lo hi open)
@@ -286,12 +289,43 @@ left before hi."
                           (set! round (+ round 1))
                           (prefetch-many (map commit-of is) (session 'seeds)))))
          (bad-reason "")
+         (tested (make-hash-table))	; class -> its details
          (test (lambda (i)
                  (let-values (((verdict reason details)
                                (evaluate (commit-of i) judge)))
                    (log-step i (symbol->string verdict) reason details round)
+                   (hash-set! tested i details)
                    (set! bad-reason reason)
                    verdict)))
+         ;; a class whose build is a tested neighbour's has its verdict:
+         ;; the same simulator gives the same results (exact classes)
+         (anchors (make-hash-table))	; joined class -> the tested one
+         (join-one (lambda (next i verdict)
+                     (let ((anchor (hash-ref anchors next next)))
+                       (and (not (hash-ref tested i))
+                            (same-build? (commit-of anchor) (commit-of i))
+                            (let ((details (hash-ref tested anchor '())))
+                              (log-step i verdict
+                                        (if (< anchor 0)
+                                            "same build as GOOD"
+                                            (format #f "same build as class ~a"
+                                                    anchor))
+                                        details round)
+                              (hash-set! tested i details)
+                              (hash-set! anchors i anchor)
+                              #t)))))
+         (join (lambda (lo hi skipped)
+                 (let* ((top (let up ((k (+ lo 1)))
+                               (if (and (< k hi) (not (memv k skipped))
+                                        (join-one (- k 1) k "good"))
+                                   (up (+ k 1))
+                                   (- k 1))))
+                        (bottom (let down ((k (- hi 1)))
+                                  (if (and (> k top) (not (memv k skipped))
+                                           (join-one (+ k 1) k "bad"))
+                                      (down (- k 1))
+                                      (+ k 1)))))
+                   (values top bottom))))
          ;; GOOD and BAD are of the first round, with its picks
          (pending (round-picks (iota (max 0 (- n 1))) -1 (- n 1) width)))
     (begin-round (cons* -1 (- n 1) pending))
@@ -314,7 +348,8 @@ left before hi."
                  (let loop ((ps picks) (verdicts '()))
                    (if (null? ps)
                        (reverse verdicts)
-                       (loop (cdr ps) (cons (test (car ps)) verdicts))))))))))
+                       (loop (cdr ps) (cons (test (car ps)) verdicts)))))
+               join)))))
 
 (define (bisect-with strategy judge predicate)
   "Run STRATEGY (default-strategy if #f) with JUDGE, or a judge made from
