@@ -27,9 +27,11 @@ int adapter_build_paths(const struct adapter_env *env, const char *subset_hash,
 int adapter_build_finish(const struct adapter_env *env, const char *dir,
 			 const char *runtime, const char *version,
 			 char **out_exe);
-int adapter_build_failed(const char *tmp, const char *dir,
-			 const char *version);
-int adapter_build_publish(const char *tmp, const char *dir, char **out_exe);
+/* A build in @tmp ends (@ret its outcome): failed, published or removed. */
+int adapter_build_end(const struct adapter_env *env, int ret, const char *tmp,
+		      const char *dir, const char *version,
+		      const char *runtime, const char *commit,
+		      const char *subset_hash, char **out_exe);
 /*
  * Write what a later build reads to start from this one (reuse.c): the
  * revision and the ids of the linked objects, into the finished @dir.

@@ -547,8 +547,8 @@ int adapter_build_finish(const struct adapter_env *env, const char *dir,
 }
 
 /* A failed build's log becomes KEY.failed; the message names its errors. */
-int adapter_build_failed(const char *tmp, const char *dir,
-			 const char *version)
+static int build_failed(const char *tmp, const char *dir,
+			const char *version)
 {
 	char failed[4300], path[4400], log[4400], errors[1500];
 
@@ -566,11 +566,28 @@ int adapter_build_failed(const char *tmp, const char *dir,
 	return ADAPTER_EBUILD;
 }
 
-/* Rename a finished @tmp to @dir and give its executable. */
-int adapter_build_publish(const char *tmp, const char *dir, char **out_exe)
+/*
+ * The end of a build in @tmp whose outcome is @ret: a failure's log
+ * becomes KEY.failed, a success gets its runtime stamp and its record and
+ * is renamed to @dir; anything else is removed.
+ */
+int adapter_build_end(const struct adapter_env *env, int ret, const char *tmp,
+		      const char *dir, const char *version,
+		      const char *runtime, const char *commit,
+		      const char *subset_hash, char **out_exe)
 {
 	char path[4400];
 
+	if (ret == ADAPTER_EBUILD)
+		return build_failed(tmp, dir, version);
+	lsb_pathf(path, sizeof(path), "%s/runtime", tmp);
+	if (!ret && (adapter_write_text(path, runtime) ||
+		     adapter_reuse_record(env, tmp, commit, subset_hash)))
+		ret = ADAPTER_EIO;
+	if (ret) {
+		lsb_rm_rf(tmp);
+		return ret;
+	}
 	if (rename(tmp, dir)) {
 		/* another run finished the same build first: use theirs */
 		lsb_rm_rf(tmp);
@@ -635,15 +652,6 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 	if (!ret)
 		ret = adapter_link(env, tmp, log);
 	/* a failed build keeps only its log; a good one keeps src/ for gdb */
-	if (ret == ADAPTER_EBUILD)
-		return adapter_build_failed(tmp, dir, probe.version);
-	lsb_pathf(path, sizeof(path), "%s/runtime", tmp);
-	if (!ret && (adapter_write_text(path, runtime) ||
-		     adapter_reuse_record(env, tmp, commit, subset_hash)))
-		ret = ADAPTER_EIO;
-	if (ret) {
-		lsb_rm_rf(tmp);
-		return ret;
-	}
-	return adapter_build_publish(tmp, dir, out_exe);
+	return adapter_build_end(env, ret, tmp, dir, probe.version, runtime,
+				 commit, subset_hash, out_exe);
 }

@@ -933,15 +933,6 @@ int adapter_build_reuse(const struct adapter_env *env, const char *donor,
 		ret = incremental(env, &ts, real, tmp, log, version);
 	}
 	targets_free(&ts);
-	if (ret == ADAPTER_EBUILD)
-		return adapter_build_failed(tmp, dir, version);
-	lsb_pathf(path, sizeof(path), "%s/runtime", tmp);
-	if (!ret && (adapter_write_text(path, runtime) ||
-		     adapter_reuse_record(env, tmp, commit, subset_hash)))
-		ret = ADAPTER_EIO;
-	if (ret) {
-		lsb_rm_rf(tmp);
-		return ret;
-	}
-	return adapter_build_publish(tmp, dir, out_exe);
+	return adapter_build_end(env, ret, tmp, dir, version, runtime, commit,
+				 subset_hash, out_exe);
 }
