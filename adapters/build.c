@@ -626,9 +626,14 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 				  probe.version, log, errors);
 		return ADAPTER_EBUILD;
 	}
-	if (exists(dir))
+	if (exists(dir)) {
+		/* a build made before records were kept: record it now */
+		lsb_pathf(path, sizeof(path), "%s/reuse", dir);
+		if (!exists(path))
+			adapter_reuse_record(env, dir, commit, subset_hash);
 		return adapter_build_finish(env, dir, runtime, probe.version,
 					    out_exe);
+	}
 
 	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
 	lsb_rm_rf(tmp);
