@@ -108,6 +108,11 @@ static void targets_free(struct targets *ts)
 	memset(ts, 0, sizeof(*ts));
 }
 
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* One .cmd file: its saved command, source and dependencies. */
 static int parse_cmd(struct targets *ts, const char *path)
 {
@@ -158,6 +163,10 @@ static int parse_cmd(struct targets *ts, const char *path)
 			ret = -1;
 		else {
 			t.linked = adapter_is_linked(t.name);
+			/* sorted, for reads()' binary search */
+			if (t.n_deps)
+				qsort(t.deps, t.n_deps, sizeof(*t.deps),
+				      cmp_path);
 			ts->v[ts->n++] = t;
 			memset(&t, 0, sizeof(t));
 		}
@@ -492,9 +501,11 @@ static int reads(const struct target *t, const char *path, int by_name)
 {
 	size_t i;
 
+	if (!by_name)
+		return t->n_deps && bsearch(&path, t->deps, t->n_deps,
+					    sizeof(*t->deps), cmp_path);
 	for (i = 0; i < t->n_deps; i++)
-		if (by_name ? !strcmp(base_name(t->deps[i]), base_name(path)) :
-			      !strcmp(t->deps[i], path))
+		if (!strcmp(base_name(t->deps[i]), base_name(path)))
 			return 1;
 	return 0;
 }
