@@ -123,7 +123,8 @@ char *adapter_header(const struct adapter_probe *p);
  * @out: receives 40 hex digits: a hash of the adapter (its logic version
  *	 and every file it overlays) and the compiler, as in the build key
  *
- * Computed once per process and share directory.
+ * Its parts (the adapter's files, `cc --version`) are read once per
+ * process and share directory.
  *
  * Return: 0, or ADAPTER_EIO with adapter_last_error() set.
  */

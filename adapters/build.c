@@ -446,29 +446,39 @@ static int stamp_matches(const char *path, const char *id)
 	return same;
 }
 
+/*
+ * The adapter's version and the compiler's first line, read once per
+ * process and share directory: every build key and the toolchain hash
+ * start from them, and a revision asks for several keys.
+ */
+static int tool_parts(const struct adapter_env *env, char version[41],
+		      char cc[256])
+{
+	static char memo_version[41], memo_cc[256], memo_share[4096];
+
+	if (!*memo_version || strcmp(memo_share, env->share_dir)) {
+		if (adapter_version(env, memo_version) ||
+		    compiler_id(memo_cc, sizeof(memo_cc))) {
+			*memo_version = '\0';
+			return ADAPTER_EIO;
+		}
+		lsb_pathf(memo_share, sizeof(memo_share), "%s", env->share_dir);
+	}
+	memcpy(version, memo_version, sizeof(memo_version));
+	memcpy(cc, memo_cc, sizeof(memo_cc));
+	return 0;
+}
+
 int adapter_toolchain(const struct adapter_env *env, char out[41])
 {
-	static char memo[41], memo_share[4096];
-	static int memo_variant;
 	char version[41], cc[256];
 	struct hashbuf h;
 
-	if (*memo && !strcmp(memo_share, env->share_dir) &&
-	    memo_variant == env->variant) {
-		memcpy(out, memo, 41);
-		return 0;
-	}
-	if (adapter_version(env, version) || compiler_id(cc, sizeof(cc)) ||
-	    hash_open(&h))
+	if (tool_parts(env, version, cc) || hash_open(&h))
 		return ADAPTER_EIO;
 	fprintf(h.f, "adapter %s\ncompiler %s\n", version, cc);
 	variant_key(h.f, env->variant);
-	if (hash_close(&h, out))
-		return ADAPTER_EIO;
-	memcpy(memo, out, 41);
-	memo_variant = env->variant;
-	lsb_pathf(memo_share, sizeof(memo_share), "%s", env->share_dir);
-	return 0;
+	return hash_close(&h, out) ? ADAPTER_EIO : 0;
 }
 
 /* The build key of a subset, and the runtime stamp a build must carry. */
@@ -478,10 +488,8 @@ static int build_key(const struct adapter_env *env, const char *subset_hash,
 	char version[41], cc[256];
 	struct hashbuf h;
 
-	if (adapter_version(env, version) || compiler_id(cc, sizeof(cc)) ||
-	    runtime_id(env, runtime))
-		return ADAPTER_EIO;
-	if (hash_open(&h))
+	if (tool_parts(env, version, cc) || runtime_id(env, runtime) ||
+	    hash_open(&h))
 		return ADAPTER_EIO;
 	fprintf(h.f, "subset %s\nadapter %s\ncompiler %s\n", subset_hash,
 		version, cc);
@@ -569,7 +577,8 @@ static int build_failed(const char *tmp, const char *dir,
 /*
  * The end of a build in @tmp whose outcome is @ret: a failure's log
  * becomes KEY.failed, a success gets its runtime stamp and its record and
- * is renamed to @dir; anything else is removed.
+ * is renamed to @dir (or another run's is taken), as a finished build;
+ * anything else is removed.
  */
 int adapter_build_end(const struct adapter_env *env, int ret, const char *tmp,
 		      const char *dir, const char *version,
@@ -597,9 +606,7 @@ int adapter_build_end(const struct adapter_env *env, int ret, const char *tmp,
 			return ADAPTER_EIO;
 		}
 	}
-	lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
-	*out_exe = strdup(path);
-	return *out_exe ? 0 : ADAPTER_EIO;
+	return adapter_build_finish(env, dir, runtime, version, out_exe);
 }
 
 int adapter_build(const struct adapter_env *env, const char *tree,
