@@ -434,19 +434,13 @@ static int farm_additions(const char *to, const struct adapter_change *ch,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		char *p;
-
 		if (!ch[i].added)
 			continue;
 		lsb_pathf(path, sizeof(path), "%s/%s", to, ch[i].path);
-		for (p = path + strlen(to) + 1; (p = strchr(p, '/')); p++) {
-			*p = '\0';
-			if (mkdir(path, 0755) && errno != EEXIST) {
-				*p = '/';
-				return -1;
-			}
-			*p = '/';
-		}
+		*strrchr(path, '/') = '\0';
+		if (lsb_mkdir_p(path))
+			return -1;
+		lsb_pathf(path, sizeof(path), "%s/%s", to, ch[i].path);
 		if (symlink(ch[i].blob, path) && errno != EEXIST)
 			return -1;
 	}
@@ -751,9 +745,9 @@ static int objects_match(const char *dir, const char *o)
 }
 
 /* builds/KEY as a link to the donor's directory @real: the same build. */
-static int alias(const char *dir, const char *real, char **out_exe)
+static int alias(const char *dir, const char *real)
 {
-	char tmp[PATH_MAX], path[PATH_MAX];
+	char tmp[PATH_MAX];
 
 	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
 	unlink(tmp);
@@ -763,9 +757,7 @@ static int alias(const char *dir, const char *real, char **out_exe)
 				  strerror(errno));
 		return ADAPTER_EIO;
 	}
-	lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
-	*out_exe = strdup(path);
-	return *out_exe ? 0 : ADAPTER_EIO;
+	return 0;
 }
 
 /* The header the probes give the new sources must be the donor's. */
@@ -918,12 +910,8 @@ int adapter_build_reuse(const struct adapter_env *env, const char *donor,
 	}
 	if (!redo) {
 		targets_free(&ts);
-		ret = alias(dir, real, out_exe);
-		if (ret)
-			return ret;
-		free(*out_exe);
-		*out_exe = NULL;
-		return adapter_build_finish(env, dir, runtime, "", out_exe);
+		return alias(dir, real) ? ADAPTER_EIO :
+		       adapter_build_finish(env, dir, runtime, "", out_exe);
 	}
 
 	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
