@@ -194,16 +194,25 @@ int opt_cpuidle(const char *arg)
 	return -1;
 }
 
+/* The progress line while @name is prepared, on a terminal only. */
+static void preparing(const char *name)
+{
+	if (!isatty(2))
+		return;
+	if (name)
+		fprintf(stderr, "linsched: preparing %s...\r", name);
+	else
+		fprintf(stderr, "\033[K");
+}
+
 int cmd_prepare(struct driver_revision *rev, const struct driver_paths *paths,
 		const char *repo, const char *name, int jobs, int verbose)
 {
 	int ret;
 
-	if (isatty(2))
-		fprintf(stderr, "linsched: preparing %s...\r", name);
+	preparing(name);
 	ret = driver_prepare(rev, paths, repo, name, jobs, verbose);
-	if (isatty(2))
-		fprintf(stderr, "\033[K");
+	preparing(NULL);
 	if (ret)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 	return ret;
@@ -215,11 +224,9 @@ int cmd_target_prepare(struct driver_target *t,
 {
 	int ret;
 
-	if (isatty(2))
-		fprintf(stderr, "linsched: preparing %s...\r", name);
+	preparing(name);
 	ret = driver_target_prepare(t, paths, repo, name, jobs, verbose);
-	if (isatty(2))
-		fprintf(stderr, "\033[K");
+	preparing(NULL);
 	if (ret) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return ret;
