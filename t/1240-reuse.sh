@@ -4,14 +4,15 @@
 # v6.1.192 where 8 only change a header no scheduler object includes,
 # lsbisect finds the culprit with no more builds than the commits that
 # change what the build reads (the others are their neighbour's build),
-# a one-file change compiles one object, the executable and the results
-# are byte-identical to a full kbuild's, a damaged donor or two builds of
-# one revision at once change nothing.
+# a one-file change compiles one object, a Makefile change is a full
+# build, the executable and the results are byte-identical to a full
+# kbuild's, a damaged donor or two builds of one revision at once change
+# nothing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 9
+plan 10
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -56,6 +57,12 @@ first=$(head -n1 "$(dirname "$(cat "$tmp/one.exe")")/build.log")
 diag "$first"
 test_expect_success "a loadavg.c change compiles one object again" \
 	'case $first in "from "*": 1 of "*) true ;; *) false ;; esac'
+
+# A Makefile is read by make, not recorded per target: a full build.
+make_history "$work" "mk" 0 mk > "$tmp/mk"
+mk_exe=$("$LINSCHED" build "$(cut -d' ' -f1 "$tmp/mk")" --repo "$work")
+test_expect_success "a kernel/sched/Makefile change is a full build" \
+	'[ -x "$mk_exe" ] && ! grep -q "^from " "$(dirname "$mk_exe")/build.log"'
 
 # The same revision with every build a full kbuild: the same bytes.
 for rev in "$bad"; do

@@ -47,6 +47,7 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 #   note     a comment line appended to kernel/sched/loadavg.c
 #   hdr      a comment line appended to include/drm/drm_file.h, a header
 #            of the build subset that no object of the build includes
+#   mk       a comment line appended to kernel/sched/Makefile
 #   lb       the load-balancing regression ($LB_EDIT)
 #   power    the power regression ($POWER_EDIT)
 #   forkaff  fork placement ignores the task's affinity again ($FORK_EDIT)
@@ -122,6 +123,9 @@ def apply(part, i):
     if part == "note":
         put("kernel/sched/loadavg.c", text("kernel/sched/loadavg.c") + "/* note %d */\n" % i)
         return "sched/loadavg: note %d" % i
+    if part == "mk":
+        put("kernel/sched/Makefile", text("kernel/sched/Makefile") + "# note %d\n" % i)
+        return "sched: Makefile note %d" % i
     if part == "hdr":
         put("include/drm/drm_file.h", text("include/drm/drm_file.h") + "/* note %d */\n" % i)
         return "drm: note %d" % i
