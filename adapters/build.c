@@ -346,7 +346,9 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 	}
 	free(header);
 
+	/* -j: kconfig's conf is a dozen host objects, built before it runs */
 	n = make_argv(argv, srcdir, odir);
+	argv[n++] = jobs;
 	argv[n++] = allconfig;
 	argv[n++] = "allnoconfig";
 	argv[n] = NULL;

@@ -595,6 +595,22 @@ static void dot_cmd(const char *target, char *out, size_t len)
 	lsb_pathf(out, len, "%.*s.%s.cmd", (int)(base - target), target, base);
 }
 
+static int log_line(const char *log, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int log_line(const char *log, const char *fmt, ...)
+{
+	FILE *f = fopen(log, "a");
+	va_list ap;
+
+	if (!f)
+		return -1;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	return fclose(f);
+}
+
 /* In a child: compile @t in @o again, then record its new .cmd by fixdep. */
 static int redo_one(const struct target *t, const char *o, const char *tmp,
 		    const char *log)
@@ -612,9 +628,12 @@ static int redo_one(const struct target *t, const char *o, const char *tmp,
 		goto out;
 	{
 		char *sh[] = { "sh", "-c", cmd, NULL };
+		double t0 = lsb_now();
 
 		if (adapter_run(o, log, 0, sh))
 			goto out;
+		/* what took the time: gcc on one file is most of such a build */
+		log_line(log, "  CC %s: %.2f s\n", t->name, lsb_now() - t0);
 	}
 	dot_cmd(t->name, dotcmd, sizeof(dotcmd));
 	lsb_pathf(part, sizeof(part), "%s/%s.tmp", o, dotcmd);
@@ -780,22 +799,6 @@ static int same_probe(const char *src, const char *donor_src, char *version,
 	free(mine);
 	free(theirs);
 	return same;
-}
-
-static int log_line(const char *log, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int log_line(const char *log, const char *fmt, ...)
-{
-	FILE *f = fopen(log, "a");
-	va_list ap;
-
-	if (!f)
-		return -1;
-	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	return fclose(f);
 }
 
 /* The objects of @real copied into @tmp, the stale ones made again, linked. */
