@@ -184,11 +184,13 @@ void adapter_donors_free(struct adapter_donor *v);
  * @blob: a file holding its new content (absolute path; never changes
  *	while builds use it), NULL when the file is removed
  * @added: the donor's tree has no such file
+ * @exec: the new file is executable (a script kbuild runs)
  */
 struct adapter_change {
 	const char *path;
 	const char *blob;
 	int added;
+	int exec;
 };
 
 /**
@@ -213,7 +215,8 @@ int adapter_build_reads(const struct adapter_env *env, const char *subset_hash,
  *	not read: non-NULL means the file is there)
  *
  * Return: the number of kbuild targets to compile again, 0 when the
- * revision's build is the donor's; -1 when a full build is needed.
+ * revision's build is the donor's, every target when kbuild must decide;
+ * -1 when the donor cannot be read.
  */
 int adapter_reuse_cost(const struct adapter_env *env, const char *donor,
 		       const struct adapter_change *ch, size_t n);
@@ -249,11 +252,14 @@ int adapter_same_build(const struct adapter_env *env, const char *subset_hash,
  * simulator links read them, the donor's objects are copied (and checked
  * against the ids it recorded), those objects compiled again with the
  * commands kbuild recorded, and linked: the objects are the ones a full
- * build makes. The revision's tree is never exported.
+ * build makes. A change to what the records do not place (a Makefile, a
+ * Kconfig file, scripts/, a file a generated header read) is kbuild's own
+ * incremental build in a copy of the donor's outputs, as after a "git
+ * checkout". The revision's tree is never exported.
  *
- * Return: 0; ADAPTER_ENOREUSE when a full build is needed (a file that
- * shapes the configuration, the rules or a generated header changed, the
- * donor is damaged or gone; the message says why); ADAPTER_EBUILD when an
+ * Return: 0; ADAPTER_ENOREUSE when a full build is needed (the donor is
+ * damaged or gone, the probes give another header, kbuild failed from the
+ * donor's outputs; the message or log says why); ADAPTER_EBUILD when an
  * object does not compile (cached as the revision's failure);
  * ADAPTER_EIO.
  */

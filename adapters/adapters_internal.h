@@ -18,6 +18,14 @@ int adapter_write_text(const char *path, const char *text);
 void adapter_log_errors(const char *log, char *out, size_t len);
 /* Whether kbuild's target (relative to o/) is linked into the simulator. */
 int adapter_is_linked(const char *target);
+/*
+ * kbuild in @tmp's src/ and o/: the configuration (allnoconfig with
+ * linsched.config), then the objects the simulator links.
+ */
+int adapter_kbuild_config(const struct adapter_env *env, const char *tmp,
+			  const char *log);
+int adapter_kbuild_make(const struct adapter_env *env, const char *tmp,
+			const char *log);
 /* Link DIR/o's objects with the runtime into DIR/linsched-sim. */
 int adapter_link(const struct adapter_env *env, const char *dir,
 		 const char *log);

@@ -290,37 +290,73 @@ static int exists(const char *path)
 
 /* ---- the build ---- */
 
-/* "make -s -C SRC O=OUT ARCH=linsched": returns the count of words set */
-static int make_argv(char **argv, char *srcdir, char *odir)
+/* "make ARCH=linsched" in @tmp's src/ and o/, with @tail's words after it. */
+static int make_in(const struct adapter_env *env, const char *tmp,
+		   const char *log, char *const *tail)
 {
+	char o[4096], odir[4200], srcdir[4200], jobs[16];
+	char *argv[64];
 	int n = 0;
 
+	lsb_pathf(srcdir, sizeof(srcdir), "%s/src", tmp);
+	lsb_pathf(o, sizeof(o), "%s/o", tmp);
+	lsb_pathf(odir, sizeof(odir), "O=%s", o);
+	lsb_pathf(jobs, sizeof(jobs), "-j%d", env->jobs > 0 ? env->jobs : 2);
 	argv[n++] = "make";
 	argv[n++] = "-s";
 	argv[n++] = "-C";
 	argv[n++] = srcdir;
 	argv[n++] = odir;
 	argv[n++] = "ARCH=linsched";
-	return n;
+	argv[n++] = jobs;
+	while (*tail && n < 63)
+		argv[n++] = *tail++;
+	argv[n] = NULL;
+	return adapter_run(NULL, log, env->verbose, argv);
+}
+
+int adapter_kbuild_config(const struct adapter_env *env, const char *tmp,
+			  const char *log)
+{
+	char allconfig[4200];
+	char *tail[] = { allconfig, "allnoconfig", NULL };
+
+	/* -j: kconfig's conf is a dozen host objects, built before it runs */
+	lsb_pathf(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s/linsched.config",
+		  env->share_dir);
+	return make_in(env, tmp, log, tail) ? ADAPTER_EBUILD : 0;
+}
+
+int adapter_kbuild_make(const struct adapter_env *env, const char *tmp,
+			const char *log)
+{
+	char *tail[8 + NR_LIB_OBJECTS];
+	char c[4096];
+	size_t i;
+	int n = 0;
+
+	if (variants[env->variant].kcflags)
+		tail[n++] = (char *)variants[env->variant].kcflags;
+	tail[n++] = "kernel/sched/";
+	tail[n++] = "arch/linsched/kernel/";
+	for (i = 0; i < NR_LIB_OBJECTS; i++) {
+		lsb_pathf(c, sizeof(c), "%s/src/%s", tmp, lib_objects[i]);
+		c[strlen(c) - 1] = 'c';
+		if (exists(c))
+			tail[n++] = (char *)lib_objects[i];
+	}
+	tail[n] = NULL;
+	return make_in(env, tmp, log, tail) ? ADAPTER_EBUILD : 0;
 }
 
 static int kbuild(const struct adapter_env *env, const char *tmp,
 		  const struct adapter_probe *probe, const char *log)
 {
-	char src[4096], o[4096], cfg[4096], path[4096], jobs[16];
-	char odir[4200], allconfig[4200], srcdir[4200];
-	char *argv[64];
+	char src[4096], path[4096];
 	char *header;
-	size_t i;
-	int n, ret;
+	int ret;
 
 	lsb_pathf(src, sizeof(src), "%s/src", tmp);
-	lsb_pathf(o, sizeof(o), "%s/o", tmp);
-	lsb_pathf(cfg, sizeof(cfg), "%s/linsched.config", env->share_dir);
-	lsb_pathf(odir, sizeof(odir), "O=%s", o);
-	lsb_pathf(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s", cfg);
-	lsb_pathf(srcdir, sizeof(srcdir), "%s", src);
-	lsb_pathf(jobs, sizeof(jobs), "-j%d", env->jobs > 0 ? env->jobs : 2);
 
 	/* the overlay: the arch and the header the probes chose */
 	lsb_pathf(path, sizeof(path), "%s/arch/linsched", env->share_dir);
@@ -345,34 +381,8 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 		return ADAPTER_EIO;
 	}
 	free(header);
-
-	/* -j: kconfig's conf is a dozen host objects, built before it runs */
-	n = make_argv(argv, srcdir, odir);
-	argv[n++] = jobs;
-	argv[n++] = allconfig;
-	argv[n++] = "allnoconfig";
-	argv[n] = NULL;
-	ret = adapter_run(NULL, log, env->verbose, argv);
-	if (ret)
-		return ADAPTER_EBUILD;
-
-	n = make_argv(argv, srcdir, odir);
-	argv[n++] = jobs;
-	if (variants[env->variant].kcflags)
-		argv[n++] = (char *)variants[env->variant].kcflags;
-	argv[n++] = "kernel/sched/";
-	argv[n++] = "arch/linsched/kernel/";
-	for (i = 0; i < NR_LIB_OBJECTS; i++) {
-		char c[4096];
-
-		lsb_pathf(c, sizeof(c), "%s/%s", src, lib_objects[i]);
-		c[strlen(c) - 1] = 'c';
-		if (exists(c))
-			argv[n++] = (char *)lib_objects[i];
-	}
-	argv[n] = NULL;
-	ret = adapter_run(NULL, log, env->verbose, argv);
-	return ret ? ADAPTER_EBUILD : 0;
+	ret = adapter_kbuild_config(env, tmp, log);
+	return ret ? ret : adapter_kbuild_make(env, tmp, log);
 }
 
 int adapter_link(const struct adapter_env *env, const char *dir,

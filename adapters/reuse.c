@@ -9,9 +9,12 @@
  * linked objects read gets the donor's o/ (checked against the ids the
  * donor recorded), those objects compiled again with kbuild's own
  * commands, and a new link. Anything else - a Makefile, a Kconfig file,
- * scripts/, a file a generated header or the configuration read, another
- * arch header - is a full build. The sources are a tree of symbolic links
- * into the donor's, with the changed files pointing at their blobs.
+ * scripts/, a file a generated header read - is kbuild's to decide: the
+ * donor's o/ with the paths its records name made the new build's, the
+ * changed files written afresh, allnoconfig again if the configuration's
+ * inputs changed, then make, as after a "git checkout". The sources are a
+ * tree of symbolic links into the donor's, with the changed files
+ * pointing at their blobs (or, for kbuild, copies of them).
  *
  * cache/builds/KEY/reuse    "commit ID\nsubset ID\ntoolchain ID\n"
  * cache/builds/KEY/objects  "BLOBID PATH\n" for every linked object
@@ -447,6 +450,38 @@ static int farm_additions(const char *to, const struct adapter_change *ch,
 	return 0;
 }
 
+/*
+ * The changed files as files of their own, written now: kbuild decides by
+ * times, and a shared blob may be older than the donor's outputs.
+ */
+static int farm_fresh(const char *to, const struct adapter_change *ch,
+		      size_t n)
+{
+	char path[PATH_MAX];
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		char *data;
+		int fd, ok;
+
+		if (!ch[i].blob)
+			continue;
+		lsb_pathf(path, sizeof(path), "%s/%s", to, ch[i].path);
+		data = lsb_read_file(ch[i].blob, &len);
+		if (!data || (unlink(path) && errno != ENOENT)) {
+			free(data);
+			return -1;
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL,
+			  ch[i].exec ? 0755 : 0644);
+		ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
+		free(data);
+		if (fd < 0 || close(fd) || !ok)
+			return -1;
+	}
+	return 0;
+}
+
 static int dangling;
 
 static int intact_cb(const char *path, const struct stat *st, int type,
@@ -489,6 +524,13 @@ static int shapes_build(const char *path)
 	return !strncmp(base, "Makefile", 8) || !strncmp(base, "Kbuild", 6) ||
 	       !strncmp(base, "Kconfig", 7) || !strncmp(path, "scripts/", 8) ||
 	       !strncmp(path, "arch/", 5) || !strncmp(path, "tools/", 6);
+}
+
+/* Files that can change what allnoconfig makes of the tree. */
+static int shapes_config(const char *path)
+{
+	return !strncmp(base_name(path), "Kconfig", 7) ||
+	       !strncmp(path, "scripts/", 8) || !strcmp(path, "Makefile");
 }
 
 static int reads(const struct target *t, const char *path, int by_name)
@@ -829,6 +871,139 @@ static int incremental(const struct adapter_env *env, struct targets *ts,
 	return 0;
 }
 
+/* ---- kbuild's own incremental build, from the donor's o/ ---- */
+
+static const struct targets *renaming;
+static const char *renaming_to;
+static int rename_err;
+
+/* @text with each build directory the donor's records name made @to. */
+static char *renamed(const struct targets *ts, const char *text,
+		     const char *to)
+{
+	char from[PATH_MAX], dst[PATH_MAX], *out = strdup(text), *next;
+	size_t i;
+
+	lsb_pathf(dst, sizeof(dst), "%s/", to);
+	for (i = 0; out && i < ts->n; i++) {
+		size_t j = 0;
+
+		while (j < i && strcmp(ts->v[j].prefix, ts->v[i].prefix))
+			j++;
+		if (!*ts->v[i].prefix || j < i)
+			continue;	/* none, or one done already */
+		lsb_pathf(from, sizeof(from), "%s/", ts->v[i].prefix);
+		if (!strstr(out, from))
+			continue;
+		next = replace_all(out, from, dst);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+static int rename_cb(const char *path, const struct stat *st, int type,
+		     struct FTW *ftw)
+{
+	char old[PATH_MAX], *text, *next = NULL;
+	size_t len;
+	ssize_t k;
+
+	(void)ftw;
+	if (type == FTW_SL) {
+		k = readlink(path, old, sizeof(old) - 1);
+		if (k < 0)
+			goto fail;
+		old[k] = '\0';
+		next = renamed(renaming, old, renaming_to);
+		if (!next || (strcmp(next, old) &&
+			      (unlink(path) || symlink(next, path))))
+			goto fail;
+		free(next);
+		return 0;
+	}
+	if (type != FTW_F)
+		return 0;
+	text = lsb_read_file(path, &len);
+	if (!text)
+		goto fail;
+	if (memchr(text, '\0', len)) {
+		free(text);	/* an object or a host program */
+		return 0;
+	}
+	next = renamed(renaming, text, renaming_to);
+	if (next && strcmp(next, text)) {
+		/* in place, with its times: kbuild compares them */
+		struct timespec times[2] = { st->st_atim, st->st_mtim };
+		int fd = open(path, O_WRONLY | O_TRUNC);
+		size_t nl = strlen(next);
+		int ok = fd >= 0 && write(fd, next, nl) == (ssize_t)nl &&
+			 !futimens(fd, times);
+
+		if (fd < 0 || close(fd) || !ok) {
+			free(text);
+			goto fail;
+		}
+	}
+	free(text);
+	if (!next)
+		goto fail;
+	free(next);
+	return 0;
+fail:
+	free(next);
+	rename_err = -1;
+	return 1;
+}
+
+/*
+ * kbuild's records name the directory each target was made in; made the
+ * new build's, its commands are the ones kbuild would give now, so only
+ * what a change made stale is made again.
+ */
+static int rename_paths(const struct targets *ts, const char *o,
+			const char *tmp)
+{
+	renaming = ts;
+	renaming_to = tmp;
+	rename_err = 0;
+	return nftw(o, rename_cb, 16, FTW_PHYS) || rename_err ? -1 : 0;
+}
+
+/*
+ * A change kbuild's records do not place (a Makefile, a Kconfig file, a
+ * header a generated one read): the donor's o/ with its paths made this
+ * build's, and kbuild decides as after a "git checkout": allnoconfig
+ * again when the configuration's inputs changed, then make. Anything that
+ * goes wrong here is left to a full build.
+ */
+static int by_kbuild(const struct adapter_env *env, const struct targets *ts,
+		     const char *real, const char *tmp, const char *log,
+		     const struct adapter_change *ch, size_t n)
+{
+	char src[PATH_MAX], o[PATH_MAX], donor_o[PATH_MAX];
+	char *cp[] = { "cp", "-a", donor_o, o, NULL };
+	size_t i;
+	int config = 0;
+
+	lsb_pathf(src, sizeof(src), "%s/src", tmp);
+	lsb_pathf(o, sizeof(o), "%s/o", tmp);
+	lsb_pathf(donor_o, sizeof(donor_o), "%s/o", real);
+	if (farm_fresh(src, ch, n) || adapter_run(NULL, log, 0, cp) ||
+	    !objects_match(real, o) || rename_paths(ts, o, tmp)) {
+		log_line(log, "cannot take the donor's outputs\n");
+		return ADAPTER_ENOREUSE;
+	}
+	for (i = 0; i < n; i++)
+		config |= shapes_config(ch[i].path);
+	if ((config && adapter_kbuild_config(env, tmp, log)) ||
+	    adapter_kbuild_make(env, tmp, log) || adapter_link(env, tmp, log)) {
+		log_line(log, "kbuild failed from the donor's outputs\n");
+		return ADAPTER_ENOREUSE;
+	}
+	return 0;
+}
+
 int adapter_build_reads(const struct adapter_env *env, const char *subset_hash,
 			char *const *files, size_t n, int *read)
 {
@@ -878,7 +1053,8 @@ int adapter_reuse_cost(const struct adapter_env *env, const char *donor,
 	lsb_pathf(path, sizeof(path), "%s/o", real);
 	if (targets_read(&ts, path))
 		return -1;
-	cost = mark(&ts, ch, n, &redo) ? -1 : (int)redo;
+	/* kbuild's own decision: priced as if everything were made again */
+	cost = mark(&ts, ch, n, &redo) ? (int)ts.n : (int)redo;
 	targets_free(&ts);
 	return cost;
 }
@@ -906,12 +1082,7 @@ int adapter_build_reuse(const struct adapter_env *env, const char *donor,
 	if (targets_read(&ts, path))
 		return ADAPTER_ENOREUSE;
 	why = mark(&ts, ch, n, &redo);
-	if (why) {
-		adapter_set_error("'%s' changed: a full build", why);
-		targets_free(&ts);
-		return ADAPTER_ENOREUSE;
-	}
-	if (!redo) {
+	if (!why && !redo) {
 		targets_free(&ts);
 		return alias(dir, real) ? ADAPTER_EIO :
 		       adapter_build_finish(env, dir, runtime, "", out_exe);
@@ -929,6 +1100,10 @@ int adapter_build_reuse(const struct adapter_env *env, const char *donor,
 		ret = ADAPTER_EIO;
 	} else if (!same_probe(src, path, version, sizeof(version))) {
 		ret = ADAPTER_ENOREUSE;
+	} else if (why) {
+		log_line(log, "from %s: kbuild, as '%s' changed\n",
+			 base_name(real), why);
+		ret = by_kbuild(env, &ts, real, tmp, log, ch, n);
 	} else {
 		log_line(log, "from %s: %zu of %zu targets compiled again\n",
 			 base_name(real), redo, ts.n);

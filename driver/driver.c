@@ -124,6 +124,7 @@ static struct adapter_change *as_changes(const struct bisect_change *ch,
 		ac[i].path = ch[i].path;
 		ac[i].added = ch[i].status == BISECT_ADDED;
 		ac[i].blob = ch[i].status == BISECT_DELETED ? NULL : "";
+		ac[i].exec = ch[i].mode == 0100755;
 	}
 	return ac;
 }

@@ -4,15 +4,15 @@
 # v6.1.192 where 8 only change a header no scheduler object includes,
 # lsbisect finds the culprit with no more builds than the commits that
 # change what the build reads (the others are their neighbour's build),
-# a one-file change compiles one object, a Makefile change is a full
-# build, the executable and the results are byte-identical to a full
-# kbuild's, a damaged donor or two builds of one revision at once change
-# nothing.
+# a one-file change compiles one object, a Makefile or Kconfig change is
+# kbuild's own incremental build from the neighbour's outputs, the
+# executable and the results are byte-identical to a full kbuild's, a
+# damaged donor or two builds of one revision at once change nothing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 10
+plan 12
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -58,11 +58,23 @@ diag "$first"
 test_expect_success "a loadavg.c change compiles one object again" \
 	'case $first in "from "*": 1 of "*) true ;; *) false ;; esac'
 
-# A Makefile is read by make, not recorded per target: a full build.
+# A Makefile is read by make, a Kconfig file by conf, neither recorded per
+# target: kbuild decides from the neighbour's outputs, made this build's
+# (a new allnoconfig first for the Kconfig change: a "default y" option
+# stays off). The same bytes as a full kbuild's.
 make_history "$work" "mk" 0 mk > "$tmp/mk"
-mk_exe=$("$LINSCHED" build "$(cut -d' ' -f1 "$tmp/mk")" --repo "$work")
-test_expect_success "a kernel/sched/Makefile change is a full build" \
-	'[ -x "$mk_exe" ] && ! grep -q "^from " "$(dirname "$mk_exe")/build.log"'
+make_history "$work" "kconf" 0 kconf > "$tmp/kconf"
+for kind in mk kconf; do
+	rev=$(cut -d' ' -f1 "$tmp/$kind")
+	exe=$("$LINSCHED" build "$rev" --repo "$work")
+	first=$(head -n1 "$(dirname "$exe")/build.log")
+	diag "$kind: $first"
+	full=$(LSBISECT_REUSE=0 LSBISECT_CACHE=$tmp/full "$LINSCHED" build "$rev" --repo "$work")
+	test_expect_success "a $kind change: kbuild from the neighbour, the executable a full kbuild's" \
+		'case $first in "from "*": kbuild, "*) true ;; *) false ;; esac && cmp "$exe" "$full"'
+done
+test_expect_success "the new option is off, as allnoconfig leaves it" \
+	'grep -q "^# CONFIG_LSB_TEST_0 is not set" "$(dirname "$exe")/o/.config"'
 
 # The same revision with every build a full kbuild: the same bytes.
 for rev in "$bad"; do

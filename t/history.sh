@@ -48,6 +48,8 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 #   hdr      a comment line appended to include/drm/drm_file.h, a header
 #            of the build subset that no object of the build includes
 #   mk       a comment line appended to kernel/sched/Makefile
+#   kconf    a new option in init/Kconfig, with a prompt and "default y"
+#            (allnoconfig leaves it off; only a new allnoconfig knows it)
 #   lb       the load-balancing regression ($LB_EDIT)
 #   power    the power regression ($POWER_EDIT)
 #   forkaff  fork placement ignores the task's affinity again ($FORK_EDIT)
@@ -126,6 +128,10 @@ def apply(part, i):
     if part == "mk":
         put("kernel/sched/Makefile", text("kernel/sched/Makefile") + "# note %d\n" % i)
         return "sched: Makefile note %d" % i
+    if part == "kconf":
+        put("init/Kconfig", text("init/Kconfig") +
+            "\nconfig LSB_TEST_%d\n\tbool \"a test option\"\n\tdefault y\n" % i)
+        return "init: test option %d" % i
     if part == "hdr":
         put("include/drm/drm_file.h", text("include/drm/drm_file.h") + "/* note %d */\n" % i)
         return "drm: note %d" % i
