@@ -130,39 +130,62 @@ done
 
 # ---- 1. cold build, and a one-file change built from it ----
 
-# one_file_rebuild REV CACHE: REV with a line added to kernel/sched/fair.c
-# (the largest object), built in CACHE, which holds REV's cold build, as
-# often as the other figures, the new build removed after each time.
-T_REBUILD_S=3		# one .c file changed from a built revision, seconds, at most
-one_file_rebuild() {
-	local rev=$1 cache=$2 repo=$TMP/rebuild.git base blob tree c exe times=() gccs=() i t0 t1 st g
+# bench_commit REV FILE LINE: a commit on REV with LINE appended to FILE,
+# made without a checkout in a bare clone of the kernels (fixed dates: the
+# same commit every time)
+bench_commit() {
+	local rev=$1 file=$2 line=$3 repo=$TMP/rebuild.git base blob tree
 	[[ -d $repo ]] || git clone -q --shared --bare "$(dirname "$LINSCHED")/../kernels.git" "$repo"
 	base=$(git -C "$repo" rev-parse "$rev^{commit}")
-	blob=$( { git -C "$repo" cat-file blob "$base:kernel/sched/fair.c"; echo "/* bench */"; } |
+	blob=$( { git -C "$repo" cat-file blob "$base:$file"; echo "$line"; } |
 		git -C "$repo" hash-object -w --stdin)
 	GIT_INDEX_FILE=$TMP/rebuild.index git -C "$repo" read-tree "$base"
-	GIT_INDEX_FILE=$TMP/rebuild.index git -C "$repo" update-index --cacheinfo "100644,$blob,kernel/sched/fair.c"
+	GIT_INDEX_FILE=$TMP/rebuild.index git -C "$repo" update-index --cacheinfo "100644,$blob,$file"
 	tree=$(GIT_INDEX_FILE=$TMP/rebuild.index git -C "$repo" write-tree)
-	c=$(GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000" \
-		git -C "$repo" commit-tree "$tree" -p "$base" -m "bench: one line in fair.c")
+	GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000" \
+		git -C "$repo" commit-tree "$tree" -p "$base" -m "bench: one line in $file"
+}
+
+# rebuild_from REV CACHE FILE LINE FIRST: a commit on REV changing FILE,
+# built in CACHE, which holds REV's cold build, as often as the other
+# figures, the new build removed after each time; the build log's first
+# line must match FIRST (how it was built). Sets TIMES, and GCCS to gcc's
+# time on FILE's object as the log gives it (none for kbuild's builds).
+rebuild_from() {
+	local rev=$1 cache=$2 file=$3 line=$4 first=$5 c exe i t0 t1 g
+	local obj=${file%.c}.o
+	c=$(bench_commit "$rev" "$file" "$line")
+	TIMES=(); GCCS=()
 	for ((i = 1; i <= REPS; i++)); do
 		t0=$(now)
-		exe=$(LSBISECT_CACHE=$cache "$LINSCHED" build "$c" --repo "$repo" 2>"$TMP/rebuild.err") ||
-			{ cat "$TMP/rebuild.err" >&2; die "one-file rebuild of $rev failed"; }
+		exe=$(LSBISECT_CACHE=$cache "$LINSCHED" build "$c" --repo "$TMP/rebuild.git" 2>"$TMP/rebuild.err") ||
+			{ cat "$TMP/rebuild.err" >&2; die "the $file change on $rev did not build"; }
 		t1=$(now)
-		grep -q '^from .*: 1 of ' "$(dirname "$exe")/build.log" ||
-			die "the one-file change on $rev was not built from $rev's objects ($(head -n1 "$(dirname "$exe")/build.log"))"
+		grep -q "$first" "$(dirname "$exe")/build.log" ||
+			die "the $file change on $rev was not built from $rev's ($(head -n1 "$(dirname "$exe")/build.log"))"
 		# the build log times each compile: gcc's own share is the floor
-		g=$(sed -n 's|^  CC kernel/sched/fair.o: \([0-9.]*\) s$|\1|p' "$(dirname "$exe")/build.log")
-		[[ -n $g ]] || die "the one-file build of $rev logged no time for fair.o"
+		g=$(sed -n "s|^  CC $obj: \([0-9.]*\) s\$|\1|p" "$(dirname "$exe")/build.log")
 		rm -rf "$(dirname "$exe")"
-		times+=("$(elapsed "$t0" "$t1")")
-		gccs+=("$g")
+		TIMES+=("$(elapsed "$t0" "$t1")")
+		if [[ -n $g ]]; then GCCS+=("$g"); fi
 	done
-	st=$(verdict "$(median "${times[@]}")" "<=" $T_REBUILD_S)
-	row "  one .c file changed (s)" "$rev" "$(fmt "$(best "${times[@]}")")" "$(fmt "$(median "${times[@]}")")" "<= $T_REBUILD_S" "$st"
-	row "    of which gcc on fair.c (s)" "$rev" "$(fmt "$(best "${gccs[@]}")")" "$(fmt "$(median "${gccs[@]}")")" "" ""
-	JSON+=("{\"name\":\"one_file_rebuild\",\"revision\":\"$rev\",\"file\":\"kernel/sched/fair.c\",\"unit\":\"s\",\"runs\":$(jlist "${times[@]}"),\"gcc_s\":$(jlist "${gccs[@]}"),\"best\":$(best "${times[@]}"),\"median\":$(median "${times[@]}"),\"target\":$T_REBUILD_S,\"target_op\":\"<=\",\"status\":\"$st\"}")
+}
+
+# one_file_rebuild REV CACHE: a line added to kernel/sched/fair.c (the
+# largest object): that object compiled again; and to kernel/sched/Makefile,
+# which no record places: kbuild's own build from REV's outputs.
+T_REBUILD_S=3		# one .c file changed from a built revision, seconds, at most
+one_file_rebuild() {
+	local rev=$1 cache=$2 st
+	rebuild_from "$rev" "$cache" kernel/sched/fair.c "/* bench */" '^from .*: 1 of '
+	[[ ${#GCCS[@]} == "${#TIMES[@]}" ]] || die "the one-file build of $rev logged no time for fair.o"
+	st=$(verdict "$(median "${TIMES[@]}")" "<=" $T_REBUILD_S)
+	row "  one .c file changed (s)" "$rev" "$(fmt "$(best "${TIMES[@]}")")" "$(fmt "$(median "${TIMES[@]}")")" "<= $T_REBUILD_S" "$st"
+	row "    of which gcc on fair.c (s)" "$rev" "$(fmt "$(best "${GCCS[@]}")")" "$(fmt "$(median "${GCCS[@]}")")" "" ""
+	JSON+=("{\"name\":\"one_file_rebuild\",\"revision\":\"$rev\",\"file\":\"kernel/sched/fair.c\",\"unit\":\"s\",\"runs\":$(jlist "${TIMES[@]}"),\"gcc_s\":$(jlist "${GCCS[@]}"),\"best\":$(best "${TIMES[@]}"),\"median\":$(median "${TIMES[@]}"),\"target\":$T_REBUILD_S,\"target_op\":\"<=\",\"status\":\"$st\"}")
+	rebuild_from "$rev" "$cache" kernel/sched/Makefile "# bench" '^from .*: kbuild, '
+	row "  kernel/sched/Makefile changed (s)" "$rev" "$(fmt "$(best "${TIMES[@]}")")" "$(fmt "$(median "${TIMES[@]}")")" "" ""
+	JSON+=("{\"name\":\"makefile_rebuild\",\"revision\":\"$rev\",\"file\":\"kernel/sched/Makefile\",\"unit\":\"s\",\"runs\":$(jlist "${TIMES[@]}"),\"best\":$(best "${TIMES[@]}"),\"median\":$(median "${TIMES[@]}")}")
 }
 
 declare -A BUILD_BEST BUILD_MED
