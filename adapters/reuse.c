@@ -873,29 +873,22 @@ static int incremental(const struct adapter_env *env, struct targets *ts,
 
 /* ---- kbuild's own incremental build, from the donor's o/ ---- */
 
-static const struct targets *renaming;
+/* "DIR/" of each build directory the donor's records name, and this one */
+static char **renaming;
+static size_t nr_renaming;
 static const char *renaming_to;
 static int rename_err;
 
-/* @text with each build directory the donor's records name made @to. */
-static char *renamed(const struct targets *ts, const char *text,
-		     const char *to)
+/* @text with each of those directories made @renaming_to (malloc()ed). */
+static char *renamed(const char *text)
 {
-	char from[PATH_MAX], dst[PATH_MAX], *out = strdup(text), *next;
+	char *out = strdup(text), *next;
 	size_t i;
 
-	lsb_pathf(dst, sizeof(dst), "%s/", to);
-	for (i = 0; out && i < ts->n; i++) {
-		size_t j = 0;
-
-		while (j < i && strcmp(ts->v[j].prefix, ts->v[i].prefix))
-			j++;
-		if (!*ts->v[i].prefix || j < i)
-			continue;	/* none, or one done already */
-		lsb_pathf(from, sizeof(from), "%s/", ts->v[i].prefix);
-		if (!strstr(out, from))
+	for (i = 0; out && i < nr_renaming; i++) {
+		if (!strstr(out, renaming[i]))
 			continue;
-		next = replace_all(out, from, dst);
+		next = replace_all(out, renaming[i], renaming_to);
 		free(out);
 		out = next;
 	}
@@ -915,7 +908,7 @@ static int rename_cb(const char *path, const struct stat *st, int type,
 		if (k < 0)
 			goto fail;
 		old[k] = '\0';
-		next = renamed(renaming, old, renaming_to);
+		next = renamed(old);
 		if (!next || (strcmp(next, old) &&
 			      (unlink(path) || symlink(next, path))))
 			goto fail;
@@ -931,7 +924,7 @@ static int rename_cb(const char *path, const struct stat *st, int type,
 		free(text);	/* an object or a host program */
 		return 0;
 	}
-	next = renamed(renaming, text, renaming_to);
+	next = renamed(text);
 	if (next && strcmp(next, text)) {
 		/* in place, with its times: kbuild compares them */
 		struct timespec times[2] = { st->st_atim, st->st_mtim };
@@ -964,10 +957,34 @@ fail:
 static int rename_paths(const struct targets *ts, const char *o,
 			const char *tmp)
 {
-	renaming = ts;
-	renaming_to = tmp;
+	char to[PATH_MAX];
+	size_t i, j, cap = 0;
+	int ret = -1;
+
+	renaming = NULL;
+	nr_renaming = 0;
+	for (i = 0; i < ts->n; i++) {
+		char *dir;
+
+		for (j = 0; j < i && strcmp(ts->v[j].prefix, ts->v[i].prefix);)
+			j++;
+		if (!*ts->v[i].prefix || j < i)
+			continue;	/* none, or named already */
+		if (LSB_GROW(renaming, nr_renaming + 1, cap) ||
+		    asprintf(&dir, "%s/", ts->v[i].prefix) < 0)
+			goto out;
+		renaming[nr_renaming++] = dir;
+	}
+	lsb_pathf(to, sizeof(to), "%s/", tmp);
+	renaming_to = to;
 	rename_err = 0;
-	return nftw(o, rename_cb, 16, FTW_PHYS) || rename_err ? -1 : 0;
+	ret = nftw(o, rename_cb, 16, FTW_PHYS) || rename_err ? -1 : 0;
+out:
+	while (nr_renaming)
+		free(renaming[--nr_renaming]);
+	free(renaming);
+	renaming = NULL;
+	return ret;
 }
 
 /*
