@@ -926,8 +926,8 @@ static inline void advance(struct metrics *m, uint64_t now)
 {
 	uint64_t last = m->last, dt;
 
-	if (__builtin_expect(((m->wc_cpus != 0) != m->ep_on) |
-			     (m->ep_on & !m->inv.idle_first.seen), 0))
+	if (__builtin_expect(m->ep_on ? !m->wc_cpus || !m->inv.idle_first.seen :
+			     m->wc_cpus != 0, 0))
 		episode(m, now);
 	if (__builtin_expect(m->dirty_greedy, 0) && now > last)
 		greedy_refresh(m);

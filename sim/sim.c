@@ -74,7 +74,8 @@ static inline void heap_set(struct sim_queue *q, size_t i,
 	e.ev->heap_idx = (long)i;
 }
 
-static void heap_up(struct sim_queue *q, size_t i, struct sim_heap_ent e)
+static inline void heap_up(struct sim_queue *q, size_t i,
+			   struct sim_heap_ent e)
 {
 	while (i) {
 		size_t parent = (i - 1) / HEAP_ARITY;
@@ -190,6 +191,14 @@ static void queue_init(void)
 	sim.tree_dirty = -1;
 }
 
+static __attribute__((noinline, cold)) void queue_grow(struct sim_queue *q)
+{
+	q->cap = q->cap ? 2 * q->cap : 16;
+	q->ent = realloc(q->ent, q->cap * sizeof(*q->ent));
+	if (!q->ent)
+		sim_die("out of memory for events");
+}
+
 void sim_event_push(struct sim_event *ev, uint64_t time, int cpu)
 {
 	struct sim_queue *q = &sim.cpu[cpu].q;
@@ -204,12 +213,8 @@ void sim_event_push(struct sim_event *ev, uint64_t time, int cpu)
 		/* a CPU's own tick, always pushed for that CPU */
 		ev->heap_idx = 0;
 	} else {
-		if (q->n == q->cap) {
-			q->cap = q->cap ? 2 * q->cap : 16;
-			q->ent = realloc(q->ent, q->cap * sizeof(*q->ent));
-			if (!q->ent)
-				sim_die("out of memory for events");
-		}
+		if (q->n == q->cap)
+			queue_grow(q);
 		e.time = ev->time;
 		e.ev = ev;
 		heap_up(q, q->n++, e);
@@ -488,19 +493,13 @@ unsigned long long lh_random(void)
 	return sim_rng_next(sim.kernel_rng);
 }
 
-/*
- * How fast run work goes on cpu: its OPP's capacity, times its type's
- * smt_speed while another thread of its core is busy.
- */
-unsigned int sim_cpu_speed(int cpu)
+/* sim_cpu_speed() of a CPU whose type slows down beside a busy sibling */
+unsigned int sim_cpu_speed_smt(const struct sim_cpu *c)
 {
-	const struct sim_cpu *c = &sim.cpu[cpu];
-	double f = sim.cfg->topo->types[sim.cfg->topo->cpu[cpu].type].smt_speed;
+	double f = c->smt_speed;
 	unsigned int s;
 	int i;
 
-	if (f <= 0 || f >= 1)
-		return c->speed;
 	for (i = 0; i < c->nr_siblings; i++)
 		if (!sim.cpu[c->siblings[i]].idle)
 			break;
@@ -845,7 +844,8 @@ const char *sim_irq_name(int kind)
 }
 
 /* The trace's line for @n kernel calls in an interrupt or a task's run. */
-static void trace_work(int cpu, const char *what, uint64_t n)
+static __attribute__((noinline, cold)) void
+trace_work(int cpu, const char *what, uint64_t n)
 {
 	char fields[64];
 
@@ -856,14 +856,10 @@ static void trace_work(int cpu, const char *what, uint64_t n)
 	lh_trace(cpu, "", 0, "lsb_kernel_work", fields);
 }
 
-/* An interrupt, its softirqs included, and the kernel work it took. */
-static void irq(int cpu, int kind, void *arg)
+/* The kernel work of an interrupt: none in a plain build, which skips it. */
+static __attribute__((noinline, cold)) void irq_work(int cpu, int kind,
+						     uint64_t n)
 {
-	uint64_t before = sim.kernel_calls, n;
-
-	lk_irq(cpu, kind, arg);
-	n = sim.kernel_calls - before;
-	sim.work.irqs++;
 	sim.work.irq_calls += n;
 	if (n > sim.work.max_irq_calls) {
 		sim.work.max_irq_calls = n;
@@ -871,17 +867,28 @@ static void irq(int cpu, int kind, void *arg)
 		sim.work.max_irq_cpu = cpu;
 		sim.work.max_irq_kind = kind;
 	}
-	if (n)			/* never in a plain build: no name to look up */
-		trace_work(cpu, sim_irq_name(kind), n);
+	trace_work(cpu, sim_irq_name(kind), n);
+}
+
+/* An interrupt, its softirqs included, and the kernel work it took. */
+static inline void irq(int cpu, int kind, void *arg)
+{
+	uint64_t before = sim.kernel_calls;
+
+	lk_irq(cpu, kind, arg);
+	sim.work.irqs++;
+	if (__builtin_expect(sim.kernel_calls != before, 0))
+		irq_work(cpu, kind, sim.kernel_calls - before);
 }
 
 /* A CPU's task (or idle loop) runs on, and the kernel work it did. */
-static void resume(int cpu)
+static inline void resume(int cpu)
 {
 	uint64_t before = sim.kernel_calls;
 
 	lk_resume(cpu);
-	trace_work(cpu, "task", sim.kernel_calls - before);
+	if (__builtin_expect(sim.kernel_calls != before, 0))
+		trace_work(cpu, "task", sim.kernel_calls - before);
 }
 
 static void sim_loop(uint64_t end)
@@ -901,15 +908,14 @@ static void sim_loop(uint64_t end)
 		}
 		if (ev->type != SIM_EV_SEGMENT && cpu_wakeup_delayed(ev, cpu))
 			continue;
-		if (sim.now == last && ++same > HANG_EVENTS) {
+		same = sim.now == last ? same + 1 : 0;
+		last = sim.now;
+		if (__builtin_expect(same > HANG_EVENTS, 0)) {
 			fprintf(stderr, "kernel hang: %llu events at %llu ns without time passing\n",
 				(unsigned long long)same,
 				(unsigned long long)sim.now);
 			sim_dump_log();
 			exit(SIM_EXIT_HANG);
-		} else if (sim.now != last) {
-			last = sim.now;
-			same = 0;
 		}
 		switch (ev->type) {
 		case SIM_EV_TICK:
@@ -1018,6 +1024,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		sim_die("no CPUs to account power for");
 	for (i = 0; i < sim.nr_cpus; i++) {
 		const struct topology_cpu *t = &cfg->topo->cpu[i];
+		double f;
 		int j;
 
 		sim.cpu[i].siblings = calloc(sim.nr_cpus, sizeof(int));
@@ -1027,6 +1034,9 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 			if (j != i && cfg->topo->cpu[j].package == t->package &&
 			    cfg->topo->cpu[j].core == t->core)
 				sim.cpu[i].siblings[sim.cpu[i].nr_siblings++] = j;
+		f = cfg->topo->types[t->type].smt_speed;
+		if (f > 0 && f < 1 && sim.cpu[i].nr_siblings)
+			sim.cpu[i].smt_speed = f;
 		sim.cpu[i].state = -1;
 		sim.cpu[i].tick_on = 1;
 		sim_idle_gov_init(&sim.cpu[i].gov);

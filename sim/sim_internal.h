@@ -46,6 +46,8 @@ struct sim_cpu {
 	struct sim_queue q;		/* its hrtimers, IPIs, run segments */
 	struct sim_event tick;		/* queued apart from them */
 	unsigned int speed;		/* capacity at the current OPP */
+	double smt_speed;		/* its type's factor beside a busy
+					   sibling; 0: none, or no sibling */
 	int *siblings;			/* the other SMT threads of its core */
 	int nr_siblings;
 	uint64_t khz;			/* current frequency, 0: fixed */
@@ -99,7 +101,21 @@ struct sim {
 extern struct sim sim;
 
 void sim_event_push(struct sim_event *ev, uint64_t time, int cpu);
-unsigned int sim_cpu_speed(int cpu);
+unsigned int sim_cpu_speed_smt(const struct sim_cpu *c);
+
+/*
+ * How fast run work goes on cpu: its OPP's capacity, times its type's
+ * smt_speed while another thread of its core is busy.
+ */
+static inline unsigned int sim_cpu_speed(int cpu)
+{
+	const struct sim_cpu *c = &sim.cpu[cpu];
+
+	if (__builtin_expect(c->smt_speed == 0, 1))
+		return c->speed;
+	return sim_cpu_speed_smt(c);
+}
+
 void sim_event_cancel(struct sim_event *ev);
 /* "error: ..." and exit 1: the simulator's own failure */
 void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -177,11 +177,14 @@ static double gauss(struct sim_task *t)
 
 static uint64_t draw(struct sim_task *t, const struct workload_dist *d)
 {
-	double m = (double)d->a, s = (double)d->b, v, sigma2;
+	double m, s, v, sigma2;
 
-	switch (d->kind) {
-	case WL_DIST_FIXED:
+	/* most lengths are fixed: no conversions to double for them */
+	if (d->kind == WL_DIST_FIXED)
 		return d->a;
+	m = (double)d->a;
+	s = (double)d->b;
+	switch (d->kind) {
 	case WL_DIST_EXPONENTIAL:
 		v = sim_rng_exp(t->rng, m);
 		break;
