@@ -138,37 +138,38 @@ static inline struct sim_event *cpu_first(struct sim_cpu *c)
 }
 
 /*
- * @cpu's earliest event is now at @t: replay its matches up the tree.
+ * @cpu's earliest event is now @ev, at @t: replay its matches up the tree.
  * Between CPUs a tie goes to the lower one, which the left subtree holds.
  * No stop where a node keeps its winner: the check costs more than the
  * levels it saves (a pop's CPU was the winner all the way up).
  */
-static void tree_update(int cpu, uint64_t t)
+static void tree_update(int cpu, struct sim_event *ev, uint64_t t)
 {
 	size_t i = sim.tree_leaves + (size_t)cpu;
-	int c = cpu;
 
 	sim.tree_time[i] = t;
+	sim.tree_ev[i] = ev;
 	for (; i > 1; i /= 2) {
 		uint64_t st = sim.tree_time[i ^ 1];
 
 		if (st < t || (st == t && (i & 1))) {
 			t = st;
-			c = sim.tree_cpu[i ^ 1];
+			ev = sim.tree_ev[i ^ 1];
 		}
 		sim.tree_time[i / 2] = t;
-		sim.tree_cpu[i / 2] = c;
+		sim.tree_ev[i / 2] = ev;
 	}
 }
 
 /* @cpu's earliest event may have changed: its leaf again, if it did. */
-static void tree_refresh(int cpu)
+static inline void tree_refresh(int cpu)
 {
-	const struct sim_event *ev = cpu_first(&sim.cpu[cpu]);
+	struct sim_event *ev = cpu_first(&sim.cpu[cpu]);
 	uint64_t t = ev ? ev->time : UINT64_MAX;
+	size_t i = sim.tree_leaves + (size_t)cpu;
 
-	if (t != sim.tree_time[sim.tree_leaves + (size_t)cpu])
-		tree_update(cpu, t);
+	if (t != sim.tree_time[i] || ev != sim.tree_ev[i])
+		tree_update(cpu, ev, t);
 }
 
 static void queue_init(void)
@@ -179,15 +180,11 @@ static void queue_init(void)
 		sim.tree_leaves *= 2;
 	n = 2 * sim.tree_leaves;
 	sim.tree_time = malloc(n * sizeof(*sim.tree_time));
-	sim.tree_cpu = malloc(n * sizeof(*sim.tree_cpu));
-	if (!sim.tree_time || !sim.tree_cpu)
+	sim.tree_ev = calloc(n, sizeof(*sim.tree_ev));
+	if (!sim.tree_time || !sim.tree_ev)
 		sim_die("out of memory for events");
 	for (i = 0; i < n; i++)
 		sim.tree_time[i] = UINT64_MAX;
-	for (i = 0; i < sim.tree_leaves; i++)
-		sim.tree_cpu[sim.tree_leaves + i] = (int)i;
-	for (i = sim.tree_leaves - 1; i; i--)
-		sim.tree_cpu[i] = sim.tree_cpu[2 * i];
 	sim.tree_dirty = -1;
 }
 
@@ -225,13 +222,11 @@ void sim_event_push(struct sim_event *ev, uint64_t time, int cpu)
 	 */
 	if (cpu != sim.tree_dirty &&
 	    ev->time < sim.tree_time[sim.tree_leaves + (size_t)cpu])
-		tree_update(cpu, ev->time);
+		tree_update(cpu, ev, ev->time);
 }
 
-void sim_event_cancel(struct sim_event *ev)
+void sim_event_remove(struct sim_event *ev)
 {
-	if (ev->heap_idx < 0)
-		return;
 	if (ev->type == SIM_EV_TICK)
 		ev->heap_idx = -1;
 	else
@@ -254,11 +249,11 @@ static struct sim_event *event_pop(uint64_t end)
 		sim.tree_dirty = -1;
 		tree_refresh(cpu);
 	}
-	cpu = sim.tree_cpu[1];
+	ev = sim.tree_ev[1];
 	/* none left, or only some at the end of time (UINT64_MAX) */
-	if (sim.tree_time[1] > end || cpu >= sim.nr_cpus ||
-	    !(ev = cpu_first(&sim.cpu[cpu])))
+	if (sim.tree_time[1] > end || !ev)
 		return NULL;
+	cpu = ev->cpu;
 	if (ev->type == SIM_EV_TICK)
 		ev->heap_idx = -1;
 	else
@@ -919,7 +914,14 @@ static void sim_loop(uint64_t end)
 		}
 		switch (ev->type) {
 		case SIM_EV_TICK:
-			sim_event_push(ev, sim.now + TICK_NS, cpu);
+			/*
+			 * sim_event_push() of the next tick, which has nothing
+			 * else to do: the CPU's leaf is made at the next pop
+			 */
+			ev->time = sim.now + TICK_NS < sim.now ? sim.now :
+				   sim.now + TICK_NS;
+			ev->seq = sim.seq++;
+			ev->heap_idx = 0;
 			irq(cpu, LINSCHED_IRQ_TICK, NULL);
 			break;
 		case SIM_EV_TIMER:

@@ -74,14 +74,15 @@ struct sim {
 	struct sim_cpu *cpu;
 	/*
 	 * A winner tree over the CPUs' earliest events: leaf tree_leaves + i
-	 * is CPU i's time (UINT64_MAX for none, and beyond the CPUs), node i
-	 * the earlier of nodes 2i and 2i + 1 (a tie goes to 2i, the lower
-	 * CPUs), with its CPU; node 1 is the next event. The CPU whose event
-	 * was taken last (tree_dirty, or -1) has a stale leaf until the next
-	 * pop.
+	 * is CPU i's earliest event and its time (NULL and UINT64_MAX for
+	 * none, and beyond the CPUs), node i the earlier of nodes 2i and
+	 * 2i + 1 (a tie goes to 2i, the lower CPUs); node 1 is the next
+	 * event. The CPU whose event was taken last (tree_dirty, or -1) has a
+	 * stale leaf until the next pop: its event may be gone, but only a
+	 * leaf made again is read.
 	 */
 	uint64_t *tree_time;
-	int *tree_cpu;
+	struct sim_event **tree_ev;
 	size_t tree_leaves;
 	int tree_dirty;
 	struct sim_event **timers;
@@ -116,7 +117,15 @@ static inline unsigned int sim_cpu_speed(int cpu)
 	return sim_cpu_speed_smt(c);
 }
 
-void sim_event_cancel(struct sim_event *ev);
+void sim_event_remove(struct sim_event *ev);
+
+/* Take @ev off the queue, if it is queued. */
+static inline void sim_event_cancel(struct sim_event *ev)
+{
+	if (ev->heap_idx >= 0)
+		sim_event_remove(ev);
+}
+
 /* "error: ..." and exit 1: the simulator's own failure */
 void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* "error: ..." and exit SIM_EXIT_USAGE: the workload asked what cannot be */
