@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -396,6 +397,36 @@ struct run_meta {
 	const char *tool_version;
 };
 
+/*
+ * cJSON prints a number with sprintf("%1.15g") and reads it back with
+ * sscanf() to check it: thousands of instructions each, hundreds of
+ * numbers. An integer below 10^15 prints as its digits either way: such
+ * numbers become those digits as raw text, the same bytes for far less.
+ */
+static void json_integers_raw(cJSON *item)
+{
+	for (; item; item = item->next) {
+		double d = item->valuedouble;
+		char buf[24], *p = buf + sizeof(buf);
+		unsigned long long u;
+
+		if (item->child)
+			json_integers_raw(item->child);
+		/* negative ones are left to cJSON, -0 ("-0") among them */
+		if (!cJSON_IsNumber(item) || signbit(d) || !(d < 1e15) ||
+		    d != (double)(unsigned long long)d)
+			continue;
+		u = (unsigned long long)d;
+		*--p = '\0';
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		item->valuestring = strdup(p);
+		if (item->valuestring)
+			item->type = cJSON_Raw;
+	}
+}
+
 static cJSON *results_json(const struct sim_config *cfg,
 			   const struct sim_result *res,
 			   const struct run_meta *meta)
@@ -646,8 +677,11 @@ int main(int argc, char **argv)
 		return SIM_EXIT_USAGE;
 	if (json) {
 		cJSON *root = results_json(&cfg, &res, &meta);
-		char *text = cJSON_Print(root);
+		char *text;
 		FILE *f = open_out(json, "results");
+
+		json_integers_raw(root);
+		text = cJSON_Print(root);
 
 		fprintf(f, "%s\n", text);
 		if (f != stdout && fclose(f)) {
