@@ -322,8 +322,8 @@ int adapter_kbuild_config(const struct adapter_env *env, const char *tmp,
 	char *tail[] = { allconfig, "allnoconfig", NULL };
 
 	/* -j: kconfig's conf is a dozen host objects, built before it runs */
-	lsb_pathf(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s/linsched.config",
-		  env->share_dir);
+	lsb_pathf(allconfig, sizeof(allconfig),
+		  "KCONFIG_ALLCONFIG=%s/linsched.config", env->share_dir);
 	return make_in(env, tmp, log, tail) ? ADAPTER_EBUILD : 0;
 }
 
