@@ -843,21 +843,31 @@ static int same_probe(const char *src, const char *donor_src, char *version,
 	return same;
 }
 
+/* The donor @real's o/ copied to @o, times kept, checked against its record. */
+static int take_outputs(const char *real, const char *o, const char *log)
+{
+	char donor_o[PATH_MAX];
+	char *cp[] = { "cp", "-a", donor_o, (char *)o, NULL };
+
+	lsb_pathf(donor_o, sizeof(donor_o), "%s/o", real);
+	if (adapter_run(NULL, log, 0, cp) || !objects_match(real, o)) {
+		log_line(log, "the donor's objects are not the ones it recorded\n");
+		return -1;
+	}
+	return 0;
+}
+
 /* The objects of @real copied into @tmp, the stale ones made again, linked. */
 static int incremental(const struct adapter_env *env, struct targets *ts,
 		       const char *real, const char *tmp, const char *log,
 		       const char *version)
 {
-	char src[PATH_MAX], o[PATH_MAX], donor_o[PATH_MAX];
-	char *cp[] = { "cp", "-a", donor_o, o, NULL };
+	char src[PATH_MAX], o[PATH_MAX];
 
 	lsb_pathf(src, sizeof(src), "%s/src", tmp);
 	lsb_pathf(o, sizeof(o), "%s/o", tmp);
-	lsb_pathf(donor_o, sizeof(donor_o), "%s/o", real);
-	if (adapter_run(NULL, log, 0, cp) || !objects_match(real, o)) {
-		log_line(log, "the donor's objects are not the ones it recorded\n");
+	if (take_outputs(real, o, log))
 		return ADAPTER_ENOREUSE;
-	}
 	if (redo_all(ts, o, tmp, log, env->jobs)) {
 		if (!farm_intact(src)) {
 			log_line(log, "the donor's sources are gone\n");
@@ -998,17 +1008,16 @@ static int by_kbuild(const struct adapter_env *env, const struct targets *ts,
 		     const char *real, const char *tmp, const char *log,
 		     const struct adapter_change *ch, size_t n)
 {
-	char src[PATH_MAX], o[PATH_MAX], donor_o[PATH_MAX];
-	char *cp[] = { "cp", "-a", donor_o, o, NULL };
+	char src[PATH_MAX], o[PATH_MAX];
 	size_t i;
 	int config = 0;
 
 	lsb_pathf(src, sizeof(src), "%s/src", tmp);
 	lsb_pathf(o, sizeof(o), "%s/o", tmp);
-	lsb_pathf(donor_o, sizeof(donor_o), "%s/o", real);
-	if (farm_fresh(src, ch, n) || adapter_run(NULL, log, 0, cp) ||
-	    !objects_match(real, o) || rename_paths(ts, o, tmp)) {
-		log_line(log, "cannot take the donor's outputs\n");
+	if (take_outputs(real, o, log))
+		return ADAPTER_ENOREUSE;
+	if (farm_fresh(src, ch, n) || rename_paths(ts, o, tmp)) {
+		log_line(log, "cannot make the donor's outputs this build's\n");
 		return ADAPTER_ENOREUSE;
 	}
 	for (i = 0; i < n; i++)
