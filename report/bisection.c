@@ -59,6 +59,13 @@ static const struct report_step *own_step(const struct report_bisection *b,
 	return NULL;
 }
 
+/* Whether @st was joined to a tested class: neither built nor run. */
+static int joined(const struct report_step *st)
+{
+	return !st->has_value && st->reason &&
+	       !strncmp(st->reason, SAME_BUILD, strlen(SAME_BUILD));
+}
+
 /*
  * The step of class @cls; for a class the strategy joined to a tested one
  * ("same build as GOOD", "same build as class K": it was neither built
@@ -73,8 +80,7 @@ static const struct report_step *step_of(const struct report_bisection *b,
 	for (hops = 0; st && hops < b->nr_steps; hops++) {
 		const char *to;
 
-		if (st->has_value || !st->reason ||
-		    strncmp(st->reason, SAME_BUILD, strlen(SAME_BUILD)))
+		if (!joined(st))
 			break;
 		to = st->reason + strlen(SAME_BUILD);
 		if (!strcmp(to, "GOOD"))
@@ -139,8 +145,7 @@ static void steps_text(FILE *f, const struct report_bisection *b)
 			st->commit, st->verdict, is_skip(st) ? "" : val);
 		if (is_skip(st))
 			fprintf(f, "%.200s", st->reason);
-		else if (!st->has_value && st->reason &&
-			 !strncmp(st->reason, SAME_BUILD, strlen(SAME_BUILD)))
+		else if (joined(st))
 			fprintf(f, "  (%.60s)", st->reason);
 		if (st->nr_runs > 1)
 			fprintf(f, "  (%d runs)", st->nr_runs);
