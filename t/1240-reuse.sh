@@ -4,15 +4,16 @@
 # v6.1.192 where 8 only change a header no scheduler object includes,
 # lsbisect finds the culprit with no more builds than the commits that
 # change what the build reads (the others are their neighbour's build),
-# a one-file change compiles one object, a Makefile or Kconfig change is
-# kbuild's own incremental build from the neighbour's outputs, the
-# executable and the results are byte-identical to a full kbuild's, a
-# damaged donor or two builds of one revision at once change nothing.
+# a one-file change compiles one object, a change to a Makefile, a Kconfig
+# file or a header only the generated ones read is kbuild's own
+# incremental build from the neighbour's outputs, the executable and the
+# results are byte-identical to a full kbuild's, a damaged donor or two
+# builds of one revision at once change nothing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 12
+plan 13
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -75,6 +76,16 @@ for kind in mk kconf; do
 done
 test_expect_success "the new option is off, as allnoconfig leaves it" \
 	'grep -q "^# CONFIG_LSB_TEST_0 is not set" "$(dirname "$exe")/o/.config"'
+# A header only the generated ones read: kbuild makes bounds.h again, the
+# same, so no object changes: the executable is GOOD's, byte for byte.
+make_history "$work" "gen" 0 gen > "$tmp/gen"
+exe=$("$LINSCHED" build "$(cut -d' ' -f1 "$tmp/gen")" --repo "$work")
+first=$(head -n1 "$(dirname "$exe")/build.log")
+diag "gen: $first"
+by=other
+case $first in "from "*": kbuild, as 'include/linux/kbuild.h' changed") by=kbuild ;; esac
+test_expect_success "a header only bounds.c reads: kbuild from the neighbour ($by), GOOD's executable" \
+	'[ $by = kbuild ] && cmp "$exe" "$("$LINSCHED" build "$TEST_V61" --repo "$work")"'
 
 # The same revision with every build a full kbuild: the same bytes.
 for rev in "$bad"; do

@@ -48,6 +48,8 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 #   hdr      a comment line appended to include/drm/drm_file.h, a header
 #            of the build subset that no object of the build includes
 #   mk       a comment line appended to kernel/sched/Makefile
+#   gen      a comment line appended to include/linux/kbuild.h, which only
+#            the generated headers (bounds.c, asm-offsets.c) read
 #   kconf    a new option in init/Kconfig, with a prompt and "default y"
 #            (allnoconfig leaves it off; only a new allnoconfig knows it)
 #   lb       the load-balancing regression ($LB_EDIT)
@@ -128,6 +130,9 @@ def apply(part, i):
     if part == "mk":
         put("kernel/sched/Makefile", text("kernel/sched/Makefile") + "# note %d\n" % i)
         return "sched: Makefile note %d" % i
+    if part == "gen":
+        put("include/linux/kbuild.h", text("include/linux/kbuild.h") + "/* note %d */\n" % i)
+        return "kbuild.h: note %d" % i
     if part == "kconf":
         put("init/Kconfig", text("init/Kconfig") +
             "\nconfig LSB_TEST_%d\n\tbool \"a test option\"\n\tdefault y\n" % i)
