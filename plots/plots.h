@@ -45,18 +45,24 @@ void plot_end(FILE *f);
  * @PLOT_EFAILED: gnuplot exited non-zero or died (its messages went to
  *	standard error)
  * @PLOT_ESYS: fork or wait failed, or the directory is not there
+ * @PLOT_EIMAGE: gnuplot exited 0, but the PNG the script draws is missing
+ *	or cut short, or its SVG is cut short (a full disk: gnuplot does not
+ *	fail on a write error)
  */
 enum plot_status {
 	PLOT_OK = 0,
 	PLOT_ENOGNUPLOT = 1,
 	PLOT_EFAILED = 2,
 	PLOT_ESYS = 3,
+	PLOT_EIMAGE = 4,
 };
 
 /**
  * plot_run() - run gnuplot on a script, in the script's directory
  * @dir: the directory (the script's data files are read from there)
- * @script: the script's name in @dir
+ * @script: the script's name in @dir, NAME.gp: it draws NAME.png (and
+ *	NAME.svg); an earlier run's images of that name are removed first,
+ *	and this run's are checked whole
  *
  * Return: an enum plot_status.
  */
@@ -66,7 +72,8 @@ int plot_run(const char *dir, const char *script);
  * plot_strerror() - a plot_run() status in words
  * @status: an enum plot_status
  *
- * Return: a static string.
+ * Return: a static string; for PLOT_EIMAGE it names the image and says
+ * whether the file system is full, until the next plot_run().
  */
 const char *plot_strerror(int status);
 
