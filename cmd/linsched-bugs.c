@@ -59,7 +59,7 @@ static const char usage_bugs[] =
 "there, never in a repository of yours); the releases they name must be\n"
 "in it ('linsched kernels --versions 6.1.176,...' adds them). Exit status: 0 every entry run reproduced (the buggy kernel's\n"
 "figure past the threshold, the fixed kernel's not), 1 one did not or\n"
-"could not be run, 2 usage.\n";
+"could not be run, or its files could not be written, 2 usage.\n";
 
 #define BINS 100
 
@@ -245,14 +245,18 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	}
 }
 
-/* signal.dat and signal.gp in @dir, and gnuplot run on them. */
-static int draw(const struct bug *b, const struct side *sd, const char *dir)
+/*
+ * signal.dat and signal.gp in @dir; on failure @path (of @len bytes) names
+ * the file and errno says why.
+ */
+static int write_signal(const struct bug *b, const struct side *sd,
+			const char *dir, char *path, size_t len)
 {
-	char path[4300], title[1024], ylabel[256];
+	char title[1024], ylabel[256];
 	FILE *f;
 	int i, k;
 
-	lsb_pathf(path, sizeof(path), "%s/signal.dat", dir);
+	lsb_pathf(path, len, "%s/signal.dat", dir);
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
@@ -274,7 +278,7 @@ static int draw(const struct bug *b, const struct side *sd, const char *dir)
 	snprintf(title, sizeof(title), "%s: %s (%s)\n%s on %s", b->name,
 		 b->fix_subject, b->fix_commit, cmd_base_name(b->workload),
 		 b->topology);
-	lsb_pathf(path, sizeof(path), "%s/signal.gp", dir);
+	lsb_pathf(path, len, "%s/signal.gp", dir);
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
@@ -295,8 +299,19 @@ static int draw(const struct bug *b, const struct side *sd, const char *dir)
 	}
 	fprintf(f, "\n");
 	plot_end(f);
-	if (fclose(f))
+	return fclose(f);
+}
+
+/* signal.dat and signal.gp in @dir, and gnuplot run on them. */
+static int draw(const struct bug *b, const struct side *sd, const char *dir)
+{
+	char path[4300];
+
+	if (write_signal(b, sd, dir, path, sizeof(path))) {
+		fprintf(stderr, "error: cannot write '%s': %s\n", path,
+			strerror(errno));
 		return -1;
+	}
 	return run_gnuplot(dir, "signal.gp");
 }
 
@@ -379,10 +394,16 @@ static int run_bug(const struct bug *b, bisect_repo *repo,
 	printf("  buggy when %s %g: %s (%.1f s)\n",
 	       b->buggy_above ? "above" : "below", b->threshold, verdict,
 	       lsb_now() - t0);
-	if (write_verdict(b, sd, verdict, dir))
-		fprintf(stderr, "error: cannot write %s/verdict.json\n", dir);
-	if (ok && draw(b, sd, dir) == 0)
+	if (write_verdict(b, sd, verdict, dir)) {
+		fprintf(stderr, "error: cannot write '%s/verdict.json': %s\n",
+			dir, strerror(errno));
+		return 1;
+	}
+	if (ok) {
+		if (draw(b, sd, dir))
+			return 1;
 		printf("  figure: %s/signal.png\n", dir);
+	}
 	return strcmp(verdict, "reproduced") != 0;
 }
 

@@ -11,13 +11,15 @@
 # place_entity() lag overflow between v7.3-rc7 and v7.3.4.
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
-# longer apply are errors that name the file, the key or the edit.
+# longer apply are errors that name the file, the key or the edit; on a
+# full disk an entry's files are whole or the run fails saying so.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 21
+plan 22
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+mounts=
+trap 'for m in $mounts; do umount "$m"; done; rm -rf "$tmp"' EXIT
 
 # the releases the entries name, beside the tests' own
 need=
@@ -146,6 +148,33 @@ test_expect_success "a kernel-work signal without the work build is an error: ex
 s=$?
 test_expect_success "an unknown entry is a usage error: exit $s, $(cat "$tmp/err")" \
 	'[ $s = 2 ] && grep -q "no entry .no_such_bug. in the catalogue" "$tmp/err"'
+# A full disk: from a little less room than an entry's files take to a
+# little more, it is exit 0 with whole files or exit 1 saying the disk is
+# full, never a figure announced and cut short (gnuplot exits 0 then).
+size=$(du -sk "$tmp/out/uclamp_inversion" | cut -f1)
+bad= failed=0 fine=0
+for kb in $((size - 60)) $((size - 20)) $((size + 40)); do
+	mkdir -p "$tmp/full$kb"
+	mount -t tmpfs -o "size=${kb}k" tmpfs "$tmp/full$kb" 2>/dev/null ||
+		{ bad="$bad $kb:mount"; continue; }
+	mounts="$mounts $tmp/full$kb"
+	"$LINSCHED" bugs run uclamp_inversion --out "$tmp/full$kb" > "$tmp/full$kb.out" 2> "$tmp/full$kb.err"
+	s=$?
+	d=$tmp/full$kb/uclamp_inversion
+	if [ $s = 0 ]; then
+		python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); sys.exit(d[-8:-4] != b"IEND")' "$d/signal.png" &&
+			grep -q "</svg>" "$d/signal.svg" && [ -s "$d/verdict.json" ] ||
+			bad="$bad $kb:cut"
+		fine=$((fine + 1))
+	else
+		[ $s = 1 ] && grep -q "No space left on device" "$tmp/full$kb.err" &&
+			! grep -q "figure:" "$tmp/full$kb.out" ||
+			bad="$bad $kb:$s:$(head -c 200 "$tmp/full$kb.err")"
+		failed=$((failed + 1))
+	fi
+done
+test_expect_success "a full disk around ${size} KB: whole files and exit 0, or exit 1 saying so (${bad:-all right}; $failed failed, $fine whole)" \
+	'[ -z "$bad" ] && [ $failed -ge 1 ] && [ $fine -ge 1 ]'
 "$LINSCHED" bugs show uclamp_inversion > "$tmp/show"
 test_expect_success "show: the fix, the figure and threshold, and the edits" \
 	'grep -q "^fix:       0213b7083e81 sched/uclamp: Fix uclamp_tg_restrict()$" "$tmp/show" &&
