@@ -41,6 +41,13 @@ int lsbisect_report(const struct guile_config *cfg,
 /* Run gnuplot on SCRIPT in DIR; an error is printed. Return 0 or -1. */
 int run_gnuplot(const char *dir, const char *script);
 
+/*
+ * Make the output directory DIR and hold it until the process ends
+ * (lsb_out_dir(): a second command on DIR is refused, naming this one,
+ * WHO); an error is printed. Return 0 or -1.
+ */
+int cmd_out_dir(const char *dir, const char *who);
+
 /* The engine options, for usage texts and getopt_long tables. */
 #define ENGINE_USAGE ENGINE_USAGE_BASE INSTRUMENT_USAGE
 

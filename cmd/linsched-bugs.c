@@ -413,6 +413,7 @@ static int bugs_run(const struct bug *bugs, size_t n, char **names,
 	const struct bug **todo = calloc(n ? n : 1, sizeof(*todo));
 	bisect_repo *repo = NULL;
 	size_t k = 0, i, failed = 0;
+	char top[4200];
 	int j;
 
 	if (!todo)
@@ -428,6 +429,14 @@ static int bugs_run(const struct bug *bugs, size_t n, char **names,
 			return 2;
 		}
 		k++;
+	}
+	if (o->out)
+		lsb_pathf(top, sizeof(top), "%s", o->out);
+	else
+		lsb_pathf(top, sizeof(top), "%s/bugs", paths.data_dir);
+	if (cmd_out_dir(top, "linsched bugs run")) {
+		free(todo);
+		return 1;
 	}
 	if (bisect_repo_open(&repo, history)) {
 		fprintf(stderr, "error: %s\n", bisect_last_error());

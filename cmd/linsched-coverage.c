@@ -247,18 +247,15 @@ static int make_out(struct cov_run *r)
 	if (r->out_opt) {
 		lsb_pathf(r->out, sizeof(r->out), "%s", r->out_opt);
 	} else {
-		snprintf(name, sizeof(name), "%s-%s", r->target.name,
+		snprintf(name, sizeof(name), "%s-%s", r->rev,
 			 r->spec.topology);
 		lsb_safe_name(name);
 		lsb_pathf(r->out, sizeof(r->out), "%s/coverage/%s",
 			  r->paths.data_dir, name);
 	}
 	lsb_pathf(r->wl_dir, sizeof(r->wl_dir), "%s/workloads", r->out);
-	if (lsb_mkdir_p(r->out)) {
-		fprintf(stderr, "error: cannot make '%s': %s\n", r->out,
-			strerror(errno));
+	if (cmd_out_dir(r->out, "linsched coverage"))
 		return -1;
-	}
 	return 0;
 }
 
@@ -321,12 +318,15 @@ static int setup(struct cov_run *r)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}
+	/* a directory that cannot be had is known before a build */
+	if (make_out(r))
+		return 1;
 	ret = cmd_target_prepare(&r->target, &r->paths,
 				 r->repo ? r->repo : r->paths.repo, r->rev,
 				 r->engine.jobs, r->verbose);
 	if (ret)
 		return ret;
-	return make_out(r) || make_units(r) ? 1 : 0;
+	return make_units(r) ? 1 : 0;
 }
 
 /* The run's counts of kernel/sched, if it wrote any (not when killed). */

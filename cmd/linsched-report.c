@@ -267,12 +267,7 @@ static int report_out(struct report *rep, const struct report_options *o,
 		lsb_pathf(rep->out, sizeof(rep->out), "%s/%s", paths->data_dir,
 			  name);
 	}
-	if (lsb_mkdir_p(rep->out)) {
-		fprintf(stderr, "error: cannot make '%s': %s\n", rep->out,
-			strerror(errno));
-		return -1;
-	}
-	return 0;
+	return cmd_out_dir(rep->out, "linsched report");
 }
 
 /* Write the suite's files, run every unit, read the rows: 0 or -1. */

@@ -422,17 +422,12 @@ static int run_setup(struct suite_run *r)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}
-	ret = cmd_target_prepare(&r->target, &r->paths,
-				 r->repo ? r->repo : r->paths.repo, r->rev,
-				 r->engine.jobs, r->verbose);
-	if (ret)
-		return ret;
 	if (r->out_opt) {
 		lsb_pathf(r->out, sizeof(r->out), "%s", r->out_opt);
 	} else {
 		char name[512];
 
-		snprintf(name, sizeof(name), "%s-%s", r->target.name,
+		snprintf(name, sizeof(name), "%s-%s", r->rev,
 			 r->spec.topology);
 		lsb_safe_name(name);
 		lsb_pathf(r->out, sizeof(r->out), "%s/suite/%s",
@@ -440,11 +435,19 @@ static int run_setup(struct suite_run *r)
 	}
 	lsb_pathf(r->wl_dir, sizeof(r->wl_dir), "%s/workloads", r->out);
 	lsb_pathf(r->res_dir, sizeof(r->res_dir), "%s/results", r->out);
+	/* a directory that cannot be had is known before a build */
+	if (cmd_out_dir(r->out, "linsched suite run"))
+		return 1;
 	if (lsb_mkdir_p(r->res_dir)) {
 		fprintf(stderr, "error: cannot make '%s': %s\n", r->res_dir,
 			strerror(errno));
 		return 1;
 	}
+	ret = cmd_target_prepare(&r->target, &r->paths,
+				 r->repo ? r->repo : r->paths.repo, r->rev,
+				 r->engine.jobs, r->verbose);
+	if (ret)
+		return ret;
 	/* every workload first: a pattern the parser refuses is our bug */
 	if (suite_files(r->wl_dir, r->patterns, r->np, r->nr_cpus))
 		return 1;

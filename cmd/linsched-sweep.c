@@ -361,11 +361,6 @@ static int write_results(struct sweep *w)
 	size_t k, u = 0;
 	FILE *f;
 
-	if (lsb_mkdir_p(w->dir)) {
-		fprintf(stderr, "error: cannot make '%s': %s\n", w->dir,
-			strerror(errno));
-		return -1;
-	}
 	lsb_pathf(path, sizeof(path), "%s/results.jsonl", w->dir);
 	f = fopen(path, "w");
 	if (!f) {
@@ -466,7 +461,8 @@ int cmd_sweep(int argc, char **argv)
 		snprintf(w.dir, sizeof(w.dir), "%s", w.out);
 	else
 		lsb_pathf(w.dir, sizeof(w.dir), "%s/sweep", w.paths.data_dir);
-	if (expand(w.repo, argv + optind, argc - optind, &w.revs, &w.nrev))
+	if (cmd_out_dir(w.dir, "linsched sweep") ||
+	    expand(w.repo, argv + optind, argc - optind, &w.revs, &w.nrev))
 		goto out;
 	tty = !w.quiet && isatty(2);
 	if (sweep_workloads(&w) || sweep_units(&w))

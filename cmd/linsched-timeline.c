@@ -646,11 +646,8 @@ static int timeline_run(struct timeline_opts *o)
 		lsb_pathf(o->dir, sizeof(o->dir), "%s/%s", paths.data_dir,
 			  name);
 	}
-	if (lsb_mkdir_p(o->dir)) {
-		fprintf(stderr, "error: cannot make '%s': %s\n", o->dir,
-			strerror(errno));
+	if (cmd_out_dir(o->dir, "linsched timeline"))
 		return 1;
-	}
 	ret = cmd_prepare(&rev, &paths, o->repo ? o->repo : paths.repo,
 			  o->rev, o->jobs, o->verbose);
 	if (ret)

@@ -387,6 +387,8 @@ int cmd_trend(int argc, char **argv)
 		lsb_safe_name(name);
 		lsb_pathf(dir, sizeof(dir), "%s/%s", paths.data_dir, name);
 	}
+	if (cmd_out_dir(dir, "linsched trend"))
+		goto out;
 	ret = trend_run(&tr, &paths, repo, dir, &o);
 out:
 	report_trend_release(&tr);

@@ -648,6 +648,17 @@ int run_gnuplot(const char *dir, const char *script)
 	return status ? -1 : 0;
 }
 
+int cmd_out_dir(const char *dir, const char *who)
+{
+	char err[4600];
+
+	if (lsb_out_dir(dir, who, err, sizeof(err)) < 0) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* The subcommands, as 'linsched NAME' runs them. */
 static const struct {
 	const char *name;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,58 @@ int lsb_mkdir_p(const char *path)
 			*p = '/';
 		}
 	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int lsb_out_dir(const char *dir, const char *who, char *err, size_t len)
+{
+	char lock[4300], text[300], *holder, *name;
+	int fd, n, pid = 0;
+
+	if (lsb_mkdir_p(dir)) {
+		snprintf(err, len, "cannot make '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lsb_pathf(lock, sizeof(lock), "%s/.lock", dir) < 0) {
+		snprintf(err, len, "'%s': %s", dir, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, len, "cannot open the lock '%s': %s", lock,
+			 strerror(errno));
+		return -1;
+	}
+	if (!flock(fd, LOCK_EX | LOCK_NB)) {
+		n = snprintf(text, sizeof(text), "%d %s\n", (int)getpid(), who);
+		if (ftruncate(fd, 0) || pwrite(fd, text, (size_t)n, 0) != n) {
+			/* held all the same; the next one cannot say by whom */
+		}
+		return fd;
+	}
+	n = errno;
+	close(fd);
+	if (n != EWOULDBLOCK) {
+		snprintf(err, len, "cannot lock '%s': %s", lock, strerror(n));
+		errno = n;
+		return -1;
+	}
+	holder = lsb_read_file(lock, NULL);
+	if (holder)
+		pid = atoi(holder);
+	name = holder ? strchr(holder, ' ') : NULL;
+	if (name) {
+		name++;
+		name[strcspn(name, "\n")] = '\0';
+	}
+	if (pid > 0)
+		snprintf(err, len, "another %s works in '%s': the lock '%s' is held by pid %d",
+			 name && *name ? name : "command", dir, lock, pid);
+	else
+		snprintf(err, len, "another command works in '%s': the lock '%s' is held",
+			 dir, lock);
+	free(holder);
+	errno = EWOULDBLOCK;
+	return -1;
 }
 
 static int rm_one(const char *path, const struct stat *st, int type,

@@ -40,6 +40,23 @@ void lsb_vformat(char *buf, size_t len, const char *fmt, va_list ap);
 int lsb_mkdir_p(const char *path);
 
 /**
+ * lsb_out_dir() - make an output directory and hold it for this process
+ * @dir: the directory (made with its parents)
+ * @who: the command, as the next one refused names it ("linsched report")
+ * @err: receives what went wrong
+ * @len: its size
+ *
+ * One command at a time writes in a directory: DIR/.lock is flock()ed and
+ * holds the holder's pid and @who, so that a second command, refused,
+ * can say who holds it. The lock is released when the process ends (the
+ * descriptor is close-on-exec: children do not hold it).
+ *
+ * Return: the lock's descriptor, or -1 with @err set (the directory
+ * cannot be made, or another process holds it: errno EWOULDBLOCK).
+ */
+int lsb_out_dir(const char *dir, const char *who, char *err, size_t len);
+
+/**
  * lsb_rm_rf() - remove a tree, not following symbolic links
  * @path: the tree
  */

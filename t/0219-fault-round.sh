@@ -4,15 +4,18 @@
 # system that fills up part-way, a command either writes every file whole
 # and exits 0, or exits non-zero saying "No space left on device" and
 # where; gnuplot, which exits 0 when its writes fail, is not taken at its
-# word.
+# word. One command at a time writes in an output directory: a second
+# one is refused before it builds or runs anything, naming the holder.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
 tmp=$(mktemp -d)
 mounts=
+bg=
 cleanup() {
 	local m
+	[ -z "$bg" ] || kill -KILL $bg 2>/dev/null
 	for m in $mounts; do
 		umount "$m" 2>/dev/null
 	done
@@ -32,7 +35,7 @@ mkdir -p "$tmp/probe"
 mount -t tmpfs -o size=8k tmpfs "$tmp/probe" 2>/dev/null ||
 	skip_all "cannot mount a tmpfs here (not root?)"
 umount "$tmp/probe"
-plan 3
+plan 7
 
 # whole DIR: every PNG ends with IEND, every SVG with </svg>
 whole() {
@@ -70,5 +73,56 @@ test_expect_success "full: exit 0 with whole images or an error saying the disk 
 grep -h "gnuplot exited 0 but" "$tmp"/err* > "$tmp/gnuplot.err"
 test_expect_success "and a cut image is named: $(head -n1 "$tmp/gnuplot.err")" \
 	'[ -s "$tmp/gnuplot.err" ]'
+
+# ---- 2. one command at a time in an output directory ----
+# held DIR: whether DIR/.lock is held
+held() { ! flock -n "$1/.lock" true; }
+mkdir -p "$tmp/held"
+exec 8>"$tmp/held/.lock"
+flock -n 8
+bad=
+while read -r name args; do
+	# shellcheck disable=SC2086
+	"$LINSCHED" $name $args --out "$tmp/held" >/dev/null 2>"$tmp/held.err"
+	status=$?
+	[ $status != 0 ] &&
+		grep -q "another command works in '$tmp/held': the lock '$tmp/held/.lock' is held" "$tmp/held.err" &&
+		[ "$(ls -A "$tmp/held")" = .lock ] ||
+		bad="$bad $name:$status:$(head -c 200 "$tmp/held.err")"
+done <<EOF
+report $REV $TEST_V612 --match hog-n1 -t dual --seeds 1 -d 10ms
+trend $REV..$TEST_V612 -w hog -t dual -d 10ms
+timeline $REV -w hog -t dual -d 10ms
+sweep $REV -w hog -t dual -d 10ms
+coverage $REV -w hog -t dual -d 10ms
+suite run $REV --match hog-n1 -t dual -d 10ms
+bugs run uclamp_inversion
+EOF
+test_expect_success "a held directory: report, trend, timeline, sweep, coverage, suite run and bugs refused, nothing written (${bad:-all})" \
+	'[ -z "$bad" ] && held "$tmp/held"'
+exec 8>&-
+
+"$LINSCHED" sweep "$REV" -w 'random*64:run=100us:sleep=200us' -t quad \
+	-d 600s --out "$tmp/busy" >/dev/null 2>&1 &
+bg=$!
+for i in $(seq 300); do
+	[ -s "$tmp/busy/.lock" ] && held "$tmp/busy" && break
+	sleep 0.1
+done
+"$LINSCHED" timeline "$REV" -w hog -t dual -d 10ms --out "$tmp/busy" \
+	>/dev/null 2>"$tmp/busy.err"
+status=$?
+test_expect_success "a second command on a sweep's directory names the sweep and its pid (status $status): $(cat "$tmp/busy.err")" \
+	'[ $status = 1 ] &&
+	 grep -q "another linsched sweep works in .$tmp/busy.: the lock .$tmp/busy/.lock. is held by pid $bg$" "$tmp/busy.err"'
+{ kill -KILL $bg && wait $bg; } 2>/dev/null
+bg=
+"$LINSCHED" timeline "$REV" -w hog -t dual -d 10ms --out "$tmp/busy" \
+	>/dev/null 2>"$tmp/busy.err"
+status=$?
+test_expect_success "the holder killed, the directory is free again (status $status)" \
+	'[ $status = 0 ] && [ -s "$tmp/busy/timeline.png" ]'
+test_expect_success "and the lock names its new holder" \
+	'grep -q "^[0-9]* linsched timeline$" "$tmp/busy/.lock"'
 
 test_done
