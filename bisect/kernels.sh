@@ -340,6 +340,29 @@ apt_setup() {
 		fi
 	fi
 }
+# hold FILE WHAT: one run at a time per download cache (its APT lists and
+# .deb files) and per directory of repositories; a second run waits for
+# the first (and then finds its releases made), saying whom it waits for.
+# A directory is locked as it is, leaving no file beside the repository.
+# The locks go with the process.
+hold() {
+	local file=$1 what=$2 fd holder
+	if [[ -d $file ]]; then
+		exec {fd}<"$file" || die "cannot open '$file'"
+	else
+		exec {fd}>>"$file" || die "cannot open the lock '$file'"
+	fi
+	if ! flock -n "$fd"; then
+		[[ -d $file ]] || holder=$(cat "$file" 2>/dev/null) || true
+		note "waiting for ${holder:-another run}, which is using $what"
+		flock "$fd" || die "cannot lock '$file'"
+	fi
+	[[ -d $file ]] || printf 'pid %d (linsched kernels)\n' $$ >"$file"
+}
+out_abs=$(mkdir -p "$(dirname "$out")" && cd "$(dirname "$out")" && pwd)/$(basename "$out")
+hold "$cache_abs/.lock" "the download cache '$cache_abs'"
+hold "$(dirname "$out_abs")" "the repositories in '$(dirname "$out_abs")'"
+
 apt_setup
 
 madison=$(apt-cache "${apt_opts[@]}" madison "${pkgs[@]}" 2>/dev/null) || true
@@ -383,8 +406,6 @@ else
 fi
 
 # ---------------------------------------------------------------- repository
-
-out_abs=$(mkdir -p "$(dirname "$out")" && cd "$(dirname "$out")" && pwd)/$(basename "$out")
 
 if [[ -e $out_abs ]]; then
 	[[ $(git --git-dir="$out_abs" rev-parse --is-bare-repository 2>/dev/null) == true ]] ||

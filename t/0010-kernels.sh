@@ -32,7 +32,7 @@ if ! command -v apt-get >/dev/null || ! command -v dpkg-deb >/dev/null; then
 fi
 etc_apt=$(find /etc/apt -type f | LC_ALL=C sort | xargs sha1sum 2>/dev/null | sha1sum)
 
-plan 25
+plan 26
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/t0010.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -109,15 +109,26 @@ ok $? "second run changes no ref"
 cmp -s <(find "$out/objects" -type f | sort) "$tmp/objs1"
 ok $? "second run writes no object"
 
-# A fresh repository from the same releases has the same commit ids.
+# A fresh repository from the same releases has the same commit ids; two
+# runs at once on it: the second waits for the first, saying so, and then
+# finds the releases made.
 out2=$tmp/b/kernels.git
 t0=$(date +%s.%N)
+"$script" --out "$out2" --cache "$cache" --versions "$versions" >"$tmp/out3b" 2>"$tmp/err3b" &
+pid=$!
 "$script" --out "$out2" --cache "$cache" --versions "$versions" >"$tmp/out3" 2>"$tmp/err3"
 rc=$?
+wait $pid
+rc2=$?
 t1=$(date +%s.%N)
-echo "# fresh build from the cache: $(elapsed "$t0" "$t1")s"
+echo "# fresh build from the cache, two runs at once: $(elapsed "$t0" "$t1")s"
 test_expect_success "a fresh build gives the same commit ids" \
 	'[[ $rc == 0 ]] && cmp -s <(sed 1d "$tmp/out1") <(sed 1d "$tmp/out3")'
+test_expect_success "so does a second run at the same time, which waits for the first ($(cat "$tmp/err3" "$tmp/err3b" | grep -m1 waiting))" \
+	'[[ $rc2 == 0 ]] && cmp -s <(sed 1d "$tmp/out1") <(sed 1d "$tmp/out3b") &&
+	 grep -q "^note: waiting for pid [0-9]* (linsched kernels), which is using the download cache" "$tmp/err3" "$tmp/err3b" &&
+	 [[ $(grep -c extracting "$tmp/err3" "$tmp/err3b" | grep -c ":0$") == 1 ]] &&
+	 [[ $(ls -A "$tmp/b") == kernels.git ]] && git --git-dir="$out2" fsck --no-progress 2>/dev/null'
 echo "# repository size: $(du -sk "$out" | cut -f1) KiB"
 
 # Release candidates and the newer series, through the private APT
