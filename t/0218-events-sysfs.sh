@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What did not happen is said. Every lsb-event of a workload is in the
+# results' system_events, done or not and why: after the end of the run,
+# init never on a CPU (FIFO-99 hogs everywhere), a CPU's offline still
+# waiting for the kernel's hotplug thread at the end, a backlog of
+# thousands queued behind it; a warning line counts them.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+plan $((5 * 2))
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+lines() { wc -l < "$1" | tr -d ' '; }
+ev() { json "$1" "r['system_events'][int(a[0])].get(a[1], '-')" "$2" "$3"; }
+
+# ---- 1. lsb-events that did not happen ----
+cat > "$tmp/late.json" <<'EOF'
+{
+	"lsb-events": [
+		{ "time": 100000, "cpu": 3, "online": false },
+		{ "time": 5000000, "cpu": 3, "online": true }
+	],
+	"tasks": { "hog": { "instance": 2, "run": 1000000 } }
+}
+EOF
+cat > "$tmp/starved.json" <<'EOF'
+{
+	"lsb-events": [ { "time": 100000, "cpu": 3, "online": false } ],
+	"tasks": { "hog": { "instance": 4, "run": 1000000, "policy": "SCHED_FIFO",
+			    "priority": 99 } }
+}
+EOF
+cat > "$tmp/early.json" <<'EOF'
+{
+	"lsb-events": [
+		{ "time": 10000, "cpu": 3, "online": false },
+		{ "time": 20000, "cpu": 3, "online": true }
+	],
+	"tasks": { "hog": { "instance": 2, "run": 1000000 } }
+}
+EOF
+# 3000 events, one a microsecond from 1 ms: more than 10 ms can take
+python3 -c 'import json, sys
+json.dump({"lsb-events": [{"time": 1000 + i, "cpu": 3, "online": i % 2 == 1}
+			  for i in range(3000)],
+	   "tasks": {"hog": {"instance": 2, "run": 1000000}}}, open(sys.argv[1], "w"))' \
+	"$tmp/backlog.json"
+
+# run REV NAME DURATION: the workload $tmp/NAME.json; results in
+# $tmp/NAME.out, its standard error in $tmp/NAME.err
+run() {
+	"$LINSCHED" run "$1" --workload "$tmp/$2.json" --topology quad \
+		--duration "$3" --json "$tmp/$2.out" --quiet 2> "$tmp/$2.err"
+}
+
+# backlog_ok FILE: every event in order with its planned time; the done
+# ones first, then the one init was in, then the queued ones, each behind
+# all the earlier ones not done
+backlog_ok() {
+	python3 - "$1" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))['system_events']
+assert len(e) == 3000, len(e)
+assert [x['planned_ns'] for x in e] == [(1000 + i) * 1000 for i in range(3000)]
+first = next(i for i, x in enumerate(e) if not x['done'])
+assert 100 < first < 2900, first
+assert all(x['done'] and x['status'] == 'ok' and x['time_ns'] >= x['planned_ns']
+           for x in e[:first])
+assert e[first]['status'] == 'init was still carrying it out at the end'
+assert 'started_ns' in e[first] and 'time_ns' not in e[first]
+for i in range(first + 1, 3000):
+    assert not e[i]['done'] and 'time_ns' not in e[i]
+    assert e[i]['status'] == 'still queued at the end, behind %d earlier events not done' % (i - first), e[i]
+print(3000 - first)
+PY
+}
+
+for rev in $TEST_V61 $TEST_V73; do
+	run "$rev" late 1s
+	s=$?
+	test_expect_success "$rev: an event after the end is listed, not done: the run ended before its time; the one before is done" \
+		'[ $s = 0 ] && [ "$(ev "$tmp/late.out" 0 done)" = True ] &&
+		 [ "$(ev "$tmp/late.out" 0 status)" = ok ] &&
+		 [ "$(ev "$tmp/late.out" 0 planned_ns)" = 100000000 ] &&
+		 within "$(ev "$tmp/late.out" 0 time_ns)" 1e8 1.01e8 &&
+		 [ "$(ev "$tmp/late.out" 0 domains)" != - ] &&
+		 [ "$(ev "$tmp/late.out" 1 event)" = "cpu 3 online" ] &&
+		 [ "$(ev "$tmp/late.out" 1 planned_ns)" = 5000000000 ] &&
+		 [ "$(ev "$tmp/late.out" 1 done)" = False ] &&
+		 [ "$(ev "$tmp/late.out" 1 time_ns)" = - ] &&
+		 [ "$(ev "$tmp/late.out" 1 status)" = "the run ended before its time" ] &&
+		 [ "$(lines "$tmp/late.err")" = 1 ] &&
+		 [ "$(cat "$tmp/late.err")" = "warning: workload '\''$tmp/late.json'\'': 1 of 2 lsb-events did not happen: '\''cpu 3 online'\'' at 5 s: the run ended before its time (system_events has each one'\''s status)" ]'
+
+	run "$rev" starved 500ms
+	s=$?
+	test_expect_success "$rev: FIFO-99 hogs on every CPU: init never gets one; the event is listed, not done, and why" \
+		'[ $s = 0 ] && [ "$(ev "$tmp/starved.out" 0 done)" = False ] &&
+		 [ "$(ev "$tmp/starved.out" 0 status)" = "init did not run from its time to the end" ] &&
+		 [ "$(json "$tmp/starved.out" "r[\"cpus\"][3].get(\"offline_ns\", 0)")" = 0 ] &&
+		 grep -qx "warning: .*: 1 of 1 lsb-events did not happen: '\''cpu 3 offline'\'' at 0.1 s: init did not run from its time to the end (.*)" "$tmp/starved.err"'
+
+	# the hogs' RT throttling (6.1) or the fair server (7.3) lets init in
+	# at 0.95 s; the offline's first step rebuilds the root domain, which
+	# resets the RT runtime (rq_online_rt()): the hogs are back before
+	# the hotplug thread's next step
+	run "$rev" starved 1s
+	s=$?
+	test_expect_success "$rev: at 1 s the offline init began at $(ev "$tmp/starved.out" 0 started_ns) ns still waits for the kernel: not done, begun" \
+		'[ $s = 0 ] && [ "$(ev "$tmp/starved.out" 0 done)" = False ] &&
+		 [ "$(ev "$tmp/starved.out" 0 status)" = "init was still carrying it out at the end" ] &&
+		 within "$(ev "$tmp/starved.out" 0 started_ns)" 0.95e9 1e9 &&
+		 [ "$(ev "$tmp/starved.out" 0 time_ns)" = - ] &&
+		 [ "$(ev "$tmp/starved.out" 0 domains)" = - ]'
+
+	run "$rev" backlog 10ms
+	s=$?
+	n=$(backlog_ok "$tmp/backlog.out")
+	test_expect_success "$rev: a backlog of 3000 events in 10 ms: all listed in order, $n not done: the one init was in, the rest queued behind it" \
+		'[ $s = 0 ] && [ -n "$n" ] &&
+		 grep -qx "warning: .*: $n of 3000 lsb-events did not happen: .*: init was still carrying it out at the end (.*)" "$tmp/backlog.err"'
+
+	run "$rev" early 50ms
+	s=$?
+	test_expect_success "$rev: events all done: each done with its times, no warning" \
+		'[ $s = 0 ] && [ ! -s "$tmp/early.err" ] &&
+		 [ "$(json "$tmp/early.out" "[(e[\"done\"], e[\"planned_ns\"], e[\"status\"]) for e in r[\"system_events\"]]")" = "[(True, 10000000, '\''ok'\''), (True, 20000000, '\''ok'\'')]" ]'
+done
+
+test_done
