@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# What did not happen is said. Every lsb-event of a workload is in the
-# results' system_events, done or not and why: after the end of the run,
-# init never on a CPU (FIFO-99 hogs everywhere), a CPU's offline still
-# waiting for the kernel's hotplug thread at the end, a backlog of
-# thousands queued behind it; a warning line counts them.
+# What did not happen is said, what cannot be is refused. Every lsb-event
+# of a workload is in the results' system_events, done or not and why:
+# after the end of the run, init never on a CPU (FIFO-99 hogs everywhere),
+# a CPU's offline still waiting for the kernel's hotplug thread at the end,
+# a backlog of thousands queued behind it; a warning line counts them.
+# topology --from-sysfs refuses last-level cache lists that disagree and
+# files that are there but say no value (exit 2, naming the file and what
+# it says), and says "missing" for absent ones only.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan $((5 * 2))
+plan $((5 * 2 + 4))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -128,5 +131,57 @@ for rev in $TEST_V61 $TEST_V73; do
 		'[ $s = 0 ] && [ ! -s "$tmp/early.err" ] &&
 		 [ "$(json "$tmp/early.out" "[(e[\"done\"], e[\"planned_ns\"], e[\"status\"]) for e in r[\"system_events\"]]")" = "[(True, 10000000, '\''ok'\''), (True, 20000000, '\''ok'\'')]" ]'
 done
+
+# ---- 2. topology --from-sysfs: what a file says, or that it is missing ----
+# sysfs DIR LLC...: a CPU of package 0 per LLC, no SMT, an L1 of its own,
+# the L3's shared_cpu_list LLC
+sysfs() {
+	local dir=$1 i=0 llc c
+	shift
+	for llc in "$@"; do
+		c=$dir/cpu$i
+		mkdir -p "$c/topology" "$c/cache/index0" "$c/cache/index1"
+		echo 0 > "$c/topology/physical_package_id"
+		echo $i > "$c/topology/thread_siblings_list"
+		echo 1024 > "$c/cpu_capacity"
+		echo 1 > "$c/cache/index0/level"
+		echo Data > "$c/cache/index0/type"
+		echo $i > "$c/cache/index0/shared_cpu_list"
+		echo 3 > "$c/cache/index1/level"
+		echo Unified > "$c/cache/index1/type"
+		echo "$llc" > "$c/cache/index1/shared_cpu_list"
+		i=$((i + 1))
+	done
+}
+sys=$tmp/llc/cpu
+sysfs "$sys" 0-1 1-2 1-2 3
+"$LINSCHED" topology --from-sysfs "$sys" -o "$tmp/llc.json" 2> "$tmp/llc.err"
+s=$?
+test_expect_success "last-level caches 0-1 and 1-2: status $s, both files and the CPUs named" \
+	'[ $s = 2 ] && [ ! -e "$tmp/llc.json" ] && [ "$(lines "$tmp/llc.err")" = 1 ] &&
+	 [ "$(cat "$tmp/llc.err")" = "error: topology from sysfs '\''$sys'\'': cpu0/cache/index1/shared_cpu_list says '\''0-1'\'' but cpu1/cache/index1/shared_cpu_list says '\''1-2'\'': CPUs 0 and 1 disagree on their last-level cache" ]'
+echo 0-1 > "$sys/cpu1/cache/index1/shared_cpu_list"
+echo 2-3 > "$sys/cpu2/cache/index1/shared_cpu_list"
+echo 2-3 > "$sys/cpu3/cache/index1/shared_cpu_list"
+echo abc > "$sys/cpu2/cpu_capacity"
+"$LINSCHED" topology --from-sysfs "$sys" -o "$tmp/llc.json" 2> "$tmp/llc.err"
+s=$?
+test_expect_success "a cpu_capacity of 'abc': status $s, the file and what it says" \
+	'[ $s = 2 ] && [ ! -e "$tmp/llc.json" ] &&
+	 [ "$(cat "$tmp/llc.err")" = "error: topology from sysfs '\''$sys'\'': cpu2/cpu_capacity says '\''abc'\'': expected a capacity from 1 to 1024" ]'
+echo x > "$sys/cpu3/topology/physical_package_id"
+rm "$sys/cpu2/cpu_capacity"
+"$LINSCHED" topology --from-sysfs "$sys" -o "$tmp/llc.json" 2> "$tmp/llc.err"
+s=$?
+test_expect_success "a physical_package_id of 'x': status $s, the file and what it says" \
+	'[ $s = 2 ] &&
+	 [ "$(cat "$tmp/llc.err")" = "error: topology from sysfs '\''$sys'\'': cpu3/topology/physical_package_id says '\''x'\'': expected a number (or -1: unknown)" ]'
+echo 0 > "$sys/cpu3/topology/physical_package_id"
+"$LINSCHED" topology --from-sysfs "$sys" -o "$tmp/llc.json" 2> "$tmp/llc.err"
+s=$?
+test_expect_success "an absent cpu_capacity is 1024 and the note says missing; two clusters (status $s)" \
+	'[ $s = 0 ] && grep -qx "note: cpu_capacity missing: capacity 1024" "$tmp/llc.err" &&
+	 [ "$(grep -c missing "$tmp/llc.err")" = 1 ] &&
+	 [ "$(json "$tmp/llc.json" "[c[\"cluster\"] for c in r[\"cpus\"]]")" = "[0, 0, 1, 1]" ]'
 
 test_done
