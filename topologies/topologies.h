@@ -112,8 +112,9 @@ int topology_cpulist(const char *s, int n, char *set, int *count);
  * @err: receives what is wrong and where, on failure
  * @errlen: size of @err
  *
- * Return: 0, or -1 when a parameter is unknown, a CPU is beyond @t or no
- * CPU would be left for housekeeping.
+ * Return: 0, or -1 when a parameter is unknown, a CPU is beyond @t, no
+ * CPU would be left for housekeeping, or two isolcpus= give one flag
+ * (the kernel refuses the second).
  */
 int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
 			 size_t errlen);

@@ -645,12 +645,54 @@ static bool test_cmdline(void)
 	return true;
 }
 
+/*
+ * A flag in two isolcpus=: the kernel refuses the second, with other CPUs
+ * in every release and with the same ones in 7.2 and 7.3 (the boot would
+ * stop): refused here, before any build. Flags apart are fine.
+ */
+static bool test_cmdline_flag_once(void)
+{
+	static const char *const twice[][3] = {
+		{ "isolcpus=3 isolcpus=2", "'isolcpus=3' and 'isolcpus=2'",
+		  "the domain flag (isolcpus's default)" },
+		{ "isolcpus=3  isolcpus=domain,3", "'isolcpus=3' and 'isolcpus=domain,3'",
+		  "the domain flag" },
+		{ "isolcpus=managed_irq,1 isolcpus=domain,2 isolcpus=managed_irq,1",
+		  "'isolcpus=managed_irq,1' and 'isolcpus=managed_irq,1'",
+		  "the managed_irq flag" },
+	};
+	char want[512];
+	size_t i;
+
+	ASSERT_FALSE(topology_from_spec(&topo, "quad", err, sizeof(err)));
+	for (i = 0; i < N(twice); i++) {
+		snprintf(want, sizeof(want), "boot parameters %s both give %s",
+			 twice[i][1], twice[i][2]);
+		ASSERT_TRUE(topology_set_cmdline(&topo, twice[i][0], err,
+						 sizeof(err)));
+		ASSERT_TRUE(strstr(err, want));
+		ASSERT_TRUE(strstr(err, "the kernel would refuse the second (\"Housekeeping: nohz_full= must match isolcpus=\""));
+	}
+	ASSERT_STREQ(topo.cmdline, "");
+	ASSERT_FALSE(topology_set_cmdline(&topo, "isolcpus=domain,2 isolcpus=managed_irq,3",
+					  err, sizeof(err)));
+	ASSERT_STREQ(topo.cmdline, "isolcpus=domain,2 isolcpus=managed_irq,3");
+	ASSERT_FALSE(topology_set_cmdline(&topo, "isolcpus=managed_irq,3 isolcpus=1",
+					  err, sizeof(err)));
+	/* a JSON machine's "cmdline" is checked the same way */
+	ASSERT_TRUE(topology_from_json(&topo,
+		"{\"cmdline\": \"isolcpus=1 isolcpus=1\", \"shape\": {\"cores_per_cluster\": 2}}",
+		"iso", err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "topology 'iso':1:13: boot parameters 'isolcpus=1' and 'isolcpus=1' both give the domain flag"));
+	return true;
+}
+
 int main(void)
 {
 	const char *const *names;
 	size_t n, i;
 
-	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11 + 1 + 8);
+	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11 + 1 + 9);
 
 	names = topology_presets(&n);
 	tap_ok(n == N(presets), "%zu presets", n);
@@ -711,6 +753,7 @@ int main(void)
 	files();
 	sysfs();
 	TEST(test_cmdline);
+	TEST(test_cmdline_flag_once);
 	TEST(test_sysfs_llc_disagree);
 	TEST(test_sysfs_llc_without_itself);
 	TEST(test_sysfs_llc_agree);
