@@ -370,7 +370,7 @@ static void groups_json(cJSON *root, const struct sim_result *res)
 	}
 }
 
-/* The workload's timed events, as they went. */
+/* The workload's timed events, as they went, or why they did not. */
 static void sysevents_json(cJSON *root, const struct sim_result *res)
 {
 	cJSON *arr = cJSON_AddArrayToObject(root, "system_events");
@@ -380,13 +380,41 @@ static void sysevents_json(cJSON *root, const struct sim_result *res)
 		const struct sim_sysevent_result *e = &res->sysevents[i];
 		cJSON *o = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(o, "time_ns", (double)e->time_ns);
+		if (e->done || e->begun)
+			cJSON_AddNumberToObject(o, e->done ? "time_ns" :
+						"started_ns", (double)e->time_ns);
+		if (e->timed)
+			cJSON_AddNumberToObject(o, "planned_ns",
+						(double)e->planned_ns);
 		cJSON_AddStringToObject(o, "event", e->what);
+		cJSON_AddBoolToObject(o, "done", e->done);
 		cJSON_AddStringToObject(o, "status", e->status);
 		if (e->domains)
 			cJSON_AddStringToObject(o, "domains", e->domains);
 		cJSON_AddItemToArray(arr, o);
 	}
+}
+
+/*
+ * A user relies on the workload's events having happened: one line when
+ * some did not, the first of them with why (the results have each).
+ */
+static void sysevents_warn(const struct workload *wl,
+			   const struct sim_result *res)
+{
+	const struct sim_sysevent_result *first = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < res->nr_sysevents; i++)
+		if (!res->sysevents[i].done) {
+			first = first ? first : &res->sysevents[i];
+			n++;
+		}
+	if (!n)
+		return;
+	fprintf(stderr, "warning: workload '%s': %d of %d lsb-events did not happen: '%s' at %.6g s: %s (system_events has each one's status)\n",
+		wl->spec, n, wl->nr_sysevents, first->what,
+		first->planned_ns / 1e9, first->status);
 }
 
 /* Where a result came from, as the driver knows it. */
@@ -675,6 +703,7 @@ int main(int argc, char **argv)
 	ret = sim_run(&cfg, &res);
 	if (ret)
 		return SIM_EXIT_USAGE;
+	sysevents_warn(&wl, &res);
 	if (json) {
 		cJSON *root = results_json(&cfg, &res, &meta);
 		char *text;

@@ -84,11 +84,21 @@ struct sim_group_result {
 	uint64_t throttled_ns;	/* time its runqueues were throttled */
 };
 
-/* A timed event of the workload (lsb-events) and what came of it. */
+/*
+ * A timed event of the workload (lsb-events), or the cpusets at boot, and
+ * what came of it. Every event of the workload has one, in its order,
+ * done or not.
+ */
 struct sim_sysevent_result {
-	uint64_t time_ns;
+	uint64_t time_ns;	/* done: when init carried it out; begun
+				   but not finished: when init began it */
+	int timed;		/* an lsb-event: @planned_ns is its time */
+	uint64_t planned_ns;
+	int done;		/* init carried it out (the kernel may
+				   have refused it: @status) */
+	int begun;		/* not done, but init was carrying it out */
 	char what[WORKLOAD_GROUP_PATH_MAX + 160];	/* "cpu 3 offline" */
-	char status[96];	/* "ok", or why not */
+	char status[96];	/* "ok", or why not, or why not done */
 	char *domains;		/* after a CPU or cpuset change: the sched
 				   domains the kernel built (lk_domains) */
 };

@@ -34,6 +34,11 @@ static struct {
 	int partitioned;	/* the kernel's domains follow the cpusets */
 	int nr_results, cap_results;
 	struct sim_sysevent_result *results;
+	/* where init is in the timed events, for those it did not do */
+	int at_events;		/* it started the tasks, then the events */
+	int next;		/* the first event it has not carried out */
+	int doing;		/* the result of the one it is carrying out,
+				   or -1 */
 } sys;
 
 static void *zalloc(size_t n, size_t size)
@@ -51,6 +56,7 @@ int sim_system_init(const struct sim_config *cfg)
 
 	memset(&sys, 0, sizeof(sys));
 	sys.wl = cfg->wl;
+	sys.doing = -1;
 	if (!sys.wl->nr_groups)
 		return 0;
 	sys.g = zalloc(sys.wl->nr_groups, sizeof(*sys.g));
@@ -228,7 +234,8 @@ root:
 		   sys.wl->spec, s->file);
 }
 
-static struct sim_sysevent_result *result_add(void);
+static struct sim_sysevent_result *
+result_add(const struct workload_sysevent *e);
 static void result_domains(struct sim_sysevent_result *r);
 
 /* From init, before the tasks: mkdir every group, write its files. */
@@ -253,7 +260,7 @@ void sim_system_boot(void)
 		for (j = 0; j < wl->groups[i].nr_settings; j++)
 			group_write(i, &wl->groups[i].settings[j]);
 	if (wl->cpusets) {
-		struct sim_sysevent_result *r = result_add();
+		struct sim_sysevent_result *r = result_add(NULL);
 
 		snprintf(r->what, sizeof(r->what), "cpusets at boot");
 		cpusets_apply();
@@ -279,7 +286,9 @@ void sim_task_join(struct sim_task *t, int group)
 
 /* ---- the timed events ---- */
 
-static struct sim_sysevent_result *result_add(void)
+/* Done now, unless the run ends first; @e: the workload's, or NULL. */
+static struct sim_sysevent_result *
+result_add(const struct workload_sysevent *e)
 {
 	struct sim_sysevent_result *r;
 
@@ -293,6 +302,11 @@ static struct sim_sysevent_result *result_add(void)
 	r = &sys.results[sys.nr_results++];
 	memset(r, 0, sizeof(*r));
 	r->time_ns = sim.now;
+	r->done = 1;
+	if (e) {
+		r->timed = 1;
+		r->planned_ns = e->time_ns;
+	}
 	snprintf(r->status, sizeof(r->status), "ok");
 	return r;
 }
@@ -313,13 +327,24 @@ static void result_domains(struct sim_sysevent_result *r)
 	}
 }
 
+/* "cpu 3 offline", "/bg cpu.max max" */
+static void event_what(char *buf, size_t size,
+		       const struct workload_sysevent *e)
+{
+	if (e->type == WL_SYS_WRITE)
+		snprintf(buf, size, "%s %s %s", group_path(e->group),
+			 e->set.file, e->set.value);
+	else
+		snprintf(buf, size, "cpu %d %s", e->cpu,
+			 e->type == WL_SYS_CPU_UP ? "online" : "offline");
+}
+
 static void cpu_event(const struct workload_sysevent *e)
 {
-	struct sim_sysevent_result *r = result_add();
+	struct sim_sysevent_result *r = result_add(e);
 	int up = e->type == WL_SYS_CPU_UP, ret;
 
-	snprintf(r->what, sizeof(r->what), "cpu %d %s", e->cpu,
-		 up ? "online" : "offline");
+	event_what(r->what, sizeof(r->what), e);
 	if (up != !!sim.cpu[e->cpu].offline) {
 		snprintf(r->status, sizeof(r->status), "already %s",
 			 up ? "online" : "offline");
@@ -346,30 +371,77 @@ static void cpu_event(const struct workload_sysevent *e)
 	result_domains(r);
 }
 
-/* From init, once the tasks are started: each event at its time. */
+/*
+ * From init, once the tasks are started: each event at its time. A CPU's
+ * change and a cpuset's new affinities wait for the kernel's threads: the
+ * run may end in one (sys.doing), or before init ran again (sys.next).
+ */
 void sim_system_run(void)
 {
 	const struct workload *wl = sys.wl;
 	int i;
 
+	sys.at_events = 1;
 	for (i = 0; i < wl->nr_sysevents; i++) {
 		const struct workload_sysevent *e = &wl->sysevents[i];
 		struct sim_sysevent_result *r;
 
+		sys.next = i;
 		while (sim.now < e->time_ns)
 			lk_task_sleep(e->time_ns - sim.now);
+		sys.doing = sys.nr_results;
 		if (e->type != WL_SYS_WRITE) {
 			cpu_event(e);
+			sys.doing = -1;
 			continue;
 		}
-		r = result_add();
-		snprintf(r->what, sizeof(r->what), "%s %s %s",
-			 group_path(e->group), e->set.file, e->set.value);
+		r = result_add(e);
+		event_what(r->what, sizeof(r->what), e);
 		group_write(e->group, &e->set);
 		if (!strncmp(e->set.file, "cpuset.", 7)) {
 			cpusets_apply();
 			result_domains(r);
 		}
+		sys.doing = -1;
+	}
+	sys.next = wl->nr_sysevents;
+}
+
+/* The events init did not carry out, each with why, at the end. */
+static void results_not_done(void)
+{
+	const struct workload *wl = sys.wl;
+	int i = sys.next;
+
+	if (sys.doing >= 0) {
+		struct sim_sysevent_result *r = &sys.results[sys.doing];
+
+		r->done = 0;
+		r->begun = 1;
+		snprintf(r->status, sizeof(r->status),
+			 "init was still carrying it out at the end");
+		i++;
+	}
+	for (; i < wl->nr_sysevents; i++) {
+		const struct workload_sysevent *e = &wl->sysevents[i];
+		struct sim_sysevent_result *r = result_add(e);
+
+		r->done = 0;
+		r->time_ns = 0;
+		event_what(r->what, sizeof(r->what), e);
+		if (e->time_ns > sim.now)
+			snprintf(r->status, sizeof(r->status),
+				 "the run ended before its time");
+		else if (!sys.at_events)
+			snprintf(r->status, sizeof(r->status),
+				 "init had not finished starting the workload at the end");
+		else if (i == sys.next)
+			snprintf(r->status, sizeof(r->status),
+				 "init did not run from its time to the end");
+		else
+			snprintf(r->status, sizeof(r->status),
+				 "still queued at the end, behind %d earlier events not done",
+				 i - sys.next);
 	}
 }
 
@@ -394,6 +466,7 @@ void sim_system_results(struct sim_result *out)
 		r->nr_throttled = st.nr_throttled;
 		r->throttled_ns = st.throttled_ns;
 	}
+	results_not_done();
 	out->nr_sysevents = sys.nr_results;
 	out->sysevents = sys.results;
 	sys.results = NULL;

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A real machine's topology from sysfs (Documentation/ABI/testing/
- * sysfs-devices-system-cpu): what is missing gets a default and a note.
+ * sysfs-devices-system-cpu): what is missing gets a default and a note;
+ * what is there but cannot be read, or says what no machine is, is an
+ * error naming the file and what it says.
  */
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,19 +18,37 @@
 
 #define MAX_SYSFS_ID 65536	/* beyond any kernel's NR_CPUS */
 
+/*
+ * A list of CPUs that share something (thread_siblings_list, the
+ * last-level cache's shared_cpu_list), when read: its file under cpuN/,
+ * as written, and as a set of the captured CPUs (bit i: the CPU of index
+ * i).
+ */
+struct sysfs_list {
+	char file[48];
+	char text[64];
+	int has;
+	unsigned char set[TOPOLOGY_MAX_CPUS / 8];
+};
+
+enum { LIST_SMT, LIST_LLC, NR_LISTS };
+
+static const char *const list_what[NR_LISTS] = {
+	[LIST_SMT] = "SMT siblings",
+	[LIST_LLC] = "last-level cache",
+};
+
 struct sysfs_cpu {
 	int sid;		/* its number in sysfs */
 	long package, core_key, cluster_key, node;
 	struct topology_type type;
-	/* its thread_siblings_list, when read: as written, and as a set of
-	   the captured CPUs (bit i: the CPU of index i) */
-	char siblings_text[64];
-	int has_siblings;
-	unsigned char siblings[TOPOLOGY_MAX_CPUS / 8];
+	struct sysfs_list list[NR_LISTS];
 };
 
 struct sysfs_ctx {
 	const char *root;
+	char *err;		/* the caller's, for fail() */
+	size_t errlen;
 	char note[2048];
 	unsigned int noted;	/* bit per note, each given once */
 	struct sysfs_cpu cpu[TOPOLOGY_MAX_CPUS];
@@ -39,6 +61,22 @@ enum {
 	NOTE_CPUFREQ, NOTE_CPUFREQ_RANGE, NOTE_OPP_POWER, NOTE_RESCALED,
 	NOTE_NODES, NOTE_DISTANCES,
 };
+
+/* @c's error: "topology from sysfs 'ROOT': " and @fmt.  Return: -1. */
+static int fail(struct sysfs_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int fail(struct sysfs_ctx *c, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	snprintf(c->err, c->errlen, "topology from sysfs '%s': ", c->root);
+	n = strlen(c->err);
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 static void note(struct sysfs_ctx *c, int which, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -104,6 +142,56 @@ static int read_long(long *out, const char *fmt, const char *a, int b)
 	if (read_text(buf, sizeof(buf), fmt, a, b))
 		return -1;
 	return parse_long(buf, out);
+}
+
+/*
+ * CPU @sid's file @rel (under cpuN/), trailing newline dropped.
+ * Return: 0, 1 when there is no such file, or -1 (fail()) when there is
+ * one that cannot be read.
+ */
+static int cpu_text(struct sysfs_ctx *c, int sid, const char *rel,
+		    char *buf, size_t len)
+{
+	char path[4096];
+	size_t n;
+	FILE *f;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/cpu%d/%s", c->root, sid, rel);
+	f = fopen(path, "r");
+	if (!f && errno == ENOENT)
+		return 1;
+	if (!f)
+		return fail(c, "cpu%d/%s: cannot read it: %s", sid, rel,
+			    strerror(errno));
+	n = fread(buf, 1, len - 1, f);
+	bad = ferror(f) ? errno : 0;
+	fclose(f);
+	if (bad)
+		return fail(c, "cpu%d/%s: cannot read it: %s", sid, rel,
+			    strerror(bad));
+	buf[n] = 0;
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return 0;
+}
+
+/*
+ * CPU @sid's number @rel, from @min to @max (@expected says what that
+ * is).  Return: as cpu_text(); one that says anything else is -1.
+ */
+static int cpu_long(struct sysfs_ctx *c, int sid, const char *rel, long *out,
+		    long min, long max, const char *expected)
+{
+	char buf[64];
+	int ret = cpu_text(c, sid, rel, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	if (parse_long(buf, out) || *out < min || *out > max)
+		return fail(c, "cpu%d/%s says '%s': expected %s", sid, rel,
+			    buf, expected);
+	return 0;
 }
 
 /* The smallest number of a CPU list such as "0-3,8-11", or -1. */
@@ -232,32 +320,6 @@ static int list_cpus(struct sysfs_ctx *c, char *err, size_t errlen)
 	}
 	c->nr = n;
 	return 0;
-}
-
-/* The last-level cache's shared_cpu_list minimum, or -1. */
-static long llc_key(const struct sysfs_ctx *c, int sid)
-{
-	char path[4096], buf[4096], type[32];
-	long level, best_level = 0, key = -1;
-	int k;
-
-	for (k = 0; k < 16; k++) {
-		snprintf(path, sizeof(path), "%s/cpu%d/cache/index%d", c->root,
-			 sid, k);
-		if (read_text(buf, sizeof(buf), "%s/level", path) ||
-		    parse_long(buf, &level))
-			break;
-		if (!read_text(type, sizeof(type), "%s/type", path) &&
-		    !strcmp(type, "Instruction"))
-			continue;
-		if (level > best_level &&
-		    !read_text(buf, sizeof(buf), "%s/shared_cpu_list", path) &&
-		    list_min(buf) >= 0) {
-			best_level = level;
-			key = list_min(buf);
-		}
-	}
-	return key;
 }
 
 static void read_idle(struct sysfs_ctx *c, int sid, struct topology_type *ty)
@@ -454,111 +516,188 @@ static void read_nodes(struct sysfs_ctx *c, struct topology *t)
 		     dir_path);
 }
 
-/* @cpu's sibling list @list, kept as a set of the captured CPUs. */
-static void siblings_read(const struct sysfs_ctx *c, struct sysfs_cpu *cpu,
-			  const char *list)
+/*
+ * @cpu's list @which from its file @rel, kept as a set of the captured
+ * CPUs.  Return: as cpu_text(); a file that is no CPU list is -1.
+ */
+static int list_read(struct sysfs_ctx *c, struct sysfs_cpu *cpu, int which,
+		     const char *rel)
 {
 	static unsigned char in[MAX_SYSFS_ID];
-	int j;
+	struct sysfs_list *l = &cpu->list[which];
+	char buf[4096];
+	int j, ret;
 
+	ret = cpu_text(c, cpu->sid, rel, buf, sizeof(buf));
+	if (ret)
+		return ret;
 	memset(in, 0, sizeof(in));
-	if (list_parse(list, in, MAX_SYSFS_ID))
-		return;
-	snprintf(cpu->siblings_text, sizeof(cpu->siblings_text), "%.63s", list);
-	cpu->has_siblings = 1;
+	if (list_parse(buf, in, MAX_SYSFS_ID))
+		return fail(c, "cpu%d/%s says '%.63s': expected a CPU list",
+			    cpu->sid, rel, buf);
+	memset(l, 0, sizeof(*l));
+	snprintf(l->file, sizeof(l->file), "%s", rel);
+	snprintf(l->text, sizeof(l->text), "%.63s", buf);
+	l->has = 1;
 	for (j = 0; j < c->nr; j++)
 		if (in[c->cpu[j].sid])
-			cpu->siblings[j / 8] |= (unsigned char)(1u << (j % 8));
+			l->set[j / 8] |= (unsigned char)(1u << (j % 8));
+	return 0;
 }
 
-static int has_sibling(const struct sysfs_cpu *cpu, int j)
+static int in_list(const struct sysfs_list *l, int j)
 {
-	return cpu->siblings[j / 8] >> (j % 8) & 1;
+	return l->set[j / 8] >> (j % 8) & 1;
 }
 
 /*
- * SMT siblings are a partition: each CPU's thread_siblings_list names the
- * CPU itself, and the CPUs it names say the same. Anything else (CPU 0
- * says 0-1, CPU 1 says 1-2) matches no machine: an error naming the file
- * and the CPUs.  Return: 0, or -1 with @err set.
+ * CPUs that share a core (SMT siblings) or a last-level cache are a
+ * partition: each CPU's list names the CPU itself, and the CPUs it names
+ * say the same. Anything else (CPU 0 says 0-1, CPU 1 says 1-2) matches no
+ * machine: an error naming the files and the CPUs.  Return: 0, or -1.
  */
-static int check_siblings(const struct sysfs_ctx *c, char *err,
-			  size_t errlen)
+static int check_lists(struct sysfs_ctx *c, int which)
 {
 	int i, j;
 
 	for (i = 0; i < c->nr; i++) {
 		const struct sysfs_cpu *a = &c->cpu[i];
+		const struct sysfs_list *la = &a->list[which];
 
-		if (!a->has_siblings)
+		if (!la->has)
 			continue;
-		if (!has_sibling(a, i)) {
-			snprintf(err, errlen,
-				 "topology from sysfs '%s': cpu%d/topology/thread_siblings_list says '%s', without CPU %d itself",
-				 c->root, a->sid, a->siblings_text, a->sid);
-			return -1;
-		}
+		if (!in_list(la, i))
+			return fail(c, "cpu%d/%s says '%s', without CPU %d itself",
+				    a->sid, la->file, la->text, a->sid);
 		for (j = 0; j < c->nr; j++) {
 			const struct sysfs_cpu *b = &c->cpu[j];
+			const struct sysfs_list *lb = &b->list[which];
 
-			if (j == i || !b->has_siblings ||
-			    (!has_sibling(a, j) && !has_sibling(b, i)) ||
-			    !memcmp(a->siblings, b->siblings,
-				    sizeof(a->siblings)))
+			if (j == i || !lb->has ||
+			    (!in_list(la, j) && !in_list(lb, i)) ||
+			    !memcmp(la->set, lb->set, sizeof(la->set)))
 				continue;
-			snprintf(err, errlen,
-				 "topology from sysfs '%s': cpu%d/topology/thread_siblings_list says '%s' but cpu%d/topology/thread_siblings_list says '%s': CPUs %d and %d disagree on their SMT siblings",
-				 c->root, a->sid, a->siblings_text, b->sid,
-				 b->siblings_text, a->sid, b->sid);
-			return -1;
+			return fail(c, "cpu%d/%s says '%s' but cpu%d/%s says '%s': CPUs %d and %d disagree on their %s",
+				    a->sid, la->file, la->text, b->sid,
+				    lb->file, lb->text, a->sid, b->sid,
+				    list_what[which]);
 		}
 	}
 	return 0;
 }
 
-static void read_cpu(struct sysfs_ctx *c, struct sysfs_cpu *cpu)
+/*
+ * The last-level cache: the data or unified cache of the highest level,
+ * its shared_cpu_list's smallest CPU the key (-1: no cache information).
+ * Return: 0, or -1.
+ */
+static int read_llc(struct sysfs_ctx *c, struct sysfs_cpu *cpu)
 {
-	int sid = cpu->sid;
-	char buf[4096], path[4096];
+	char rel[64], type[32];
+	long level, best_level = 0;
+	int k, ret;
+
+	cpu->cluster_key = -1;
+	for (k = 0; k < 16; k++) {
+		snprintf(rel, sizeof(rel), "cache/index%d/level", k);
+		ret = cpu_long(c, cpu->sid, rel, &level, 0, 255,
+			       "a cache level");
+		if (ret < 0)
+			return -1;
+		if (ret)
+			break;
+		snprintf(rel, sizeof(rel), "cache/index%d/type", k);
+		ret = cpu_text(c, cpu->sid, rel, type, sizeof(type));
+		if (ret < 0)
+			return -1;
+		if ((!ret && !strcmp(type, "Instruction")) ||
+		    level <= best_level)
+			continue;
+		snprintf(rel, sizeof(rel), "cache/index%d/shared_cpu_list", k);
+		ret = list_read(c, cpu, LIST_LLC, rel);
+		if (ret < 0)
+			return -1;
+		if (ret)
+			continue;
+		best_level = level;
+		cpu->cluster_key = list_min(cpu->list[LIST_LLC].text);
+	}
+	return 0;
+}
+
+/*
+ * A CPU's id file: @out, or -1 when it is missing or says -1 (what the
+ * kernel shows for an id the architecture does not know).  The note's
+ * words for the two, in @why.  Return: 0, or -1.
+ */
+static int read_id(struct sysfs_ctx *c, int sid, const char *rel, long *out,
+		   const char **why)
+{
+	int ret = cpu_long(c, sid, rel, out, -1, INT_MAX,
+			   "a number (or -1: unknown)");
+
+	if (ret < 0)
+		return -1;
+	if (ret)
+		*out = -1;
+	*why = ret ? "missing" : "-1 (unknown)";
+	return 0;
+}
+
+static int read_cpu(struct sysfs_ctx *c, struct sysfs_cpu *cpu)
+{
+	int sid = cpu->sid, ret;
+	const char *why, *why2;
+	char path[4096];
 	struct dirent *d;
 	long v, cl;
 	DIR *dir;
 
-	if (read_long(&cpu->package, "%s/cpu%d/topology/physical_package_id",
-		      c->root, sid) || cpu->package < 0) {
+	if (read_id(c, sid, "topology/physical_package_id", &cpu->package,
+		    &why))
+		return -1;
+	if (cpu->package < 0) {
 		cpu->package = 0;
-		note(c, NOTE_PACKAGE, "no physical_package_id: package 0");
+		note(c, NOTE_PACKAGE, "physical_package_id %s: package 0", why);
 	}
-	if (!read_text(buf, sizeof(buf), "%s/cpu%d/topology/thread_siblings_list",
-		       c->root, sid) && list_min(buf) >= 0) {
-		cpu->core_key = list_min(buf);
-		siblings_read(c, cpu, buf);
-	} else if (!read_long(&v, "%s/cpu%d/topology/core_id", c->root, sid) &&
-		   v >= 0) {
+	ret = list_read(c, cpu, LIST_SMT, "topology/thread_siblings_list");
+	if (ret < 0 ||
+	    (ret && read_id(c, sid, "topology/core_id", &v, &why2)))
+		return -1;
+	if (!ret) {
+		cpu->core_key = list_min(cpu->list[LIST_SMT].text);
+	} else if (v >= 0) {
 		cpu->core_key = MAX_SYSFS_ID + cpu->package * MAX_SYSFS_ID + v;
-		note(c, NOTE_SIBLINGS, "no thread_siblings_list: SMT siblings from core_id");
+		note(c, NOTE_SIBLINGS, "thread_siblings_list missing: SMT siblings from core_id");
 	} else {
 		cpu->core_key = sid;
-		note(c, NOTE_SIBLINGS, "no thread_siblings_list nor core_id: no SMT");
+		note(c, NOTE_SIBLINGS, "thread_siblings_list missing, core_id %s: no SMT",
+		     why2);
 	}
-	cpu->cluster_key = llc_key(c, sid);
+	if (read_llc(c, cpu))
+		return -1;
 	if (cpu->cluster_key < 0) {
-		if (!read_long(&cl, "%s/cpu%d/topology/cluster_id", c->root, sid) &&
-		    cl >= 0) {
+		if (read_id(c, sid, "topology/cluster_id", &cl, &why))
+			return -1;
+		if (cl >= 0) {
 			cpu->cluster_key = MAX_SYSFS_ID + cl;
-			note(c, NOTE_CLUSTER_ID, "no cache information: clusters from cluster_id");
+			note(c, NOTE_CLUSTER_ID, "cache information missing: clusters from cluster_id");
 		} else {
 			cpu->cluster_key = 2 * MAX_SYSFS_ID;
 			note(c, NOTE_CLUSTER_PACKAGE,
-			     "no cache information nor cluster_id: one cluster a package");
+			     "cache information missing, cluster_id %s: one cluster a package",
+			     why);
 		}
 	}
 	/* a cluster never spans packages, whatever the keys say */
 	cpu->cluster_key += cpu->package * 4 * MAX_SYSFS_ID;
-	if (read_long(&v, "%s/cpu%d/cpu_capacity", c->root, sid) || v < 1 ||
-	    v > TOPOLOGY_CAPACITY_SCALE) {
+	ret = cpu_long(c, sid, "cpu_capacity", &v, 1, TOPOLOGY_CAPACITY_SCALE,
+		       "a capacity from 1 to 1024");
+	if (ret < 0)
+		return -1;
+	if (ret) {
 		v = TOPOLOGY_CAPACITY_SCALE;
-		note(c, NOTE_CAPACITY, "no cpu_capacity: all CPUs at 1024");
+		note(c, NOTE_CAPACITY, "cpu_capacity missing: capacity 1024");
 	}
 	cpu->type.capacity = (unsigned int)v;
 	read_idle(c, sid, &cpu->type);
@@ -574,6 +713,7 @@ static void read_cpu(struct sysfs_ctx *c, struct sysfs_cpu *cpu)
 		}
 	if (dir)
 		closedir(dir);
+	return 0;
 }
 
 /* Group the CPUs into types; name them by capacity when there are several. */
@@ -651,6 +791,8 @@ int topology_from_sysfs(struct topology *out, const char *root, char *err,
 		return -1;
 	}
 	c->root = root ? root : "/sys/devices/system/cpu";
+	c->err = err;
+	c->errlen = errlen;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "sysfs");
 	snprintf(out->description, sizeof(out->description),
@@ -659,8 +801,9 @@ int topology_from_sysfs(struct topology *out, const char *root, char *err,
 		goto cleanup;
 	out->nr_cpus = c->nr;
 	for (i = 0; i < c->nr; i++)
-		read_cpu(c, &c->cpu[i]);
-	if (check_siblings(c, err, errlen))
+		if (read_cpu(c, &c->cpu[i]))
+			goto cleanup;
+	if (check_lists(c, LIST_SMT) || check_lists(c, LIST_LLC))
 		goto cleanup;
 	for (i = 0; i < c->nr; i++)
 		key[i] = c->cpu[i].package;

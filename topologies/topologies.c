@@ -283,10 +283,79 @@ int topology_cpulist(const char *s, int n, char *set, int *count)
 	return *count ? 0 : -1;
 }
 
+/*
+ * isolcpus='s flags that take CPUs out of something, each a housekeeping
+ * mask of the kernel's, set by the first isolcpus= that gives the flag.
+ * housekeeping_setup() refuses a later one with the same flag ("Housekeeping:
+ * nohz_full= must match isolcpus="): in every release when its CPUs
+ * differ, and in 7.2 and 7.3 even when they are the same (it compares
+ * them with housekeeping_cpumask(), which is cpu_possible_mask until
+ * housekeeping_init() runs, after the parameters).
+ */
+enum { ISOL_DOMAIN, ISOL_MANAGED_IRQ, NR_ISOL };
+
+static const char *const isol_flag[NR_ISOL] = {
+	[ISOL_DOMAIN] = "the domain flag (isolcpus's default)",
+	[ISOL_MANAGED_IRQ] = "the managed_irq flag",
+};
+
+/*
+ * One isolcpus= parameter @param, its value at @v: against the machine and
+ * the earlier ones (@seen: the first to give each flag, or NULL).
+ * Return: 0, or -1 with @err.
+ */
+static int isolcpus_check(const struct topology *t, const char *param,
+			  const char *v, const char **seen, char *err,
+			  size_t errlen)
+{
+	int flags = 0, n, k;
+
+	/* the flags, as housekeeping_isolcpus_setup() takes them */
+	for (;;) {
+		if (!strncmp(v, "domain,", 7)) {
+			v += 7;
+			flags |= 1 << ISOL_DOMAIN;
+		} else if (!strncmp(v, "managed_irq,", 12)) {
+			v += 12;
+			flags |= 1 << ISOL_MANAGED_IRQ;
+		} else if (!strncmp(v, "nohz,", 5)) {
+			snprintf(err, errlen, "boot parameter '%s': isolcpus's nohz flag needs CONFIG_NO_HZ_FULL, which the linsched arch does not have",
+				 param);
+			return -1;
+		} else {
+			break;
+		}
+	}
+	if (!flags)
+		flags = 1 << ISOL_DOMAIN;
+	if (topology_cpulist(v, t->nr_cpus, NULL, &n)) {
+		snprintf(err, errlen, "boot parameter '%s': expected a list of CPUs from 0 to %d after the flags, such as 2-3",
+			 param, t->nr_cpus - 1);
+		return -1;
+	}
+	if (n >= t->nr_cpus) {
+		snprintf(err, errlen, "boot parameter '%s': isolates every CPU; at least one must stay for housekeeping",
+			 param);
+		return -1;
+	}
+	for (k = 0; k < NR_ISOL; k++) {
+		if (!(flags & 1 << k))
+			continue;
+		if (seen[k]) {
+			snprintf(err, errlen, "boot parameters '%s' and '%s' both give %s: the kernel would refuse the second (\"Housekeeping: nohz_full= must match isolcpus=\", in 7.2 and 7.3 even for the same CPUs); give each flag once",
+				 seen[k], param, isol_flag[k]);
+			return -1;
+		}
+		seen[k] = param;
+	}
+	return 0;
+}
+
 int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
 			 size_t errlen)
 {
 	char line[sizeof(t->cmdline)], *param, *save = NULL;
+	const char *seen[NR_ISOL] = { NULL };
 
 	if (strlen(cmdline) >= sizeof(line)) {
 		snprintf(err, errlen, "boot parameters: longer than %zu characters",
@@ -296,9 +365,6 @@ int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
 	snprintf(line, sizeof(line), "%s", cmdline);
 	for (param = strtok_r(line, " ", &save); param;
 	     param = strtok_r(NULL, " ", &save)) {
-		const char *v = param + strlen("isolcpus=");
-		int n;
-
 		if (!strncmp(param, "nohz_full=", 10)) {
 			snprintf(err, errlen, "boot parameter '%s': nohz_full needs CONFIG_NO_HZ_FULL, which needs context tracking the linsched arch does not have",
 				 param);
@@ -309,29 +375,8 @@ int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
 				 param);
 			return -1;
 		}
-		/* the flags, as housekeeping_isolcpus_setup() takes them */
-		for (;;) {
-			if (!strncmp(v, "domain,", 7))
-				v += 7;
-			else if (!strncmp(v, "managed_irq,", 12))
-				v += 12;
-			else if (!strncmp(v, "nohz,", 5)) {
-				snprintf(err, errlen, "boot parameter '%s': isolcpus's nohz flag needs CONFIG_NO_HZ_FULL, which the linsched arch does not have",
-					 param);
-				return -1;
-			} else
-				break;
-		}
-		if (topology_cpulist(v, t->nr_cpus, NULL, &n)) {
-			snprintf(err, errlen, "boot parameter '%s': expected a list of CPUs from 0 to %d after the flags, such as 2-3",
-				 param, t->nr_cpus - 1);
+		if (isolcpus_check(t, param, param + 9, seen, err, errlen))
 			return -1;
-		}
-		if (n >= t->nr_cpus) {
-			snprintf(err, errlen, "boot parameter '%s': isolates every CPU; at least one must stay for housekeeping",
-				 param);
-			return -1;
-		}
 	}
 	snprintf(t->cmdline, sizeof(t->cmdline), "%s", cmdline);
 	return 0;

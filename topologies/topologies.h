@@ -112,8 +112,9 @@ int topology_cpulist(const char *s, int n, char *set, int *count);
  * @err: receives what is wrong and where, on failure
  * @errlen: size of @err
  *
- * Return: 0, or -1 when a parameter is unknown, a CPU is beyond @t or no
- * CPU would be left for housekeeping.
+ * Return: 0, or -1 when a parameter is unknown, a CPU is beyond @t, no
+ * CPU would be left for housekeeping, or two isolcpus= give one flag
+ * (the kernel refuses the second).
  */
 int topology_set_cmdline(struct topology *t, const char *cmdline, char *err,
 			 size_t errlen);
@@ -180,7 +181,9 @@ char *topology_to_json(const struct topology *t);
  * Reads cpuN/topology (package, core siblings, cluster), the last-level
  * cache's shared_cpu_list (the cluster, as in the model), cpu_capacity,
  * cpuidle states and cpufreq frequencies.  Missing parts (a VM without
- * cpufreq, say) get defaults and are listed in the note, never an error.
+ * cpufreq, say) get defaults and are listed in the note, never an error;
+ * a topology, cache or capacity file that is there but cannot be read or
+ * parsed, and SMT or last-level cache lists that disagree, are errors.
  * sysfs knows no power figures: OPP power is 0 (unknown) and noted.
  *
  * Return: 0 (note in @err), or -1 with @err set.

@@ -425,6 +425,202 @@ static void sysfs(void)
 	       ret ? ": " : "", ret ? err : "");
 }
 
+/*
+ * A small tree: 4 CPUs of package 0, no SMT, L1 and L2 of their own, the
+ * L3 (the last-level cache) as @llc[i] says, cpu_capacity 1024.
+ */
+static void small_sysfs(const char *top, const char *const llc[4])
+{
+	char rel[128];
+	int i;
+
+	wr(top, "cpu/online", "0-3\n");
+	for (i = 0; i < 4; i++) {
+#define W(file, ...) do {						\
+		snprintf(rel, sizeof(rel), "cpu/cpu%d/%s", i, file);	\
+		wr(top, rel, __VA_ARGS__);				\
+	} while (0)
+		W("topology/physical_package_id", "0\n");
+		W("topology/thread_siblings_list", "%d\n", i);
+		W("cpu_capacity", "1024\n");
+		W("cache/index0/level", "1\n");
+		W("cache/index0/type", "Data\n");
+		W("cache/index0/shared_cpu_list", "%d\n", i);
+		W("cache/index1/level", "1\n");
+		W("cache/index1/type", "Instruction\n");
+		W("cache/index1/shared_cpu_list", "%d\n", i);
+		W("cache/index2/level", "2\n");
+		W("cache/index2/type", "Unified\n");
+		W("cache/index2/shared_cpu_list", "%d\n", i);
+		W("cache/index3/level", "3\n");
+		W("cache/index3/type", "Unified\n");
+		W("cache/index3/shared_cpu_list", "%s\n", llc[i]);
+#undef W
+	}
+}
+
+static const char *const llc_two[4] = { "0-1", "0-1", "2-3", "2-3" };
+
+/* Capture @top/cpu into topo (err: the note or error), then remove @top. */
+static int capture(const char *top)
+{
+	char root[256];
+	int ret;
+
+	snprintf(root, sizeof(root), "%s/cpu", top);
+	ret = topology_from_sysfs(&topo, root, err, sizeof(err));
+	nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return ret;
+}
+
+/* @file of CPU @cpu in @top: @text, or gone when NULL. */
+static void sysfs_file(const char *top, int cpu, const char *file,
+		       const char *text)
+{
+	char rel[128], path[512];
+
+	snprintf(rel, sizeof(rel), "cpu/cpu%d/%s", cpu, file);
+	snprintf(path, sizeof(path), "%s/%s", top, rel);
+	remove(path);
+	if (text)
+		wr(top, rel, "%s", text);
+}
+
+static bool test_sysfs_llc_disagree(void)
+{
+	static const char *const llc[4] = { "0-1", "1-2", "1-2", "3" };
+	char top[] = "/tmp/lsb-sysfs-XXXXXX", want[1024];
+
+	ASSERT_TRUE(mkdtemp(top));
+	small_sysfs(top, llc);
+	snprintf(want, sizeof(want), "topology from sysfs '%s/cpu': cpu0/cache/index3/shared_cpu_list says '0-1' but cpu1/cache/index3/shared_cpu_list says '1-2': CPUs 0 and 1 disagree on their last-level cache",
+		 top);
+	ASSERT_EQ(capture(top), -1);
+	ASSERT_STREQ(err, want);
+	return true;
+}
+
+static bool test_sysfs_llc_without_itself(void)
+{
+	static const char *const llc[4] = { "0-1", "0-1", "3", "3" };
+	char top[] = "/tmp/lsb-sysfs-XXXXXX", want[1024];
+
+	ASSERT_TRUE(mkdtemp(top));
+	small_sysfs(top, llc);
+	snprintf(want, sizeof(want), "topology from sysfs '%s/cpu': cpu2/cache/index3/shared_cpu_list says '3', without CPU 2 itself",
+		 top);
+	ASSERT_EQ(capture(top), -1);
+	ASSERT_STREQ(err, want);
+	return true;
+}
+
+/* lists that agree make the clusters; files all there: nothing "missing" */
+static bool test_sysfs_llc_agree(void)
+{
+	char top[] = "/tmp/lsb-sysfs-XXXXXX";
+
+	ASSERT_TRUE(mkdtemp(top));
+	small_sysfs(top, llc_two);
+	ASSERT_EQ(capture(top), 0);
+	ASSERT_EQ(topo.nr_cpus, 4);
+	ASSERT_EQ(topo.cpu[1].cluster, 0);
+	ASSERT_EQ(topo.cpu[2].cluster, 1);
+	ASSERT_EQ(topo.cpu[3].cluster, 1);
+	ASSERT_TRUE(topo.cpu[0].core != topo.cpu[1].core);
+	ASSERT_FALSE(strstr(err, "missing"));
+	return true;
+}
+
+/* a cpu_capacity that is there says a capacity, or the capture fails */
+static bool test_sysfs_capacity_bad(void)
+{
+	static const char *const bad[] = { "abc", "0", "1025", "", "-3" };
+	char top[64], want[1024];
+	size_t i;
+
+	for (i = 0; i < N(bad); i++) {
+		ASSERT_TRUE(mkdtemp(strcpy(top, "/tmp/lsb-sysfs-XXXXXX")));
+		small_sysfs(top, llc_two);
+		sysfs_file(top, 1, "cpu_capacity", bad[i]);
+		snprintf(want, sizeof(want), "topology from sysfs '%s/cpu': cpu1/cpu_capacity says '%s': expected a capacity from 1 to 1024",
+			 top, bad[i]);
+		ASSERT_EQ(capture(top), -1);
+		ASSERT_STREQ(err, want);
+	}
+	return true;
+}
+
+static bool test_sysfs_capacity_unreadable(void)
+{
+	char top[] = "/tmp/lsb-sysfs-XXXXXX", want[1024];
+
+	ASSERT_TRUE(mkdtemp(top));
+	small_sysfs(top, llc_two);
+	sysfs_file(top, 1, "cpu_capacity", NULL);
+	wr(top, "cpu/cpu1/cpu_capacity/.keep", "%s", "");	/* a directory */
+	snprintf(want, sizeof(want), "topology from sysfs '%s/cpu': cpu1/cpu_capacity: cannot read it: Is a directory",
+		 top);
+	ASSERT_EQ(capture(top), -1);
+	ASSERT_STREQ(err, want);
+	return true;
+}
+
+/* an absent one is 1024, and the note says it is missing */
+static bool test_sysfs_capacity_missing(void)
+{
+	char top[] = "/tmp/lsb-sysfs-XXXXXX";
+	int i;
+
+	ASSERT_TRUE(mkdtemp(top));
+	small_sysfs(top, llc_two);
+	for (i = 0; i < 4; i++)
+		sysfs_file(top, i, "cpu_capacity", i == 2 ? "512\n" : NULL);
+	ASSERT_EQ(capture(top), 0);
+	ASSERT_TRUE(strstr(err, "cpu_capacity missing: capacity 1024"));
+	ASSERT_EQ(topo.cpu[0].capacity, 1024);
+	ASSERT_EQ(topo.cpu[2].capacity, 512);
+	return true;
+}
+
+static bool test_sysfs_package(void)
+{
+	char top[] = "/tmp/lsb-sysfs-XXXXXX", want[1024];
+	int i;
+
+	ASSERT_TRUE(mkdtemp(top));
+	small_sysfs(top, llc_two);
+	sysfs_file(top, 2, "topology/physical_package_id", "x\n");
+	snprintf(want, sizeof(want), "topology from sysfs '%s/cpu': cpu2/topology/physical_package_id says 'x': expected a number (or -1: unknown)",
+		 top);
+	ASSERT_EQ(capture(top), -1);
+	ASSERT_STREQ(err, want);
+
+	/* -1: the architecture does not know; absent: missing */
+	ASSERT_TRUE(mkdtemp(strcpy(top, "/tmp/lsb-sysfs-XXXXXX")));
+	small_sysfs(top, llc_two);
+	for (i = 0; i < 4; i++)
+		sysfs_file(top, i, "topology/physical_package_id", "-1\n");
+	ASSERT_EQ(capture(top), 0);
+	ASSERT_TRUE(strstr(err, "physical_package_id -1 (unknown): package 0"));
+	ASSERT_FALSE(strstr(err, "missing"));
+	ASSERT_EQ(topo.cpu[3].package, 0);
+	return true;
+}
+
+static bool test_sysfs_siblings_bad(void)
+{
+	char top[] = "/tmp/lsb-sysfs-XXXXXX", want[1024];
+
+	ASSERT_TRUE(mkdtemp(top));
+	small_sysfs(top, llc_two);
+	sysfs_file(top, 0, "topology/thread_siblings_list", "0-\n");
+	snprintf(want, sizeof(want), "topology from sysfs '%s/cpu': cpu0/topology/thread_siblings_list says '0-': expected a CPU list",
+		 top);
+	ASSERT_EQ(capture(top), -1);
+	ASSERT_STREQ(err, want);
+	return true;
+}
+
 static bool test_cmdline(void)
 {
 	ASSERT_FALSE(topology_from_spec(&topo, "quad", err, sizeof(err)));
@@ -449,12 +645,54 @@ static bool test_cmdline(void)
 	return true;
 }
 
+/*
+ * A flag in two isolcpus=: the kernel refuses the second, with other CPUs
+ * in every release and with the same ones in 7.2 and 7.3 (the boot would
+ * stop): refused here, before any build. Flags apart are fine.
+ */
+static bool test_cmdline_flag_once(void)
+{
+	static const char *const twice[][3] = {
+		{ "isolcpus=3 isolcpus=2", "'isolcpus=3' and 'isolcpus=2'",
+		  "the domain flag (isolcpus's default)" },
+		{ "isolcpus=3  isolcpus=domain,3", "'isolcpus=3' and 'isolcpus=domain,3'",
+		  "the domain flag" },
+		{ "isolcpus=managed_irq,1 isolcpus=domain,2 isolcpus=managed_irq,1",
+		  "'isolcpus=managed_irq,1' and 'isolcpus=managed_irq,1'",
+		  "the managed_irq flag" },
+	};
+	char want[512];
+	size_t i;
+
+	ASSERT_FALSE(topology_from_spec(&topo, "quad", err, sizeof(err)));
+	for (i = 0; i < N(twice); i++) {
+		snprintf(want, sizeof(want), "boot parameters %s both give %s",
+			 twice[i][1], twice[i][2]);
+		ASSERT_TRUE(topology_set_cmdline(&topo, twice[i][0], err,
+						 sizeof(err)));
+		ASSERT_TRUE(strstr(err, want));
+		ASSERT_TRUE(strstr(err, "the kernel would refuse the second (\"Housekeeping: nohz_full= must match isolcpus=\""));
+	}
+	ASSERT_STREQ(topo.cmdline, "");
+	ASSERT_FALSE(topology_set_cmdline(&topo, "isolcpus=domain,2 isolcpus=managed_irq,3",
+					  err, sizeof(err)));
+	ASSERT_STREQ(topo.cmdline, "isolcpus=domain,2 isolcpus=managed_irq,3");
+	ASSERT_FALSE(topology_set_cmdline(&topo, "isolcpus=managed_irq,3 isolcpus=1",
+					  err, sizeof(err)));
+	/* a JSON machine's "cmdline" is checked the same way */
+	ASSERT_TRUE(topology_from_json(&topo,
+		"{\"cmdline\": \"isolcpus=1 isolcpus=1\", \"shape\": {\"cores_per_cluster\": 2}}",
+		"iso", err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "topology 'iso':1:13: boot parameters 'isolcpus=1' and 'isolcpus=1' both give the domain flag"));
+	return true;
+}
+
 int main(void)
 {
 	const char *const *names;
 	size_t n, i;
 
-	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11 + 1);
+	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11 + 1 + 9);
 
 	names = topology_presets(&n);
 	tap_ok(n == N(presets), "%zu presets", n);
@@ -515,5 +753,14 @@ int main(void)
 	files();
 	sysfs();
 	TEST(test_cmdline);
+	TEST(test_cmdline_flag_once);
+	TEST(test_sysfs_llc_disagree);
+	TEST(test_sysfs_llc_without_itself);
+	TEST(test_sysfs_llc_agree);
+	TEST(test_sysfs_capacity_bad);
+	TEST(test_sysfs_capacity_unreadable);
+	TEST(test_sysfs_capacity_missing);
+	TEST(test_sysfs_package);
+	TEST(test_sysfs_siblings_bad);
 	return tap_done();
 }
