@@ -179,10 +179,6 @@ void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 		enqueue_prio(m, t);
 		pi_adjust(m->owner);
 		wait_woken(t);
-		t->blocked_on = NULL;
-		/* as the kernel's new owner: the waiters left boost it */
-		if (m->head)
-			pi_adjust(t);
 	} else {
 		sim_block(m, t);
 	}
@@ -200,8 +196,16 @@ void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
 			sim.cfg->wl->spec, t->name, m->w->name);
 	release(m, t);
 	next = dequeue(m);
-	if (next)
+	if (next) {
+		/*
+		 * It owns the mutex from now on, before it runs: a waiter
+		 * that comes meanwhile boosts it, and no chain walk may
+		 * take it for a waiter and queue it on its own mutex again
+		 * (a lost wakeup). Its waiters are no better than it was.
+		 */
 		hold(m, next);
+		next->blocked_on = NULL;
+	}
 	if (sim.cfg->wl->pi_enabled)
 		pi_adjust(t);	/* m's waiters no longer lend it theirs */
 	if (next)

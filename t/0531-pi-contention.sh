@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# PI mutexes under contention (issue 25), on a 6.1, a 6.12 and a 7.3
+# release. More contenders than CPUs (t/workloads/pi-contention.json):
+# equal priorities, so the run goes as without pi_enabled and every task
+# takes the mutex in turn to the end (the unlocker's hand-over left the
+# new owner "blocked" on its mutex, and the next waiter's chain walk
+# queued it there again: a lost wakeup that stopped the workload). A
+# waiter that comes while the new owner still waits for the CPU boosts it
+# (t/workloads/pi-handover.json).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/history.sh"
+
+ensure_kernels
+REVS="$TEST_V61 $TEST_V612 $TEST_V73"
+plan 9
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Builds are shared with the other tests; results are this test's own.
+private_cache "$tmp/cache"
+export LSBISECT_CACHE=$tmp/cache
+W=$LSB_ROOT/t/workloads
+nopi() { sed 's/"pi_enabled" : true/"pi_enabled" : false/' "$W/$1.json" > "$tmp/$1-nopi.json"; }
+nopi pi-contention
+nopi pi-handover
+
+# run REV FILE OUT [args]: results in OUT.json, trace in OUT.trace
+run() {
+	local rev=$1 f=$2 out=$3
+	shift 3
+	"$LINSCHED" run "$rev" --workload "$f" --json "$out.json" \
+		--trace "$out.trace" --quiet "$@" 2>"$out.err"
+}
+cpu_ns() { json "$1" "sum(t['sum_exec_ns'] for t in r['tasks'])"; }
+task() { json "$1" "[t[a[1]] for t in r['tasks'] if t['name'] == a[0]][0]" "$2" "$3"; }
+# late TRACE JSON SECONDS: the tasks that did less than 1 ms of run work
+# or last ran before SECONDS (nothing when every task went on to the end)
+late() {
+	python3 - "$@" <<'PY'
+import json, re, sys
+trace, res, t_end = sys.argv[1], json.load(open(sys.argv[2])), float(sys.argv[3])
+last = {}
+for l in open(trace):
+    m = re.search(r'([\d.]+): sched_switch: .* next_comm=(\S+) ', l)
+    if m:
+        last[m.group(2)] = float(m.group(1))
+print(' '.join(t['name'] for t in res['tasks']
+               if t['run_work_ns'] < 1000000 or last.get(t['name'], 0) < t_end))
+PY
+}
+
+for rev in $REVS; do
+	run "$rev" "$W/pi-contention.json" "$tmp/pi" --topology quad --duration 20ms
+	s1=$?
+	run "$rev" "$tmp/pi-contention-nopi.json" "$tmp/nopi" --topology quad --duration 20ms
+	s2=$?
+	pi=$(cpu_ns "$tmp/pi.json"); nopi=$(cpu_ns "$tmp/nopi.json")
+	test_expect_success "$rev: 5 PI contenders on 4 CPUs use the CPU time they use without PI ($pi ns, $nopi ns)" \
+		'[ $s1 = 0 ] && [ $s2 = 0 ] && [ "$nopi" -ge 8000000 ] && within "$pi" $((nopi * 95 / 100)) $((nopi * 105 / 100))'
+	stuck=$(late "$tmp/pi.trace" "$tmp/pi.json" 0.0195)
+	test_expect_success "$rev: every PI contender does its share of the work and runs in the last 0.5 ms (${stuck:-all do})" \
+		'[ $s1 = 0 ] && [ -z "$stuck" ] && [ "$(grep -c "next_comm=t-" "$tmp/pi.trace")" -ge 500 ]'
+
+	run "$rev" "$W/pi-handover.json" "$tmp/ho" --topology dual --governor performance --duration 100ms
+	s1=$?
+	run "$rev" "$tmp/pi-handover-nopi.json" "$tmp/honopi" --topology dual --governor performance --duration 100ms
+	s2=$?
+	a=$(task "$tmp/ho.json" top lock_wait_max_ns); b=$(task "$tmp/honopi.json" top lock_wait_max_ns)
+	n=$(task "$tmp/ho.json" top run_work_ns)
+	boosts=$(grep -c "sched_pi_setprio: comm=next pid=[0-9]* oldprio=120 newprio=49" "$tmp/ho.trace")
+	test_expect_success "$rev: a waiter boosts the owner the mutex was handed to before it ran: top waits for its 1 ms ($a ns, $boosts boosts), not the holder's ($b ns)" \
+		'[ $s1 = 0 ] && [ $s2 = 0 ] && [ "$a" = 1000000 ] && [ "$n" = 2500000 ] && [ "$boosts" = 5 ] && [ "$b" -ge 5500000 ]'
+done
+test_done
