@@ -168,6 +168,8 @@ struct sim_task {
 	struct sim_res *held;		/* the mutexes it holds */
 	struct sim_res *blocked_on;	/* the mutex it waits for */
 	uint64_t lock_wait_ns, lock_wait_max_ns;	/* waiting for mutexes */
+	int lock_waiting;		/* for one now, since lock_wait_t0 */
+	uint64_t lock_wait_t0;
 };
 
 int sim_tasks_init(const struct sim_config *cfg);
@@ -208,5 +210,6 @@ void sim_mutex_lock(struct sim_res *m, struct sim_task *t);
 void sim_mutex_unlock(struct sim_res *m, struct sim_task *t);
 void sim_cond_wait(struct sim_res *c, struct sim_res *m, struct sim_task *t);
 void sim_barrier(struct sim_res *b, struct sim_task *t);
+void sim_lock_wait(const struct sim_task *t, uint64_t *total, uint64_t *max);
 
 #endif

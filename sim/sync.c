@@ -163,7 +163,7 @@ void sim_wake(struct sim_res *r, int n)
 
 void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 {
-	uint64_t t0;
+	uint64_t wait;
 
 	if (m->owner == t)
 		sim_refuse("workload '%s': task '%s': locks mutex '%s' it already holds",
@@ -173,7 +173,8 @@ void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 		return;
 	}
 	/* the unlocker hands the mutex over: no barging, no starvation */
-	t0 = sim.now;
+	t->lock_wait_t0 = sim.now;
+	t->lock_waiting = 1;
 	if (sim.cfg->wl->pi_enabled) {
 		t->blocked_on = m;
 		enqueue_prio(m, t);
@@ -182,9 +183,23 @@ void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 	} else {
 		sim_block(m, t);
 	}
-	t->lock_wait_ns += sim.now - t0;
-	if (sim.now - t0 > t->lock_wait_max_ns)
-		t->lock_wait_max_ns = sim.now - t0;
+	t->lock_waiting = 0;
+	wait = sim.now - t->lock_wait_t0;
+	t->lock_wait_ns += wait;
+	if (wait > t->lock_wait_max_ns)
+		t->lock_wait_max_ns = wait;
+}
+
+/*
+ * @t's time waiting for mutexes, in all and its longest wait, a wait still
+ * going on at the end of the run included.
+ */
+void sim_lock_wait(const struct sim_task *t, uint64_t *total, uint64_t *max)
+{
+	uint64_t wait = t->lock_waiting ? sim.now - t->lock_wait_t0 : 0;
+
+	*total = t->lock_wait_ns + wait;
+	*max = wait > t->lock_wait_max_ns ? wait : t->lock_wait_max_ns;
 }
 
 void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)

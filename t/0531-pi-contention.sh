@@ -7,13 +7,14 @@
 # new owner "blocked" on its mutex, and the next waiter's chain walk
 # queued it there again: a lost wakeup that stopped the workload). A
 # waiter that comes while the new owner still waits for the CPU boosts it
-# (t/workloads/pi-handover.json).
+# (t/workloads/pi-handover.json). lock_wait_ns and lock_wait_max_ns count
+# a wait still going on at the end of the run (t/workloads/lock-held.json).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
 REVS="$TEST_V61 $TEST_V612 $TEST_V73"
-plan 9
+plan 12
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Builds are shared with the other tests; results are this test's own.
@@ -71,4 +72,26 @@ for rev in $REVS; do
 	test_expect_success "$rev: a waiter boosts the owner the mutex was handed to before it ran: top waits for its 1 ms ($a ns, $boosts boosts), not the holder's ($b ns)" \
 		'[ $s1 = 0 ] && [ $s2 = 0 ] && [ "$a" = 1000000 ] && [ "$n" = 2500000 ] && [ "$boosts" = 5 ] && [ "$b" -ge 5500000 ]'
 done
+
+# blocked_at TRACE NAME: in ns, when NAME last went to sleep
+blocked_at() {
+	sed -n "s/.* \([0-9]*\)\.\([0-9]*\): sched_switch: prev_comm=$2 .*prev_state=S .*/\1\2/p" "$1" |
+		tail -n1 | sed 's/^0*//; s/$/000/'
+}
+sed 's/"duration" : 1 }/"duration" : 1, "pi_enabled" : true }/' "$W/lock-held.json" > "$tmp/lock-held-pi.json"
+for f in "$W/lock-held.json" "$tmp/lock-held-pi.json"; do
+	run "$TEST_V73" "$f" "$tmp/held" --topology dual --governor performance --duration 10ms
+	s=$?
+	at=$(blocked_at "$tmp/held.trace" b)
+	a=$(task "$tmp/held.json" b lock_wait_ns); b=$(task "$tmp/held.json" b lock_wait_max_ns)
+	test_expect_success "$TEST_V73: $(basename "$f"): b, waiting since $at ns, waited to the end of the run ($a ns, longest $b ns)" \
+		'[ $s = 0 ] && [ "$at" -gt 1000000 ] && [ "$a" = $((10000000 - at)) ] && [ "$b" = "$a" ]'
+done
+# a wait done (1 ms in the first period) and one going on at the end
+run "$TEST_V73" "$W/pi-handover.json" "$tmp/ho" --topology dual --governor performance --duration 22500us
+s=$?
+at=$(blocked_at "$tmp/ho.trace" top)
+a=$(task "$tmp/ho.json" top lock_wait_ns); b=$(task "$tmp/ho.json" top lock_wait_max_ns)
+test_expect_success "$TEST_V73: top's 1 ms wait and the one since $at ns add up ($a ns), the longest is the 1 ms ($b ns)" \
+	'[ $s = 0 ] && [ "$at" -gt 20000000 ] && [ "$a" = $((1000000 + 22500000 - at)) ] && [ "$b" = 1000000 ]'
 test_done
