@@ -167,6 +167,7 @@ struct sim_task {
 	/* priority inheritance (global.pi_enabled) */
 	struct sim_res *held;		/* the mutexes it holds */
 	struct sim_res *blocked_on;	/* the mutex it waits for */
+	int wprio;			/* and its priority there */
 	uint64_t lock_wait_ns, lock_wait_max_ns;	/* waiting for mutexes */
 	int lock_waiting;		/* for one now, since lock_wait_t0 */
 	uint64_t lock_wait_t0;

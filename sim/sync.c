@@ -60,14 +60,17 @@ static int prio_of(struct sim_task *t)
 	return st.prio;
 }
 
-/* Queue @t by priority, after the waiters of its own or a better one. */
-static void enqueue_prio(struct sim_res *r, struct sim_task *t)
+/*
+ * Queue @t at @prio, after the waiters of its own or a better one. The
+ * priority stays with the waiter, as the kernel's rt_mutex_waiter keeps
+ * it, until a chain walk requeues it.
+ */
+static void enqueue_prio(struct sim_res *r, struct sim_task *t, int prio)
 {
 	struct sim_task **pp = &r->head;
-	int prio = prio_of(t);
 
-	t->woken = 0;
-	while (*pp && prio_of(*pp) <= prio)
+	t->wprio = prio;
+	while (*pp && (*pp)->wprio <= prio)
 		pp = &(*pp)->wait_next;
 	t->wait_next = *pp;
 	*pp = t;
@@ -98,18 +101,21 @@ static struct sim_task *top_donor(struct sim_task *t)
 	struct sim_res *m;
 
 	for (m = t->held; m; m = m->held_next)
-		if (m->head && (!best || prio_of(m->head) < prio_of(best)))
+		if (m->head && (!best || m->head->wprio < best->wprio))
 			best = m->head;
 	return best;
 }
 
 /*
  * @owner's waiters changed: boost or deboost it, and when it waits for a
- * mutex itself, requeue it there and go on with that mutex's holder.
+ * mutex itself at a priority that changed, requeue it there and go on
+ * with that mutex's holder. A waiter whose priority stays keeps its place
+ * among its equals, and the walk ends there, as the kernel's
+ * rt_mutex_adjust_prio_chain() ends it: nothing further changes.
  */
 static void pi_adjust(struct sim_task *owner)
 {
-	int depth;
+	int depth, prio;
 
 	for (depth = 0; owner && depth < PI_MAX_CHAIN; depth++) {
 		struct sim_task *donor = top_donor(owner);
@@ -118,8 +124,11 @@ static void pi_adjust(struct sim_task *owner)
 		lk_task_pi(owner->ktask, donor ? donor->ktask : NULL);
 		if (!m)
 			return;
+		prio = prio_of(owner);
+		if (prio == owner->wprio)
+			return;
 		unqueue(m, owner);
-		enqueue_prio(m, owner);
+		enqueue_prio(m, owner, prio);
 		owner = m->owner;
 	}
 }
@@ -177,7 +186,8 @@ void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 	t->lock_waiting = 1;
 	if (sim.cfg->wl->pi_enabled) {
 		t->blocked_on = m;
-		enqueue_prio(m, t);
+		t->woken = 0;
+		enqueue_prio(m, t, prio_of(t));
 		pi_adjust(m->owner);
 		wait_woken(t);
 	} else {

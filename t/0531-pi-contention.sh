@@ -7,14 +7,19 @@
 # new owner "blocked" on its mutex, and the next waiter's chain walk
 # queued it there again: a lost wakeup that stopped the workload). A
 # waiter that comes while the new owner still waits for the CPU boosts it
-# (t/workloads/pi-handover.json). lock_wait_ns and lock_wait_max_ns count
-# a wait still going on at the end of the run (t/workloads/lock-held.json).
+# (t/workloads/pi-handover.json). Along a chain, equal priorities keep
+# their order of arrival (t/workloads/pi-fifo.json: a walk that changed no
+# priority used to move the waiter behind its equals); a waiter boosted
+# while queued goes ahead, and an unlock deboosts to the waiters left
+# (pi-requeue.json); pthread_cond_wait() lets the mutex and the boost go
+# (pi-condvar.json). lock_wait_ns and lock_wait_max_ns count a wait still
+# going on at the end of the run (t/workloads/lock-held.json).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
 REVS="$TEST_V61 $TEST_V612 $TEST_V73"
-plan 12
+plan 21
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Builds are shared with the other tests; results are this test's own.
@@ -71,6 +76,32 @@ for rev in $REVS; do
 	boosts=$(grep -c "sched_pi_setprio: comm=next pid=[0-9]* oldprio=120 newprio=49" "$tmp/ho.trace")
 	test_expect_success "$rev: a waiter boosts the owner the mutex was handed to before it ran: top waits for its 1 ms ($a ns, $boosts boosts), not the holder's ($b ns)" \
 		'[ $s1 = 0 ] && [ $s2 = 0 ] && [ "$a" = 1000000 ] && [ "$n" = 2500000 ] && [ "$boosts" = 5 ] && [ "$b" -ge 5500000 ]'
+done
+
+# setprios TRACE: the kernel's priority changes, "comm:old>new" each
+setprios() {
+	sed -n 's/.*sched_pi_setprio: comm=\([a-z]*\) pid=[0-9]* oldprio=\([0-9]*\) newprio=\([0-9]*\)/\1:\2>\3/p' "$1" |
+		head -n "$2" | tr '\n' ' '
+}
+for rev in $REVS; do
+	run "$rev" "$W/pi-fifo.json" "$tmp/ff" --topology quad --governor performance --duration 20ms
+	s=$?
+	a=$(task "$tmp/ff.json" a lock_wait_max_ns); b=$(task "$tmp/ff.json" b lock_wait_max_ns)
+	test_expect_success "$rev: a chain walk that changes no priority keeps a ahead of b, which came after it: a waits $a ns, b $b ns (a's 1 ms on top)" \
+		'[ $s = 0 ] && [ "$a" -lt "$b" ] && within "$a" 8900000 9100000 && within "$b" 8900000 9100000 && [ -z "$(setprios "$tmp/ff.trace" 1)" ]'
+	run "$rev" "$W/pi-requeue.json" "$tmp/rq" --topology quad --governor performance --duration 20ms
+	s=$?
+	p=$(setprios "$tmp/rq.trace" 6)
+	a=$(task "$tmp/rq.json" a lock_wait_max_ns); b=$(task "$tmp/rq.json" b lock_wait_max_ns)
+	test_expect_success "$rev: a, boosted to 49 while queued behind b (110), goes ahead of it ($a ns, $b ns); unlocks deboost to the waiters left ($p)" \
+		'[ $s = 0 ] && [ "$p" = "c:120>110 a:120>49 c:110>49 c:49>120 a:49>110 a:110>120 " ] && within "$a" 8900000 9100000 && within "$b" 9400000 9600000'
+	run "$rev" "$W/pi-condvar.json" "$tmp/cv" --topology quad --governor performance --duration 20ms
+	s=$?
+	p=$(setprios "$tmp/cv.trace" 3)
+	f=$(task "$tmp/cv.json" f lock_wait_max_ns)
+	test_expect_success "$rev: h's cond_wait hands m to f, which waited $f ns, and ends h's boost ($p)" \
+		'[ $s = 0 ] && [ "$p" = "h:120>49 h:49>120 " ] && within "$f" 400000 600000 &&
+		 [ "$(setprios "$tmp/cv.trace" 100 | wc -w)" = 2 ]'
 done
 
 # blocked_at TRACE NAME: in ns, when NAME last went to sleep
