@@ -9,10 +9,13 @@
  *
  * With rt-app's pi_enabled, mutexes are PI mutexes as the kernel's
  * rt_mutex makes them: waiters queue by priority (first come first among
- * equals), and a holder runs at the priority of its best waiter, through
- * the revision's rt_mutex_setprio() (lk_task_pi()), along the whole chain
- * of holders waiting in turn. Without it, a mutex is a plain FIFO one.
+ * equals; a heap, not the list), and a holder runs at the priority of its
+ * best waiter, through the revision's rt_mutex_setprio() (lk_task_pi()),
+ * along the whole chain of holders waiting in turn. Without it, a mutex
+ * is a plain FIFO one.
  */
+#include <stdlib.h>
+
 #include <asm/door.h>
 
 #include "sim/sim_internal.h"
@@ -61,48 +64,99 @@ static int prio_of(struct sim_task *t)
 }
 
 /*
+ * A PI mutex's waiters are a binary heap ordered as the kernel's rbtree
+ * of rt_mutex_waiters: by the priority each was queued at, then by order
+ * of arrival (a requeue arrives anew, after its equals). Queueing,
+ * requeueing and taking the first cost O(log n) in the waiters.
+ */
+static uint64_t pi_arrivals;
+
+static int pi_before(const struct sim_task *a, const struct sim_task *b)
+{
+	return a->wprio < b->wprio ||
+	       (a->wprio == b->wprio && a->warrival < b->warrival);
+}
+
+static void pi_place(struct sim_res *m, size_t i, struct sim_task *t)
+{
+	m->pi[i] = t;
+	t->pi_idx = i;
+}
+
+static void pi_sift_up(struct sim_res *m, size_t i)
+{
+	struct sim_task *t = m->pi[i];
+
+	while (i && pi_before(t, m->pi[(i - 1) / 2])) {
+		pi_place(m, i, m->pi[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	pi_place(m, i, t);
+}
+
+static void pi_sift_down(struct sim_res *m, size_t i)
+{
+	struct sim_task *t = m->pi[i];
+	size_t c;
+
+	while ((c = 2 * i + 1) < m->nr_pi) {
+		if (c + 1 < m->nr_pi && pi_before(m->pi[c + 1], m->pi[c]))
+			c++;
+		if (!pi_before(m->pi[c], t))
+			break;
+		pi_place(m, i, m->pi[c]);
+		i = c;
+	}
+	pi_place(m, i, t);
+}
+
+/*
  * Queue @t at @prio, after the waiters of its own or a better one. The
  * priority stays with the waiter, as the kernel's rt_mutex_waiter keeps
  * it, until a chain walk requeues it.
  */
-static void enqueue_prio(struct sim_res *r, struct sim_task *t, int prio)
+static void enqueue_prio(struct sim_res *m, struct sim_task *t, int prio)
 {
-	struct sim_task **pp = &r->head;
-
+	if (m->nr_pi == m->cap_pi) {
+		m->cap_pi = m->cap_pi ? 2 * m->cap_pi : 8;
+		m->pi = realloc(m->pi, m->cap_pi * sizeof(*m->pi));
+		if (!m->pi)
+			sim_die("out of memory for mutex waiters");
+	}
 	t->wprio = prio;
-	while (*pp && (*pp)->wprio <= prio)
-		pp = &(*pp)->wait_next;
-	t->wait_next = *pp;
-	*pp = t;
-	if (!t->wait_next)
-		r->tail = t;
+	t->warrival = ++pi_arrivals;
+	pi_place(m, m->nr_pi++, t);
+	pi_sift_up(m, t->pi_idx);
 }
 
-static void unqueue(struct sim_res *r, struct sim_task *t)
+static void unqueue(struct sim_res *m, struct sim_task *t)
 {
-	struct sim_task **pp = &r->head, *prev = NULL;
+	size_t i = t->pi_idx;
+	struct sim_task *last = m->pi[--m->nr_pi];
 
-	while (*pp && *pp != t) {
-		prev = *pp;
-		pp = &(*pp)->wait_next;
-	}
-	if (!*pp)
+	if (last == t)
 		return;
-	*pp = t->wait_next;
-	if (r->tail == t)
-		r->tail = prev;
-	t->wait_next = NULL;
+	pi_place(m, i, last);
+	if (i && pi_before(last, m->pi[(i - 1) / 2]))
+		pi_sift_up(m, i);
+	else
+		pi_sift_down(m, i);
+}
+
+static struct sim_task *first_waiter(const struct sim_res *m)
+{
+	return m->nr_pi ? m->pi[0] : NULL;
 }
 
 /* The best first waiter of the mutexes @t holds: whom it inherits from. */
 static struct sim_task *top_donor(struct sim_task *t)
 {
-	struct sim_task *best = NULL;
+	struct sim_task *best = NULL, *w;
 	struct sim_res *m;
 
 	for (m = t->held; m; m = m->held_next)
-		if (m->head && (!best || m->head->wprio < best->wprio))
-			best = m->head;
+		if ((w = first_waiter(m)) && (!best || w->wprio < best->wprio))
+			best = w;
 	return best;
 }
 
@@ -220,7 +274,12 @@ void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
 		sim_refuse("workload '%s': task '%s': unlocks mutex '%s' it does not hold",
 			sim.cfg->wl->spec, t->name, m->w->name);
 	release(m, t);
-	next = dequeue(m);
+	if (!sim.cfg->wl->pi_enabled) {
+		next = dequeue(m);
+	} else if ((next = first_waiter(m))) {
+		unqueue(m, next);
+		next->woken = 1;
+	}
 	if (next) {
 		/*
 		 * It owns the mutex from now on, before it runs: a waiter
