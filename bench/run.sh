@@ -12,6 +12,7 @@
 #                       the one before it)
 #   BENCH_SKIP_INSNS=1  skip the instruction counts (section 3c, callgrind)
 #   BENCH_SKIP_GROUPS=1 skip task groups and hotplug (section 3d, callgrind)
+#   BENCH_SKIP_PI=1     skip PI mutexes under contention (section 3e)
 #   BENCH_BUILD_REPS    cold builds per revision (default 3)
 #   BENCH_REPS          repetitions of the other measurements (default 5)
 #   BENCH_SIM_WALL      wall seconds each simulation run aims at (default 1.5)
@@ -58,6 +59,7 @@ T_INSN_RATIO=0.85	# a series' speed against the one before (instructions), at le
 T_HARNESS_PCT=20	# instructions outside the kernel (sim, metrics, power, libc), %, at most
 T_GROUPS=1.2		# the 16-CPU mix in task groups / without (instructions), at most
 T_HOTPLUG=1.0		# a hotplug event / a cpuset domain rebuild (instructions), at most
+T_PI_GROWTH=1.1		# PI contenders: instructions per instance added 1024->4096 / 256->512, at most
 
 # The workloads: a mix of always-running, periodic and random tasks.
 W16='hog*8+periodic*24:run=1ms:sleep=4ms+random*24:run=2ms:sleep=6ms+periodic*8:run=100us:sleep=900us'
@@ -482,6 +484,51 @@ PY
 		row "  per hotplug event, per rebuild (k)" "$rev" "$(fmt "$(calc "$per_h / 1000")" 0)" "$(fmt "$(calc "$per_c / 1000")" 0)" "" ""
 		JSON+=("{\"name\":\"hotplug_event_cost\",\"revision\":\"$rev\",\"topology\":\"$TOPO16\",\"simulated_s\":$INSN_SIM_S,\"events\":20,\"instructions_per_hotplug_event\":$per_h,\"instructions_per_rebuild\":$per_c,\"unit\":\"instructions per hotplug event / per cpuset domain rebuild\",\"median\":$r,\"target\":$T_HOTPLUG,\"target_op\":\"<=\",\"status\":\"$st\"}")
 	done
+fi
+
+# ---- 3e. PI mutexes under contention: N instances of one lock/run/
+# unlock/sleep task on one PI mutex, 20 ms on quad, on the last revision;
+# the cost must grow no faster than N (issue 25: it was quadratic) ----
+
+if [[ ${BENCH_SKIP_PI:-0} != 1 ]]; then
+	pirev=${REVS[-1]}
+	PI_NS=(256 512 1024 4096)
+	pwalls=(); pins=(); nins=()
+	for n in "${PI_NS[@]}"; do
+		for pi in true false; do
+			printf '{"tasks": {"t": {"instance": %d, "lock": "m", "run": 10, "unlock": "m", "sleep": 100}}, "global": {"pi_enabled": %s}}\n' \
+				"$n" "$pi" >"$TMP/pi-$n-$pi.json"
+		done
+		walls=()
+		for ((i = 1; i <= REPS; i++)); do
+			simrun "$pirev" quad "$TMP/pi-$n-true.json" 0.02
+			walls+=("$WALL")
+		done
+		row "PI mutex, $n contenders, 20 ms (s)" "$pirev" "$(fmt "$(best "${walls[@]}")" 3)" "$(fmt "$(median "${walls[@]}")" 3)" "" ""
+		pwalls+=("$(jlist "${walls[@]}")")
+		command -v valgrind >/dev/null || continue
+		for pi in true false; do
+			valgrind --tool=callgrind --callgrind-out-file="$TMP/cgpi.out" "${EXE[$pirev]}" \
+				--topology quad --workload "$TMP/pi-$n-$pi.json" --duration 20ms --seed 1 \
+				--json /dev/null >/dev/null 2>"$TMP/cg.err" ||
+				{ cat "$TMP/cg.err" >&2; die "callgrind of $pirev with $n PI contenders failed"; }
+			c=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$TMP/cg.err")
+			[[ -n $c ]] || die "callgrind printed no instruction count for $pirev"
+			if [[ $pi == true ]]; then pins+=("$c"); else nins+=("$c"); fi
+		done
+		row "  instructions, with PI / without (M)" "$pirev" "$(fmt "$(calc "${pins[-1]} / 1e6")" 1)" "$(fmt "$(calc "${nins[-1]} / 1e6")" 1)" "" ""
+	done
+	if ((${#pins[@]} == 4)); then
+		# what each instance adds, from 1024 to 4096 against 256 to 512:
+		# 1 when the cost is linear in the instances, 6.7 when quadratic
+		r=$(calc "(${pins[3]} - ${pins[2]}) / 3072 / ((${pins[1]} - ${pins[0]}) / 256)")
+		st=$(verdict "$r" "<=" $T_PI_GROWTH)
+		row "PI mutex, per instance 1024-4096 / 256-512 (instructions)" "$pirev" "" "$(fmt "$r" 3)" "<= $T_PI_GROWTH" "$st"
+		row "  with PI / without, 4096 contenders" "$pirev" "" "$(fmt "$(calc "${pins[3]} / ${nins[3]}")" 3)" "" ""
+		JSON+=("{\"name\":\"pi_contention\",\"revision\":\"$pirev\",\"topology\":\"quad\",\"simulated_s\":0.02,\"instances\":$(jlist "${PI_NS[@]}"),\"wall_s\":$(jlist "${pwalls[@]}"),\"instructions\":$(jlist "${pins[@]}"),\"instructions_without_pi\":$(jlist "${nins[@]}"),\"unit\":\"instructions per instance 1024-4096 / 256-512\",\"median\":$r,\"target\":$T_PI_GROWTH,\"target_op\":\"<=\",\"status\":\"$st\"}")
+	else
+		JSON+=("{\"name\":\"pi_contention\",\"revision\":\"$pirev\",\"topology\":\"quad\",\"simulated_s\":0.02,\"instances\":$(jlist "${PI_NS[@]}"),\"wall_s\":$(jlist "${pwalls[@]}")}")
+	fi
 fi
 
 # ---- 4. the whole workload suite: every pattern, 10 s simulated each ----

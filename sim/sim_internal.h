@@ -167,7 +167,12 @@ struct sim_task {
 	/* priority inheritance (global.pi_enabled) */
 	struct sim_res *held;		/* the mutexes it holds */
 	struct sim_res *blocked_on;	/* the mutex it waits for */
+	int wprio;			/* and its priority there, */
+	uint64_t warrival;		/* its order among equals, */
+	size_t pi_idx;			/* its place in the mutex's pi[] */
 	uint64_t lock_wait_ns, lock_wait_max_ns;	/* waiting for mutexes */
+	int lock_waiting;		/* for one now, since lock_wait_t0 */
+	uint64_t lock_wait_t0;
 };
 
 int sim_tasks_init(const struct sim_config *cfg);
@@ -196,6 +201,8 @@ void sim_system_results(struct sim_result *out);
 struct sim_res {
 	const struct workload_resource *w;
 	struct sim_task *head, *tail;	/* waiting, first come first */
+	struct sim_task **pi;		/* a PI mutex's waiters: a heap */
+	size_t nr_pi, cap_pi;
 	struct sim_task *owner;		/* mutex */
 	struct sim_res *held_next;	/* mutex: the owner's next held one */
 	int arrived;			/* barrier */
@@ -208,5 +215,6 @@ void sim_mutex_lock(struct sim_res *m, struct sim_task *t);
 void sim_mutex_unlock(struct sim_res *m, struct sim_task *t);
 void sim_cond_wait(struct sim_res *c, struct sim_res *m, struct sim_task *t);
 void sim_barrier(struct sim_res *b, struct sim_task *t);
+void sim_lock_wait(const struct sim_task *t, uint64_t *total, uint64_t *max);
 
 #endif

@@ -9,10 +9,13 @@
  *
  * With rt-app's pi_enabled, mutexes are PI mutexes as the kernel's
  * rt_mutex makes them: waiters queue by priority (first come first among
- * equals), and a holder runs at the priority of its best waiter, through
- * the revision's rt_mutex_setprio() (lk_task_pi()), along the whole chain
- * of holders waiting in turn. Without it, a mutex is a plain FIFO one.
+ * equals; a heap, not the list), and a holder runs at the priority of its
+ * best waiter, through the revision's rt_mutex_setprio() (lk_task_pi()),
+ * along the whole chain of holders waiting in turn. Without it, a mutex
+ * is a plain FIFO one.
  */
+#include <stdlib.h>
+
 #include <asm/door.h>
 
 #include "sim/sim_internal.h"
@@ -60,56 +63,113 @@ static int prio_of(struct sim_task *t)
 	return st.prio;
 }
 
-/* Queue @t by priority, after the waiters of its own or a better one. */
-static void enqueue_prio(struct sim_res *r, struct sim_task *t)
-{
-	struct sim_task **pp = &r->head;
-	int prio = prio_of(t);
+/*
+ * A PI mutex's waiters are a binary heap ordered as the kernel's rbtree
+ * of rt_mutex_waiters: by the priority each was queued at, then by order
+ * of arrival (a requeue arrives anew, after its equals). Queueing,
+ * requeueing and taking the first cost O(log n) in the waiters.
+ */
+static uint64_t pi_arrivals;
 
-	t->woken = 0;
-	while (*pp && prio_of(*pp) <= prio)
-		pp = &(*pp)->wait_next;
-	t->wait_next = *pp;
-	*pp = t;
-	if (!t->wait_next)
-		r->tail = t;
+static int pi_before(const struct sim_task *a, const struct sim_task *b)
+{
+	return a->wprio < b->wprio ||
+	       (a->wprio == b->wprio && a->warrival < b->warrival);
 }
 
-static void unqueue(struct sim_res *r, struct sim_task *t)
+static void pi_place(struct sim_res *m, size_t i, struct sim_task *t)
 {
-	struct sim_task **pp = &r->head, *prev = NULL;
+	m->pi[i] = t;
+	t->pi_idx = i;
+}
 
-	while (*pp && *pp != t) {
-		prev = *pp;
-		pp = &(*pp)->wait_next;
+static void pi_sift_up(struct sim_res *m, size_t i)
+{
+	struct sim_task *t = m->pi[i];
+
+	while (i && pi_before(t, m->pi[(i - 1) / 2])) {
+		pi_place(m, i, m->pi[(i - 1) / 2]);
+		i = (i - 1) / 2;
 	}
-	if (!*pp)
+	pi_place(m, i, t);
+}
+
+static void pi_sift_down(struct sim_res *m, size_t i)
+{
+	struct sim_task *t = m->pi[i];
+	size_t c;
+
+	while ((c = 2 * i + 1) < m->nr_pi) {
+		if (c + 1 < m->nr_pi && pi_before(m->pi[c + 1], m->pi[c]))
+			c++;
+		if (!pi_before(m->pi[c], t))
+			break;
+		pi_place(m, i, m->pi[c]);
+		i = c;
+	}
+	pi_place(m, i, t);
+}
+
+/*
+ * Queue @t at @prio, after the waiters of its own or a better one. The
+ * priority stays with the waiter, as the kernel's rt_mutex_waiter keeps
+ * it, until a chain walk requeues it.
+ */
+static void enqueue_prio(struct sim_res *m, struct sim_task *t, int prio)
+{
+	if (m->nr_pi == m->cap_pi) {
+		m->cap_pi = m->cap_pi ? 2 * m->cap_pi : 8;
+		m->pi = realloc(m->pi, m->cap_pi * sizeof(*m->pi));
+		if (!m->pi)
+			sim_die("out of memory for mutex waiters");
+	}
+	t->wprio = prio;
+	t->warrival = ++pi_arrivals;
+	pi_place(m, m->nr_pi++, t);
+	pi_sift_up(m, t->pi_idx);
+}
+
+static void unqueue(struct sim_res *m, struct sim_task *t)
+{
+	size_t i = t->pi_idx;
+	struct sim_task *last = m->pi[--m->nr_pi];
+
+	if (last == t)
 		return;
-	*pp = t->wait_next;
-	if (r->tail == t)
-		r->tail = prev;
-	t->wait_next = NULL;
+	pi_place(m, i, last);
+	if (i && pi_before(last, m->pi[(i - 1) / 2]))
+		pi_sift_up(m, i);
+	else
+		pi_sift_down(m, i);
+}
+
+static struct sim_task *first_waiter(const struct sim_res *m)
+{
+	return m->nr_pi ? m->pi[0] : NULL;
 }
 
 /* The best first waiter of the mutexes @t holds: whom it inherits from. */
 static struct sim_task *top_donor(struct sim_task *t)
 {
-	struct sim_task *best = NULL;
+	struct sim_task *best = NULL, *w;
 	struct sim_res *m;
 
 	for (m = t->held; m; m = m->held_next)
-		if (m->head && (!best || prio_of(m->head) < prio_of(best)))
-			best = m->head;
+		if ((w = first_waiter(m)) && (!best || w->wprio < best->wprio))
+			best = w;
 	return best;
 }
 
 /*
  * @owner's waiters changed: boost or deboost it, and when it waits for a
- * mutex itself, requeue it there and go on with that mutex's holder.
+ * mutex itself at a priority that changed, requeue it there and go on
+ * with that mutex's holder. A waiter whose priority stays keeps its place
+ * among its equals, and the walk ends there, as the kernel's
+ * rt_mutex_adjust_prio_chain() ends it: nothing further changes.
  */
 static void pi_adjust(struct sim_task *owner)
 {
-	int depth;
+	int depth, prio;
 
 	for (depth = 0; owner && depth < PI_MAX_CHAIN; depth++) {
 		struct sim_task *donor = top_donor(owner);
@@ -118,8 +178,11 @@ static void pi_adjust(struct sim_task *owner)
 		lk_task_pi(owner->ktask, donor ? donor->ktask : NULL);
 		if (!m)
 			return;
+		prio = prio_of(owner);
+		if (prio == owner->wprio)
+			return;
 		unqueue(m, owner);
-		enqueue_prio(m, owner);
+		enqueue_prio(m, owner, prio);
 		owner = m->owner;
 	}
 }
@@ -163,7 +226,7 @@ void sim_wake(struct sim_res *r, int n)
 
 void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 {
-	uint64_t t0;
+	uint64_t wait;
 
 	if (m->owner == t)
 		sim_refuse("workload '%s': task '%s': locks mutex '%s' it already holds",
@@ -173,22 +236,34 @@ void sim_mutex_lock(struct sim_res *m, struct sim_task *t)
 		return;
 	}
 	/* the unlocker hands the mutex over: no barging, no starvation */
-	t0 = sim.now;
+	t->lock_wait_t0 = sim.now;
+	t->lock_waiting = 1;
 	if (sim.cfg->wl->pi_enabled) {
 		t->blocked_on = m;
-		enqueue_prio(m, t);
+		t->woken = 0;
+		enqueue_prio(m, t, prio_of(t));
 		pi_adjust(m->owner);
 		wait_woken(t);
-		t->blocked_on = NULL;
-		/* as the kernel's new owner: the waiters left boost it */
-		if (m->head)
-			pi_adjust(t);
 	} else {
 		sim_block(m, t);
 	}
-	t->lock_wait_ns += sim.now - t0;
-	if (sim.now - t0 > t->lock_wait_max_ns)
-		t->lock_wait_max_ns = sim.now - t0;
+	t->lock_waiting = 0;
+	wait = sim.now - t->lock_wait_t0;
+	t->lock_wait_ns += wait;
+	if (wait > t->lock_wait_max_ns)
+		t->lock_wait_max_ns = wait;
+}
+
+/*
+ * @t's time waiting for mutexes, in all and its longest wait, a wait still
+ * going on at the end of the run included.
+ */
+void sim_lock_wait(const struct sim_task *t, uint64_t *total, uint64_t *max)
+{
+	uint64_t wait = t->lock_waiting ? sim.now - t->lock_wait_t0 : 0;
+
+	*total = t->lock_wait_ns + wait;
+	*max = wait > t->lock_wait_max_ns ? wait : t->lock_wait_max_ns;
 }
 
 void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
@@ -199,9 +274,22 @@ void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
 		sim_refuse("workload '%s': task '%s': unlocks mutex '%s' it does not hold",
 			sim.cfg->wl->spec, t->name, m->w->name);
 	release(m, t);
-	next = dequeue(m);
-	if (next)
+	if (!sim.cfg->wl->pi_enabled) {
+		next = dequeue(m);
+	} else if ((next = first_waiter(m))) {
+		unqueue(m, next);
+		next->woken = 1;
+	}
+	if (next) {
+		/*
+		 * It owns the mutex from now on, before it runs: a waiter
+		 * that comes meanwhile boosts it, and no chain walk may
+		 * take it for a waiter and queue it on its own mutex again
+		 * (a lost wakeup). Its waiters are no better than it was.
+		 */
 		hold(m, next);
+		next->blocked_on = NULL;
+	}
 	if (sim.cfg->wl->pi_enabled)
 		pi_adjust(t);	/* m's waiters no longer lend it theirs */
 	if (next)

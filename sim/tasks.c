@@ -578,8 +578,7 @@ int sim_tasks_results(struct sim_result *out)
 		r->nr_involuntary = st.nr_involuntary;
 		r->run_work_ns = tasks[i]->work_done + work_in_flight(tasks[i]);
 		r->locks = has_mutexes;
-		r->lock_wait_ns = tasks[i]->lock_wait_ns;
-		r->lock_wait_max_ns = tasks[i]->lock_wait_max_ns;
+		sim_lock_wait(tasks[i], &r->lock_wait_ns, &r->lock_wait_max_ns);
 		r->group = tasks[i]->group;
 	}
 	return 0;
