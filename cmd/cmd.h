@@ -81,7 +81,10 @@ enum {
 /* A duration @arg for option @opt (zero refused), or -1 after the error. */
 int cmd_opt_duration(const char *opt, const char *arg);
 
-/* --seed @arg into @out (0 to LONG_MAX), or -1 after the error. */
+/*
+ * --seed @arg into @out (may be NULL: checked only), as linsched-sim reads
+ * it (sim_parse_seed(): 0 to 2^64 - 1), or -1 after the error.
+ */
 int cmd_opt_seed(const char *arg, unsigned long long *out);
 
 /*

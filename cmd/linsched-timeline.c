@@ -515,7 +515,7 @@ static int timeline_option(struct timeline_opts *o, int c, char *arg)
 	case 'w': o->workload = arg; break;
 	case 't': o->topology = arg; break;
 	case 'd': o->duration = arg; break;
-	case 's': o->seed = arg; break;
+	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
 	case 'F': o->from = arg; break;
 	case 'T': o->to = arg; break;
 	case 'o': o->out = arg; break;

@@ -250,7 +250,7 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'w': o->workload = arg; break;
 	case 't': o->topology = arg; break;
 	case 'd': o->duration = arg; break;
-	case 's': o->seed = arg; break;
+	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
 	case 'T': o->trace = arg; break;
 	case 'J': o->json = arg; break;
 	case 'L': o->log = arg; break;
