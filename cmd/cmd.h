@@ -138,9 +138,11 @@ int opt_governor(const char *arg);
 
 /*
  * Bad specs are the user's error: say so ("error: ..." on stderr) before
- * anything is built. @duration and @cmdline may be NULL.
+ * anything is built. @duration and @cmdline may be NULL. A workload file
+ * that can be read only once is read then and *@workload becomes the path
+ * of its bytes (driver_check_specs()).
  */
-int cmd_check_specs(const char *workload, const char *topology,
+int cmd_check_specs(const char **workload, const char *topology,
 		    const char *duration, const char *cmdline);
 int opt_cpuidle(const char *arg);
 

@@ -591,7 +591,7 @@ static int parse_timeline(struct timeline_opts *o, int argc, char **argv)
 		return 2;
 	}
 	o->rev = argv[optind];
-	if (driver_check_specs(o->workload, o->topology, o->duration, NULL) ||
+	if (driver_check_specs(&o->workload, o->topology, o->duration, NULL) ||
 	    topology_from_spec(&topo, o->topology, err, sizeof(err))) {
 		fprintf(stderr, "error: %s\n", *driver_last_error() ?
 			driver_last_error() : err);

@@ -168,7 +168,7 @@ int opt_double(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
-int cmd_check_specs(const char *workload, const char *topology,
+int cmd_check_specs(const char **workload, const char *topology,
 		    const char *duration, const char *cmdline)
 {
 	if (!driver_check_specs(workload, topology, duration, cmdline))
