@@ -88,7 +88,10 @@ enum {
 /* A duration @arg for option @opt (zero refused), or -1 after the error. */
 int cmd_opt_duration(const char *opt, const char *arg);
 
-/* --seed @arg into @out (0 to LONG_MAX), or -1 after the error. */
+/*
+ * --seed @arg into @out (may be NULL: checked only), as linsched-sim reads
+ * it (sim_parse_seed(): 0 to 2^64 - 1), or -1 after the error.
+ */
 int cmd_opt_seed(const char *arg, unsigned long long *out);
 
 /*
@@ -142,9 +145,11 @@ int opt_governor(const char *arg);
 
 /*
  * Bad specs are the user's error: say so ("error: ..." on stderr) before
- * anything is built. @duration and @cmdline may be NULL.
+ * anything is built. @duration and @cmdline may be NULL. A workload file
+ * that can be read only once is read then and *@workload becomes the path
+ * of its bytes (driver_check_specs()).
  */
-int cmd_check_specs(const char *workload, const char *topology,
+int cmd_check_specs(const char **workload, const char *topology,
 		    const char *duration, const char *cmdline);
 int opt_cpuidle(const char *arg);
 

@@ -183,7 +183,7 @@ static int check_opts(struct cov_run *r, int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; i < r->nr_workloads; i++)
-		if (cmd_check_specs(r->workloads[i], r->spec.topology,
+		if (cmd_check_specs(&r->workloads[i], r->spec.topology,
 				    r->spec.duration, NULL))
 			return 2;
 	if (!r->nr_workloads &&

@@ -200,7 +200,9 @@ static int report_topologies(struct report *rep, const struct report_options *o)
 	for (t = 0; t < o->nr_topos; t++) {
 		struct report_topology *rt = &rep->topo[t];
 
-		if (driver_check_specs("hog", o->topo[t], o->duration, NULL)) {
+		const char *hog = "hog";	/* the topology and duration */
+
+		if (driver_check_specs(&hog, o->topo[t], o->duration, NULL)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());
 			return 2;
 		}

@@ -264,16 +264,22 @@ static int suite_write(int argc, char **argv)
 	};
 	struct selection sel = { .nr_globs = 0 };
 	int c, i, cpus = 8, *pat, np;
+	const char *machine = NULL, *opt;	/* who gave the CPU count */
 	char path[4096];
 
 	while ((c = getopt_long(argc, argv, "c:t:m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (parse_cpus(&cpus, optarg))
-				return 2;
-			break;
 		case 't':
-			if (topology_cpus(&cpus, optarg))
+			/* two answers to one question: which is meant? */
+			opt = c == 'c' ? "--cpus" : "--topology";
+			if (machine && strcmp(machine, opt)) {
+				fprintf(stderr, "error: --cpus and --topology: give one or the other (both say the CPU count)\n");
+				return 2;
+			}
+			machine = opt;
+			if (c == 'c' ? parse_cpus(&cpus, optarg) :
+			    topology_cpus(&cpus, optarg))
 				return 2;
 			break;
 		case 'm':
@@ -459,7 +465,7 @@ static int run_setup(struct suite_run *r)
 	}
 	for (k = 0; k < r->np; k++) {
 		struct workload w;
-		char err[1024];
+		char err[WORKLOAD_ERR_MAX];
 
 		lsb_pathf(r->wl[k], sizeof(*r->wl), "%s/%s.json", r->wl_dir,
 			  suite_pattern_name(r->patterns[k]));

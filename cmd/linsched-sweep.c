@@ -228,6 +228,7 @@ static int parse_sweep(struct sweep *w, int argc, char **argv)
 		ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *hog = "hog";	/* the topology and duration alone */
 	int c, i, t;
 
 	w->duration = "10s";
@@ -267,7 +268,7 @@ static int parse_sweep(struct sweep *w, int argc, char **argv)
 		w->cpus[t] = topo.nr_cpus;
 	}
 	for (i = 0; i < (w->nw ? w->nw : 1); i++)
-		if (driver_check_specs(w->nw ? w->specs[i] : "hog", w->topos[0],
+		if (driver_check_specs(w->nw ? &w->specs[i] : &hog, w->topos[0],
 				       w->duration, NULL)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());
 			return 2;

@@ -515,7 +515,7 @@ static int timeline_option(struct timeline_opts *o, int c, char *arg)
 	case 'w': o->workload = arg; break;
 	case 't': o->topology = arg; break;
 	case 'd': o->duration = arg; break;
-	case 's': o->seed = arg; break;
+	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
 	case 'F': o->from = arg; break;
 	case 'T': o->to = arg; break;
 	case 'o': o->out = arg; break;
@@ -591,7 +591,7 @@ static int parse_timeline(struct timeline_opts *o, int argc, char **argv)
 		return 2;
 	}
 	o->rev = argv[optind];
-	if (driver_check_specs(o->workload, o->topology, o->duration, NULL) ||
+	if (driver_check_specs(&o->workload, o->topology, o->duration, NULL) ||
 	    topology_from_spec(&topo, o->topology, err, sizeof(err))) {
 		fprintf(stderr, "error: %s\n", *driver_last_error() ?
 			driver_last_error() : err);

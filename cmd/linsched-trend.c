@@ -197,13 +197,16 @@ usage:
 	return 2;
 }
 
-/* Every workload and topology valid: 0, or 2 (printed). */
-static int check_specs(const struct trend_options *o)
+/*
+ * Every workload and topology valid: 0, or 2 (printed). A workload read
+ * once becomes the path of its kept bytes (driver_check_specs()).
+ */
+static int check_specs(struct trend_options *o)
 {
 	int c, nw = o->nr_workloads, nt = o->nr_topologies;
 
 	for (c = 0; c < nw || c < nt; c++)
-		if (driver_check_specs(o->workloads[c < nw ? c : 0],
+		if (driver_check_specs(&o->workloads[c < nw ? c : 0],
 				       o->topologies[c < nt ? c : 0],
 				       o->duration, NULL)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());

@@ -41,14 +41,15 @@ int cmd_opt_duration(const char *opt, const char *arg)
 
 int cmd_opt_seed(const char *arg, unsigned long long *out)
 {
-	long seed;
+	uint64_t seed;
 
-	if (lsb_parse_long(arg, 0, LONG_MAX, &seed)) {
-		fprintf(stderr, "error: --seed '%s': expected an integer from 0 to %ld\n",
-			arg, LONG_MAX);
+	if (sim_parse_seed(&seed, arg)) {
+		fprintf(stderr, "error: --seed '%s': " SIM_SEED_EXPECTED "\n",
+			arg);
 		return -1;
 	}
-	*out = (unsigned long long)seed;
+	if (out)
+		*out = seed;
 	return 0;
 }
 
@@ -167,7 +168,7 @@ int opt_double(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
-int cmd_check_specs(const char *workload, const char *topology,
+int cmd_check_specs(const char **workload, const char *topology,
 		    const char *duration, const char *cmdline)
 {
 	if (!driver_check_specs(workload, topology, duration, cmdline))

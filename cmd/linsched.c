@@ -250,7 +250,7 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'w': o->workload = arg; break;
 	case 't': o->topology = arg; break;
 	case 'd': o->duration = arg; break;
-	case 's': o->seed = arg; break;
+	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
 	case 'T': o->trace = arg; break;
 	case 'J': o->json = arg; break;
 	case 'L': o->log = arg; break;
@@ -456,7 +456,7 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "error: --check reads the results' invariants: not with --no-metrics or --json -\n");
 		return 2;
 	}
-	if (cmd_check_specs(o.workload, o.topology, o.duration, o.cmdline))
+	if (cmd_check_specs(&o.workload, o.topology, o.duration, o.cmdline))
 		return 2;
 	ret = cmd_prepare(&rev, &paths, o.repo, argv[optind], o.jobs,
 			  o.verbose);
@@ -549,7 +549,7 @@ static int cmd_domains(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *repo = paths.repo, *topology = NULL;
+	const char *repo = paths.repo, *topology = NULL, *hog = "hog";
 	struct driver_revision rev;
 	char *args[8];
 	int c, jobs = 2, ret;
@@ -574,7 +574,7 @@ static int cmd_domains(int argc, char **argv)
 		fputs(usage_domains, stderr);
 		return 2;
 	}
-	if (cmd_check_specs("hog", topology, "1s", NULL))
+	if (cmd_check_specs(&hog, topology, "1s", NULL))
 		return 2;
 	ret = cmd_prepare(&rev, &paths, repo, argv[optind], jobs, 0);
 	if (ret)

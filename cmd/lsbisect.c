@@ -410,7 +410,7 @@ static int make_config(int argc, char **argv, const struct bisect_opts *o,
 	}
 	cfg->run.metrics = 1;
 	if (cfg->run.workload &&
-	    cmd_check_specs(cfg->run.workload, cfg->run.topology,
+	    cmd_check_specs(&cfg->run.workload, cfg->run.topology,
 			    cfg->run.duration, NULL))
 		return 2;
 	if (cfg->script && access(cfg->script, R_OK)) {

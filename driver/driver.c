@@ -525,34 +525,109 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 	}
 }
 
-int driver_check_specs(const char *workload, const char *topology,
+/*
+ * A workload file that can be read only once (a FIFO, a process
+ * substitution's /dev/fd/N, a character device): not a regular file, not
+ * a directory.
+ */
+static int read_once(const char *workload)
+{
+	struct stat st;
+
+	return !stat(workload, &st) && !S_ISREG(st.st_mode) &&
+	       !S_ISDIR(st.st_mode);
+}
+
+/*
+ * Keep the @len bytes of a workload read once as CACHE/workloads/BLOB.json
+ * (BLOB their git blob id: the same bytes, the same file), the regular
+ * file the runs read as often as they need. Return its path, malloc()ed
+ * and never freed (the caller's spec points to it until the process
+ * ends), or NULL with the driver's error set.
+ */
+static char *keep_workload(const char *workload, const char *text,
+			   size_t len)
+{
+	struct driver_paths paths;
+	char dir[4200], path[4300], hex[41], *old;
+	int same;
+
+	if (driver_paths_init(&paths))
+		return NULL;
+	if (lsb_blob_id(text, len, hex) < 0) {
+		driver_set_error("workload '%s': cannot hash its bytes",
+				 workload);
+		return NULL;
+	}
+	lsb_pathf(dir, sizeof(dir), "%s/workloads", paths.cache_dir);
+	lsb_pathf(path, sizeof(path), "%s/%s.json", dir, hex);
+	old = lsb_read_file(path, NULL);
+	same = old && !strcmp(old, text);
+	free(old);
+	if (!same && (lsb_mkdir_p(dir) || lsb_write_atomic(path, text, len))) {
+		driver_set_error("workload '%s': cannot keep its bytes in '%s': %s",
+				 workload, path, strerror(errno));
+		return NULL;
+	}
+	old = strdup(path);
+	if (!old)
+		driver_set_error("out of memory");
+	return old;
+}
+
+int driver_check_specs(const char **workload, const char *topology,
 		       const char *duration, const char *cmdline)
 {
 	static struct topology topo;
 	struct workload wl;
-	char err[512];
+	char err[WORKLOAD_ERR_MAX], *text = NULL, *kept;
+	size_t len = 0;
 	uint64_t ns;
+	int ret = -1;
 
-	if (topology_from_spec(&topo, topology, err, sizeof(err)) ||
-	    workload_parse(&wl, workload, err, sizeof(err))) {
+	if (topology_from_spec(&topo, topology, err, sizeof(err))) {
 		driver_set_error("%s", err);
 		return -1;
+	}
+	/* read once, checked under the name given, then kept */
+	if (read_once(*workload)) {
+		text = topology_read_input(*workload, "workload", &len, err,
+					   sizeof(err));
+		if (!text) {
+			topology_printable(err, sizeof(err));
+			driver_set_error("%s", err);
+			return -1;
+		}
+	}
+	if (text ? workload_parse_json(&wl, *workload, text, err, sizeof(err)) :
+	    workload_parse(&wl, *workload, err, sizeof(err))) {
+		driver_set_error("%s", err);
+		goto out;
 	}
 	if (cmdline && topology_set_cmdline(&topo, cmdline, err, sizeof(err))) {
 		driver_set_error("--cmdline: %s", err);
 		workload_release(&wl);
-		return -1;
+		goto out;
 	}
 	if (workload_check(&wl, topo.nr_cpus, err, sizeof(err))) {
 		driver_set_error("%s", err);
 		workload_release(&wl);
-		return -1;
+		goto out;
 	}
 	workload_release(&wl);
 	if (duration && sim_parse_duration(&ns, duration)) {
 		driver_set_error("--duration '%s': " SIM_DURATION_EXPECTED,
 				 duration);
-		return -1;
+		goto out;
 	}
-	return 0;
+	if (text) {
+		kept = keep_workload(*workload, text, len);
+		if (!kept)
+			goto out;
+		*workload = kept;
+	}
+	ret = 0;
+out:
+	free(text);
+	return ret;
 }

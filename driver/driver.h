@@ -542,7 +542,13 @@ int driver_status_from_name(const char *name);
 
 /**
  * driver_check_specs() - check a run's specs before anything is built
- * @workload: a workload spec (a file or task groups)
+ * @workload: the address of a workload spec (a file or task groups). A
+ *	file that can be read only once (a FIFO, a process substitution's
+ *	/dev/fd/N) is read here, once, checked under the name given, and its
+ *	bytes kept as @paths' CACHE/workloads/BLOB.json: *@workload becomes
+ *	that path (valid until the process ends), which the runs read, the
+ *	result keys hash (as they would the same bytes in any regular file)
+ *	and the results name
  * @topology: a topology spec (a preset, a shape or a file)
  * @duration: a duration such as "2s", or NULL
  * @cmdline: boot parameters for that machine ("isolcpus=3"), or NULL
@@ -552,7 +558,7 @@ int driver_status_from_name(const char *name);
  *
  * Return: 0, or -1 with driver_last_error() saying what is wrong.
  */
-int driver_check_specs(const char *workload, const char *topology,
+int driver_check_specs(const char **workload, const char *topology,
 		       const char *duration, const char *cmdline);
 
 /**

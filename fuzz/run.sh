@@ -68,7 +68,7 @@ seed_topology() {
 
 for t in "${TARGETS[@]}"; do
 	case $t in
-	workload) build workload workloads/*.c ;;
+	workload) build workload workloads/*.c topologies/*.c ;;
 	topology) build topology topologies/*.c ;;
 	*) die "unknown target '$t' (expected workload or topology)" ;;
 	esac

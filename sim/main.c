@@ -460,6 +460,7 @@ static cJSON *results_json(const struct sim_config *cfg,
 			   const struct run_meta *meta)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
+	char seed[24];
 	int i;
 
 	cJSON_AddStringToObject(root, "revision",
@@ -473,7 +474,9 @@ static cJSON *results_json(const struct sim_config *cfg,
 	cJSON_AddStringToObject(root, "kernel_version", res->kernel_version);
 	cJSON_AddStringToObject(root, "topology", cfg->topo->name);
 	cJSON_AddStringToObject(root, "workload", cfg->wl->spec);
-	cJSON_AddNumberToObject(root, "seed", (double)cfg->seed);
+	/* a seed is any 64-bit integer: its digits, never a double's */
+	snprintf(seed, sizeof(seed), "%" PRIu64, cfg->seed);
+	cJSON_AddRawToObject(root, "seed", seed);
 	cJSON_AddNumberToObject(root, "duration_ns", (double)cfg->duration_ns);
 	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
@@ -568,7 +571,7 @@ int main(int argc, char **argv)
 	static struct topology topo;
 	struct workload wl;
 	struct sim_result res;
-	char err[512], *end;
+	char err[WORKLOAD_ERR_MAX];
 	int c, ret, duration_given = 0;
 
 	while ((c = getopt_long(argc, argv, "t:w:d:s:h", opts, NULL)) != -1) {
@@ -588,11 +591,9 @@ int main(int argc, char **argv)
 			duration_given = 1;
 			break;
 		case 's':
-			errno = 0;
-			cfg.seed = strtoull(optarg, &end, 0);
-			if (errno || *end || end == optarg) {
-				fprintf(stderr, "error: --seed '%s': expected an unsigned integer\n",
-					optarg);
+			if (sim_parse_seed(&cfg.seed, optarg)) {
+				fprintf(stderr, "error: --seed '%s': "
+					SIM_SEED_EXPECTED "\n", optarg);
 				return SIM_EXIT_USAGE;
 			}
 			break;

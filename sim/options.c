@@ -5,7 +5,8 @@
  * the host programs link this file too (libsim-host.a), so that a command
  * refuses what the simulator would refuse before it builds anything.
  */
-#include <math.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,19 +14,34 @@
 
 int sim_parse_duration(uint64_t *out, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
+	char secs[64], *end;
 
-	/* nan, inf (and "nanms", "infs") are no durations */
-	if (end == s || !isfinite(v) || v <= 0)
-		return -1;
-	if (*end)	/* a unit: the workloads' parser, the one for units */
+	strtod(s, &end);
+	if (end == s || *end)	/* a unit: the workloads' parser of units */
 		return workload_parse_duration(out, s);
 	/* a bare number is seconds, as rt-app's global.duration */
-	if (v * 1e9 >= 1.8e19)	/* beyond, uint64_t ns overflow */
+	if (strlen(s) + 2 > sizeof(secs))
 		return -1;
-	*out = (uint64_t)(v * 1e9 + 0.5);
-	return *out ? 0 : -1;
+	snprintf(secs, sizeof(secs), "%ss", s);
+	return workload_parse_duration(out, secs);
+}
+
+int sim_parse_seed(uint64_t *out, const char *s)
+{
+	unsigned long long v;
+	const char *p;
+	char *end;
+
+	for (p = s; *p >= '0' && *p <= '9'; p++)
+		;
+	if (p == s || *p)
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 int sim_parse_governor(const char *name)

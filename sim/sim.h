@@ -164,6 +164,8 @@ void sim_result_release(struct sim_result *res);
 	"expected a positive duration such as 10s, 500ms or 2 (seconds)"
 #define SIM_GOVERNOR_EXPECTED "expected schedutil, performance or powersave"
 #define SIM_CPUIDLE_EXPECTED "expected menu or poll"
+#define SIM_SEED_EXPECTED \
+	"expected a decimal integer from 0 to 18446744073709551615"
 
 /**
  * sim_parse_duration() - a duration of the command line: "10ms", "2s",
@@ -175,10 +177,20 @@ void sim_result_release(struct sim_result *res);
  * Workload specs keep their own units (workload_parse_duration(): a bare
  * number there is nanoseconds).
  *
- * Return: 0, or -1 when @s is not a positive, finite duration below 584
- * years.
+ * Return: 0, or -1 when @s is not a positive decimal duration ("0x10",
+ * "inf" and " 1" are not) below 570 years (WORKLOAD_DURATION_LIMIT_NS).
  */
 int sim_parse_duration(uint64_t *out, const char *s);
+
+/**
+ * sim_parse_seed() - a seed of the command line
+ * @out: the seed
+ * @s: decimal digits, 0 to 2^64 - 1 (no sign: "-1" is not 2^64 - 1; no
+ *	"0x10")
+ *
+ * Return: 0, or -1 (@out untouched).
+ */
+int sim_parse_seed(uint64_t *out, const char *s);
 
 /**
  * sim_parse_governor() - a frequency governor by name

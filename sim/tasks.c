@@ -55,7 +55,7 @@ static struct sim_task *task_add(const struct workload_task *w,
 
 int sim_tasks_init(const struct sim_config *cfg)
 {
-	char err[512];
+	char err[WORKLOAD_ERR_MAX];
 	int i;
 
 	if (workload_check(cfg->wl, cfg->topo->nr_cpus, err, sizeof(err))) {
@@ -242,7 +242,8 @@ static void task_fork(struct sim_task *t, const struct workload_event *e)
 	if (t->nr_forks >= FORKS_LIMIT)
 		sim_refuse("workload '%s': task '%s': more than %d forks",
 			sim.cfg->wl->spec, t->name, FORKS_LIMIT);
-	snprintf(name, sizeof(name), "%.10s-f%u", d->name,
+	snprintf(name, sizeof(name), "%.*s-f%u",
+		 (int)topology_utf8_cut(d->name, 10), d->name,
 		 nr_forked++ % 1000u);
 	t->nr_forks++;
 	sim_task_start(task_add(d, name));
@@ -484,8 +485,9 @@ static void task_main(void *payload)
 void sim_task_start(struct sim_task *t)
 {
 	const struct workload_task *w = t->w;
+	char comm[16];
 	struct linsched_task_attr attr = {
-		.name = t->name,
+		.name = comm,
 		.policy = w->policy,
 		.nice = w->nice,
 		.rt_priority = w->prio,
@@ -501,6 +503,9 @@ void sim_task_start(struct sim_task *t)
 	const char *why = NULL;
 	int i, n;
 
+	/* the kernel keeps 15 bytes: whole UTF-8 characters, for the trace */
+	snprintf(comm, sizeof(comm), "%.*s",
+		 (int)topology_utf8_cut(t->name, sizeof(comm) - 1), t->name);
 	if (w->nr_cpus) {
 		if (!(t->own = calloc(sim.nr_cpus, 1)))
 			sim_die("out of memory");

@@ -220,7 +220,7 @@ bad out-of-range '{"tasks": {"t": {"run": 1e20}}}' "'run': 1e+20 is out of range
 bad too-deep "{\"tasks\": {\"t\": {\"run\": 10}}, \"x\": $(printf '[%.0s' {1..40})$(printf ']%.0s' {1..40})}" \
 	"nested deeper than 32 levels"
 bad sleep-zero-only '{"tasks": {"t": {"sleep": 0}}}' "every event of the phase is a sleep of 0"
-bad same-name '{"tasks": {"t": {"run": 10}, "t": {"run": 5}}}' "task 't': a second task of this name (task 1"
+bad same-name '{"tasks": {"t": {"run": 10}, "t": {"run": 5}}}' "line 1, column 30: task 't': a second task of this name (the first is at line 1, column 12)"
 # random bytes: the message shows them escaped, never raw
 printf '{"tasks": \377\376}' > "$tmp/bytes.json"
 "$LINSCHED" run "$TEST_V61" --workload "$tmp/bytes.json" --topology quad --quiet 2> "$tmp/err"

@@ -282,6 +282,10 @@ static int get_str(struct jctx *c, const cJSON *obj, const char *what,
 	if (!cJSON_IsString(v) || !v->valuestring[0])
 		return err_at(c, v, "%s: '%s': expected a non-empty string, got %s",
 			      what, key, describe(v, buf, sizeof(buf)));
+	/* names go into traces and results as they are */
+	if (topology_unprintable(v->valuestring, buf, sizeof(buf)))
+		return err_at(c, v, "%s: '%s': \"%.40s\" holds %s", what, key,
+			      v->valuestring, buf);
 	if (strlen(v->valuestring) >= size)
 		return err_at(c, v, "%s: '%s': \"%s\" is longer than %zu characters",
 			      what, key, v->valuestring, size - 1);
@@ -436,6 +440,9 @@ static int parse_types(struct jctx *c, const cJSON *types, struct topology *t)
 		if (!m->string[0] || strlen(m->string) >= sizeof(ty->name))
 			return err_key(c, m, "cpu_types: a type's name has 1 to %zu characters",
 				       sizeof(ty->name) - 1);
+		if (topology_unprintable(m->string, buf, sizeof(buf)))
+			return err_key(c, m, "cpu_types: type '%s' holds %s",
+				       m->string, buf);
 		snprintf(what, sizeof(what), "cpu_types.%s", m->string);
 		if (check_keys(c, m, what, type_keys))
 			return -1;
@@ -716,12 +723,20 @@ int topology_from_json(struct topology *out, const char *text,
 	c->name = name_for_errors;
 	c->err = err;
 	c->errlen = errlen;
+	if ((p = topology_json_nul(text))) {
+		line_col(text, (int)(p - text), &line, &col);
+		snprintf(err, errlen, "topology '%s':%d:%d: \\u0000 in a string: no name or value may hold a NUL character",
+			 name_for_errors, line, col);
+		topology_printable(err, errlen);
+		return -1;
+	}
 	root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root) {
 		line_col(text, end ? (int)(end - text) : 0, &line, &col);
 		snprintf(err, errlen, "topology '%s':%d:%d: malformed JSON%s",
 			 name_for_errors, line, col,
 			 end && !*end ? " (unexpected end)" : "");
+		topology_printable(err, errlen);
 		return -1;
 	}
 	p = text;
@@ -793,6 +808,8 @@ int topology_from_json(struct topology *out, const char *text,
 	}
 	ret = 0;
 cleanup:
+	if (ret)
+		topology_printable(err, errlen);
 	cJSON_Delete(root);
 	free(c->pos);
 	c->pos = NULL;
@@ -802,44 +819,15 @@ cleanup:
 int topology_from_file(struct topology *out, const char *path, char *err,
 		       size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
-	int ret = -1;
+	char *text = topology_read_input(path, "topology", NULL, err, errlen);
+	int ret;
 
-	if (!f) {
-		snprintf(err, errlen, "topology '%s': %s", path,
-			 strerror(errno));
+	if (!text) {
+		topology_printable(err, errlen);
 		return -1;
 	}
-	do {
-		if (cap - len < 4096) {
-			char *t = realloc(text, cap = cap ? 2 * cap : 65536);
-
-			if (!t) {
-				snprintf(err, errlen, "topology '%s': out of memory",
-					 path);
-				goto cleanup;
-			}
-			text = t;
-		}
-		n = fread(text + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		snprintf(err, errlen, "topology '%s': read error", path);
-		goto cleanup;
-	}
-	text[len] = 0;
-	if (strlen(text) != len) {
-		snprintf(err, errlen, "topology '%s': a NUL byte: not a JSON text",
-			 path);
-		goto cleanup;
-	}
 	ret = topology_from_json(out, text, path, err, errlen);
-cleanup:
 	free(text);
-	fclose(f);
 	return ret;
 }
 

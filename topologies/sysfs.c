@@ -341,6 +341,8 @@ static void read_idle(struct sysfs_ctx *c, int sid, struct topology_type *ty)
 		if (read_text(s->name, sizeof(s->name), "%s/name", base) ||
 		    !s->name[0])
 			snprintf(s->name, sizeof(s->name), "state%d", k & 7);
+		/* the driver's text, into traces and results: escaped */
+		topology_printable(s->name, sizeof(s->name));
 		s->exit_latency_ns = (uint64_t)lat * 1000;
 		s->target_residency_ns = (uint64_t)res * 1000;
 		/* cpuidle shows an unknown power as a huge or negative value */

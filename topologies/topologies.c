@@ -130,6 +130,7 @@ int topology_from_spec(struct topology *out, const char *spec, char *err,
 		snprintf(err, errlen,
 			 "topology '%s': not a preset name, a shape such as 2x4x2 (packages x cores x threads) nor a file",
 			 spec);
+		topology_printable(err, errlen);
 		return -1;
 	}
 	if (n == 1)

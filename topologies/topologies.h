@@ -215,4 +215,72 @@ int topology_validate(const struct topology *t, char *err, size_t errlen);
  */
 void topology_default_type(struct topology_type *out);
 
+/*
+ * Input files and the names they give, shared with workloads/ (the lowest
+ * module of the simulator's side holds them; topologies/text.c).
+ */
+
+/* The most a topology or workload file may hold: 16 MiB. */
+#define TOPOLOGY_INPUT_MAX (16u << 20)
+
+/**
+ * topology_read_input() - the whole of an input file, read once
+ * @path: the file: a regular one, or one that can be read only once (a
+ *	FIFO, a process substitution's /dev/fd/N)
+ * @what: "topology" or "workload": how messages name the file
+ * @len: receives the length (may be NULL)
+ * @err: receives "WHAT 'PATH': ..." on failure
+ * @errlen: size of @err
+ *
+ * Return: the text, NUL-terminated and malloc()ed (the caller frees it),
+ * or NULL with @err set: the file cannot be opened or read (the system's
+ * reason), is a directory, holds a NUL byte or more than
+ * TOPOLOGY_INPUT_MAX bytes (read no further: /dev/zero ends there).
+ */
+char *topology_read_input(const char *path, const char *what, size_t *len,
+			  char *err, size_t errlen);
+
+/**
+ * topology_unprintable() - what keeps @s from being a printable name
+ * @s: a name, as a trace line, a summary and a JSON result will carry it
+ * @buf: receives the reason
+ * @len: size of @buf
+ *
+ * Return: NULL when @s is valid UTF-8 holding no control character (C0,
+ * DEL, C1); else @buf: "a control character (\x0a at byte 3)" or "bytes
+ * that are not UTF-8 (\xff at byte 1)".
+ */
+const char *topology_unprintable(const char *s, char *buf, size_t len);
+
+/**
+ * topology_printable() - make a message safe to print, in place
+ * @s: the message
+ * @size: the size of its buffer
+ *
+ * Every control character and every byte that is not UTF-8 becomes \xNN
+ * (the text is cut to @size on a character's boundary): a message that
+ * quotes bad input never sends raw bytes to a terminal.
+ */
+void topology_printable(char *s, size_t size);
+
+/**
+ * topology_utf8_cut() - where to cut @s to at most @max bytes
+ * @s: a name
+ * @max: the most bytes to keep
+ *
+ * Return: the length of the longest prefix of at most @max bytes that
+ * splits no UTF-8 character (the kernel's comm, 15 bytes, and an
+ * instance's "<first 10>-<i>" keep whole characters).
+ */
+size_t topology_utf8_cut(const char *s, size_t max);
+
+/**
+ * topology_json_nul() - a "\u0000" in a string of JSON @text
+ * @text: JSON (without comments)
+ *
+ * cJSON reads "\u0000" as the end of the string: a name "a\u0000b" would
+ * become "a" without a word. Return: where the escape starts, or NULL.
+ */
+const char *topology_json_nul(const char *text);
+
 #endif

@@ -44,7 +44,7 @@ static int add(struct workload *wl, const char *path, size_t len, int parent)
 int workload_group(struct workload *wl, const char *path, char *err,
 		   size_t errlen)
 {
-	char norm[WORKLOAD_GROUP_PATH_MAX] = "";
+	char norm[WORKLOAD_GROUP_PATH_MAX] = "", why[80];
 	const char *s = path;
 	size_t len = 0;
 	int parent, g;
@@ -52,6 +52,12 @@ int workload_group(struct workload *wl, const char *path, char *err,
 	if (path[0] != '/' || strlen(path) >= sizeof(norm)) {
 		snprintf(err, errlen, "taskgroup '%s': expected an absolute path of at most %zu characters, such as /a/b",
 			 path, sizeof(norm) - 1);
+		return -1;
+	}
+	/* the results name the groups by their paths */
+	if (topology_unprintable(path, why, sizeof(why))) {
+		snprintf(err, errlen, "taskgroup '%s': holds %s: not a path of names",
+			 path, why);
 		return -1;
 	}
 	if (!wl->nr_groups && add(wl, "/", 1, -1) < 0)
@@ -95,6 +101,7 @@ static const char *const cpu_files[] = {
 int workload_setting(struct workload_setting *out, const char *file,
 		     const char *value, char *err, size_t errlen)
 {
+	char why[80];
 	size_t i;
 	int n;
 
@@ -102,6 +109,12 @@ int workload_setting(struct workload_setting *out, const char *file,
 	if (strlen(value) >= sizeof(out->value)) {
 		snprintf(err, errlen, "'%s': a value of more than %zu characters",
 			 file, sizeof(out->value) - 1);
+		return -1;
+	}
+	/* what the results' system_events say was written */
+	if (topology_unprintable(value, why, sizeof(why))) {
+		snprintf(err, errlen, "'%s': the value '%s' holds %s", file,
+			 value, why);
 		return -1;
 	}
 	if (!strncmp(file, "cpu.", 4)) {

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "topologies/topologies.h"
 #include "workloads/workloads_internal.h"
 
 #define US 1000ULL
@@ -22,6 +23,8 @@
 struct rp {
 	struct workload *wl;
 	const char *file;
+	const char *text;	/* the file's, comments blanked */
+	long at;		/* >= 0: the offset in @text a message is at */
 	char *err;
 	size_t errlen;
 	int default_policy;
@@ -35,12 +38,22 @@ struct rp {
 	} *use;
 };
 
-/* "workload 'F': task 'T': phase 'P': 'KEY': " and the message, into @buf */
+static void line_col(const char *text, const char *at, int *line, int *col);
+
+/*
+ * "workload 'F': line L, column C: task 'T': phase 'P': 'KEY': " and the
+ * message, into @buf (the line when the message is at a place in the text)
+ */
 static void vwhere(const struct rp *p, char *buf, size_t len, const char *key,
 		   const char *fmt, va_list ap)
 {
-	int n = snprintf(buf, len, "workload '%s'", p->file);
+	int n = snprintf(buf, len, "workload '%s'", p->file), line, col;
 
+	if (p->at >= 0 && n >= 0 && (size_t)n < len) {
+		line_col(p->text, p->text + p->at, &line, &col);
+		n += snprintf(buf + n, len - n, ": line %d, column %d", line,
+			      col);
+	}
 	if (p->where && n >= 0 && (size_t)n < len)
 		n += snprintf(buf + n, len - n, ": %s", p->where);
 	if (p->task && n >= 0 && (size_t)n < len)
@@ -74,13 +87,16 @@ static void note(struct rp *p, const char *fmt, ...)
 static void note(struct rp *p, const char *fmt, ...)
 {
 	size_t n = strlen(p->wl->notes);
+	char *at = p->wl->notes + n;
 	va_list ap;
 
 	if (n + 1 >= sizeof(p->wl->notes))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(p->wl->notes + n, sizeof(p->wl->notes) - n, fmt, ap);
+	vsnprintf(at, sizeof(p->wl->notes) - n, fmt, ap);
 	va_end(ap);
+	/* a key quoted as the file wrote it: no raw bytes to a terminal */
+	topology_printable(at, sizeof(p->wl->notes) - n);
 	n = strlen(p->wl->notes);
 	if (n + 1 < sizeof(p->wl->notes))
 		strcat(p->wl->notes, "\n");
@@ -100,6 +116,21 @@ static void warn(struct rp *p, const char *key, const char *fmt, ...)
 	vwhere(p, buf, sizeof(buf), key, fmt, ap);
 	va_end(ap);
 	note(p, "warning: %s", buf);
+}
+
+/*
+ * A name the run will write (a task's, a phase's, a resource's): traces,
+ * the summary and the results carry it as it is, so it must be printable
+ * UTF-8.
+ */
+static int check_name(struct rp *p, const char *key, const char *what,
+		      const char *name)
+{
+	char why[80];
+
+	if (!topology_unprintable(name, why, sizeof(why)))
+		return 0;
+	return fail(p, key, "%s '%s' holds %s: not a name", what, name, why);
 }
 
 /* A key that rt-app never reads: it is skipped, as rt-app skips it. */
@@ -214,8 +245,10 @@ static int parse_policy_name(struct rp *p, const cJSON *v, int *out)
 		    s);
 }
 
+/* A CPU named twice counts once, as in rt-app's CPU_SET(). */
 static int parse_cpu_list(struct rp *p, const cJSON *v, int *n, int *cpus)
 {
+	char seen[WORKLOAD_MAX_CPUS] = { 0 };
 	const cJSON *c;
 	long cpu;
 
@@ -230,7 +263,10 @@ static int parse_cpu_list(struct rp *p, const cJSON *v, int *n, int *cpus)
 		if (cpu < 0 || cpu >= WORKLOAD_MAX_CPUS)
 			return fail(p, "cpus", "CPU %ld is not 0..%d", cpu,
 				    WORKLOAD_MAX_CPUS - 1);
-		cpus[(*n)++] = (int)cpu;
+		if (!seen[cpu]) {
+			seen[cpu] = 1;
+			cpus[(*n)++] = (int)cpu;
+		}
 	}
 	if (!*n)
 		return fail(p, "cpus", "expected at least one CPU");
@@ -249,6 +285,8 @@ static int resource(struct rp *p, const char *name, enum workload_res_type type,
 
 	if (!*name)
 		return fail(p, key, "expected a resource name, got an empty string");
+	if (check_name(p, key, "the name", name))
+		return -1;
 	if (strlen(name) >= sizeof(wl->res[0].name))
 		return fail(p, key, "the name '%s' is longer than %zu characters",
 			    name, sizeof(wl->res[0].name) - 1);
@@ -532,6 +570,8 @@ static int parse_event(struct rp *p, const cJSON *v, int type,
 		if (get_string(p, v, key, &s))
 			return -1;
 		/* resolved once every task is known */
+		if (check_name(p, key, "the task", s))
+			return -1;
 		if (strlen(s) >= sizeof(e->key))
 			return fail(p, key, "no task '%s' in tasks to fork", s);
 		snprintf(e->key, sizeof(e->key), "%s", s);
@@ -591,7 +631,7 @@ static int check_keys(struct rp *p, const cJSON *obj, int where)
 static int taskgroup(struct rp *p, const cJSON *v, int *group)
 {
 	const char *s = NULL;
-	char msg[512];
+	char msg[WORKLOAD_ERR_MAX];
 
 	if (get_string(p, v, "taskgroup", &s))
 		return -1;
@@ -603,17 +643,27 @@ static int taskgroup(struct rp *p, const cJSON *v, int *group)
 	return *group < 0 ? fail(p, "taskgroup", "%s", msg) : 0;
 }
 
-/* A phase of nothing but "sleep": 0 would loop in no simulated time. */
+/*
+ * A phase of nothing but "sleep": 0 and "yield" would loop in no simulated
+ * time: a yield with nothing else to run returns at once, and a task's
+ * own steps take no time.
+ */
 static int zero_time(struct rp *p, const struct workload_phase *ph)
 {
-	int i;
+	const struct workload_event *e;
+	int i, yields = 0;
 
-	for (i = 0; i < ph->nr_events; i++)
-		if (ph->events[i].type != WL_EV_SLEEP ||
-		    ph->events[i].len.kind != WL_DIST_FIXED ||
-		    ph->events[i].len.a)
+	for (i = 0; i < ph->nr_events; i++) {
+		e = &ph->events[i];
+		yields += e->type == WL_EV_YIELD;
+		if (e->type != WL_EV_YIELD &&
+		    (e->type != WL_EV_SLEEP || e->len.kind != WL_DIST_FIXED ||
+		     e->len.a))
 			return 0;
-	return fail(p, ph->events[0].key, "every event of the phase is a sleep of 0: it would loop without time passing");
+	}
+	return fail(p, ph->events[0].key, "every event of the phase is %s: it would loop without time passing",
+		    !yields ? "a sleep of 0" : yields == ph->nr_events ?
+		    "a yield" : "a yield or a sleep of 0");
 }
 
 static int parse_phase(struct rp *p, const cJSON *obj,
@@ -777,6 +827,8 @@ static int parse_task(struct rp *p, const cJSON *obj, struct workload_task *t)
 		return fail(p, NULL, "expected an object, got %s", type_name(obj));
 	if (!*obj->string)
 		return fail(p, NULL, "a task needs a name");
+	if (check_name(p, NULL, "the name", obj->string))
+		return -1;
 	phases = cJSON_GetObjectItemCaseSensitive(obj, "phases");
 	/* without phases, the one phase's check covers the task's keys */
 	if (phases && check_keys(p, obj, K_TASK))
@@ -835,7 +887,8 @@ static int parse_task(struct rp *p, const cJSON *obj, struct workload_task *t)
 
 		snprintf(ph->name, sizeof(ph->name), "%s", f->string);
 		p->phase = f->string;
-		if (parse_phase(p, f, t, ph))
+		if (check_name(p, NULL, "the name", f->string) ||
+		    parse_phase(p, f, t, ph))
 			return -1;
 	}
 	p->phase = NULL;
@@ -865,9 +918,10 @@ static int parse_global(struct rp *p, const cJSON *g)
 			if (l == -1)
 				note(p, "note: workload '%s': global.duration -1 (until the tasks end): the run lasts --duration",
 				     p->file);
-			else if (l <= 0)
-				return fail(p, "duration", "expected a positive number of seconds or -1, got %ld",
-					    l);
+			else if (l <= 0 ||
+				 (double)l * 1e9 >= WORKLOAD_DURATION_LIMIT_NS)
+				return fail(p, "duration", "expected a positive number of seconds below %.0f (570 years) or -1, got %ld",
+					    WORKLOAD_DURATION_LIMIT_NS / 1e9, l);
 			else
 				p->wl->duration_ns = (uint64_t)l * 1000000000ULL;
 		} else if (!strcmp(k, "default_policy")) {
@@ -917,7 +971,7 @@ static int parse_global(struct rp *p, const cJSON *g)
 static int parse_setting(struct rp *p, const cJSON *f,
 			 struct workload_setting *out)
 {
-	char num[32], msg[512];
+	char num[32], msg[WORKLOAD_ERR_MAX];
 	const char *v = num;
 	long l;
 
@@ -941,7 +995,7 @@ static int parse_setting(struct rp *p, const cJSON *f,
 /* "lsb-taskgroups": {PATH: {FILE: VALUE, ...}, ...}, written at boot */
 static int parse_taskgroups(struct rp *p, const cJSON *obj)
 {
-	char where[WORKLOAD_GROUP_PATH_MAX + 32], msg[512];
+	char where[WORKLOAD_GROUP_PATH_MAX + 32], msg[WORKLOAD_ERR_MAX];
 	const cJSON *g, *f;
 
 	if (!cJSON_IsObject(obj))
@@ -1005,7 +1059,7 @@ static int parse_sysevent(struct rp *p, const cJSON *obj)
 	struct workload_sysevent *e;
 	const cJSON *f;
 	uint64_t t;
-	char msg[512];
+	char msg[WORKLOAD_ERR_MAX];
 	int group, on = 0, n = 0;
 	long c;
 
@@ -1169,16 +1223,19 @@ static int resolve(struct rp *p)
 /*
  * Instances are named <first 10 characters>-<i>, unless another task shares
  * those 10 characters (rt-app's names are whole; only the comm is cut).
+ * The cut keeps whole UTF-8 characters: 10 bytes or a little fewer.
  */
 static int short_names(const struct workload *wl, int def)
 {
 	const char *name = wl->defs[def].name;
+	size_t cut = topology_utf8_cut(name, 10);
 	int i;
 
-	if (strlen(name) <= 10)
+	if (!name[cut])
 		return 1;
 	for (i = 0; i < wl->nr_defs; i++)
-		if (i != def && !strncmp(wl->defs[i].name, name, 10))
+		if (i != def && !strncmp(wl->defs[i].name, name, cut) &&
+		    topology_utf8_cut(wl->defs[i].name, 10) == cut)
 			return 0;
 	return 1;
 }
@@ -1207,8 +1264,9 @@ static int instances(struct rp *p)
 			*t = *d;
 			t->def = i;
 			if (d->instances > 1)
-				snprintf(t->name, sizeof(t->name),
-					 cut ? "%.10s-%u" : "%s-%u", d->name,
+				snprintf(t->name, sizeof(t->name), "%.*s-%u",
+					 cut ? (int)topology_utf8_cut(d->name, 10) :
+					 (int)strlen(d->name), d->name,
 					 (unsigned int)j % 10000u);
 		}
 	}
@@ -1336,66 +1394,185 @@ static const char *excerpt(const char *at, char *buf, size_t len)
 	return buf;
 }
 
-static char *slurp(const char *path, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, *nbuf;
-	size_t n = 0, cap = 0, got;
+/* ---- a key given twice ---- */
 
-	if (!f) {
-		snprintf(err, errlen, "workload '%s': cannot read it: %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			nbuf = realloc(buf, cap + 1);
-			if (!nbuf) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "out of memory");
-				return NULL;
+/*
+ * Where each key of @text starts, in the order of the text: cJSON keeps an
+ * object's members in that order too, so a walk of the tree that takes a
+ * member's key and then its value's keys meets them one by one. Return 0,
+ * or -1 when out of memory.
+ */
+static int key_offsets(const char *text, size_t **out, size_t *n)
+{
+	size_t *at = NULL, *nat, cap = 0, k = 0;
+	const char *p, *start, *q;
+
+	for (p = text; *p; p++) {
+		if (*p != '"')
+			continue;
+		start = p;
+		for (p++; *p && *p != '"'; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		if (!*p)
+			break;
+		for (q = p + 1; *q == ' ' || *q == '\t' || *q == '\n' ||
+		     *q == '\r'; q++)
+			;
+		if (*q != ':')
+			continue;
+		if (k == cap) {
+			cap = cap ? 2 * cap : 256;
+			nat = realloc(at, cap * sizeof(*at));
+			if (!nat) {
+				free(at);
+				return -1;
 			}
-			buf = nbuf;
+			at = nat;
 		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	if (ferror(f)) {
-		snprintf(err, errlen, "workload '%s': cannot read it: %s", path,
-			 strerror(errno));
-		free(buf);
-		fclose(f);
-		return NULL;
+		at[k++] = (size_t)(start - text);
 	}
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
+	*out = at;
+	*n = k;
+	return 0;
 }
 
-int workload_rtapp_parse(struct workload *out, const char *path, char *err,
-			 size_t errlen)
+/* What an object of the file is, for the one rule on keys given twice. */
+enum { IN_OTHER, IN_ROOT, IN_TASKS, IN_TASK, IN_PHASES, IN_PHASE };
+
+struct keys {
+	const size_t *at;	/* from key_offsets() */
+	size_t n, next;
+};
+
+struct member {
+	const char *key;
+	size_t at;
+};
+
+static int by_key_then_place(const void *a, const void *b)
 {
-	struct rp p = { .wl = out, .file = path, .err = err, .errlen = errlen };
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/*
+ * Whether @node (an object of kind @in) gives a key twice, and below it.
+ * rt-app's two readers disagree on such a key: json-c, its parser, keeps
+ * the last value, while workgen, the front end rt-app's tutorial runs
+ * first, renames the second to KEY1, which rt-app never reads, so the
+ * first counts. Either choice would run another workload than one of
+ * them: a key given twice is refused, with the line of both. Events in a
+ * task or phase are the exception: workgen numbers them and rt-app reads
+ * all of them in order (run, run1, ...), and so do we.
+ */
+static int unique_keys(struct rp *p, struct keys *k, const cJSON *node,
+		       int in)
+{
+	const char *task = p->task, *phase = p->phase;
+	struct member *m = NULL, *dup = NULL;
+	const cJSON *c;
+	size_t nm = 0, i, j;
+	int ret = -1, type, line, col;
+
+	if (cJSON_IsObject(node) && node->child &&
+	    !(m = calloc(cJSON_GetArraySize(node), sizeof(*m))))
+		return fail(p, NULL, "out of memory");
+	for (c = node->child; c; c = c->next) {
+		int cin = IN_OTHER;
+
+		if (m) {
+			if (k->next == k->n)	/* cJSON and we disagree */
+				break;
+			m[nm].key = c->string;
+			m[nm++].at = k->at[k->next++];
+			if (in == IN_ROOT && !strcmp(c->string, "tasks"))
+				cin = IN_TASKS;
+			else if (in == IN_TASKS)
+				cin = IN_TASK;
+			else if (in == IN_TASK && !strcmp(c->string, "phases"))
+				cin = IN_PHASES;
+			else if (in == IN_PHASES)
+				cin = IN_PHASE;
+		}
+		if (!c->child)
+			continue;
+		if (cin == IN_TASK)
+			p->task = c->string;
+		else if (cin == IN_PHASE)
+			p->phase = c->string;
+		if (unique_keys(p, k, c, cin))
+			goto out;
+		p->task = task;
+		p->phase = phase;
+	}
+	if (nm)
+		qsort(m, nm, sizeof(*m), by_key_then_place);
+	for (i = 0; i < nm; i = j) {
+		for (j = i + 1; j < nm && !strcmp(m[j].key, m[i].key); j++)
+			;
+		if (j == i + 1 ||
+		    ((in == IN_TASK || in == IN_PHASE) &&
+		     event_key(m[i].key, &type)))
+			continue;
+		if (!dup || m[i + 1].at < dup[1].at)
+			dup = &m[i];
+	}
+	ret = 0;
+	if (dup) {
+		line_col(p->text, p->text + dup[0].at, &line, &col);
+		p->at = (long)dup[1].at;
+		if (in == IN_TASKS) {
+			p->task = dup[0].key;
+			fail(p, NULL, "a second task of this name (the first is at line %d, column %d)",
+			     line, col);
+		} else {
+			fail(p, dup[0].key, "given twice (the first at line %d, column %d): rt-app's json-c keeps the last, its workgen the first; give it once",
+			     line, col);
+		}
+		ret = -1;
+	}
+out:
+	p->task = task;
+	p->phase = phase;
+	p->at = -1;
+	free(m);
+	return ret;
+}
+
+/*
+ * Parse @text (the file @name's, NUL-terminated; changed in place) into
+ * @out. Return 0, or -1 with @err set.
+ */
+static int rtapp_parse_text(struct workload *out, const char *name,
+			    char *text, char *err, size_t errlen)
+{
+	struct rp p = { .wl = out, .file = name, .text = text, .at = -1,
+			.err = err, .errlen = errlen };
+	struct keys keys = { 0 };
+	size_t *at = NULL;
 	const char *end = NULL;
 	cJSON *root = NULL;
 	const cJSON *f, *tasks = NULL;
-	char *text, near[80];
+	char near[80];
 	int ret = -1;
 
-	text = slurp(path, err, errlen);
-	if (!text)
-		return -1;
-	if (relax(path, text, err, errlen))
+	if (relax(name, text, err, errlen))
 		goto cleanup;
+	if ((end = topology_json_nul(text))) {
+		syntax(name, text, end, err, errlen,
+		       "\\u0000 in a string: no name or value may hold a NUL character");
+		goto cleanup;
+	}
 	root = cJSON_ParseWithOpts(text, &end, 1);
 	if (!root) {
 		if (!end)
 			end = cJSON_GetErrorPtr();
 		if (!end)
 			end = text;
-		syntax(path, text, end, err, errlen,
+		syntax(name, text, end, err, errlen,
 		       "malformed JSON near %s (expected a JSON value, ',' ':' or a closing bracket)",
 		       excerpt(end, near, sizeof(near)));
 		goto cleanup;
@@ -1405,6 +1582,13 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 		     type_name(root));
 		goto cleanup;
 	}
+	if (key_offsets(text, &at, &keys.n)) {
+		snprintf(err, errlen, "out of memory");
+		goto cleanup;
+	}
+	keys.at = at;
+	if (unique_keys(&p, &keys, root, IN_ROOT))
+		goto cleanup;
 	cJSON_ArrayForEach(f, root) {
 		if (!strcmp(f->string, "global")) {
 			if (parse_global(&p, f))
@@ -1419,7 +1603,7 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 				goto cleanup;
 		} else if (!strcmp(f->string, "resources")) {
 			note(&p, "note: workload '%s': resources: rt-app creates them on first use; the section is not needed",
-			     path);
+			     name);
 		} else {
 			skipped(&p, f->string);
 		}
@@ -1435,15 +1619,8 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 	}
 	cJSON_ArrayForEach(f, tasks) {
 		struct workload_task *t = &out->defs[out->nr_defs++];
-		int i;
 
 		p.task = f->string;
-		for (i = 0; i < out->nr_defs - 1; i++)
-			if (!strcmp(out->defs[i].name, f->string)) {
-				fail(&p, NULL, "a second task of this name (task %d of \"tasks\" is the first)",
-				     i + 1);
-				goto cleanup;
-			}
 		if (parse_task(&p, f, t))
 			goto cleanup;
 		t->def = out->nr_defs - 1;
@@ -1455,8 +1632,44 @@ int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 	out->pi_enabled = p.pi_enabled;
 	ret = 0;
 cleanup:
+	free(at);
 	free(p.use);
 	cJSON_Delete(root);
+	return ret;
+}
+
+int workload_rtapp_parse(struct workload *out, const char *path, char *err,
+			 size_t errlen)
+{
+	char *text = topology_read_input(path, "workload", NULL, err, errlen);
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = rtapp_parse_text(out, path, text, err, errlen);
 	free(text);
+	return ret;
+}
+
+int workload_parse_json(struct workload *out, const char *name,
+			const char *text, char *err, size_t errlen)
+{
+	char *copy;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (workload_set_spec(out, name, err, errlen))
+		return -1;
+	copy = strdup(text);
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	ret = rtapp_parse_text(out, name, copy, err, errlen);
+	free(copy);
+	if (ret) {
+		topology_printable(err, errlen);
+		workload_release(out);
+	}
 	return ret;
 }

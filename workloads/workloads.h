@@ -15,7 +15,10 @@
  * cpus (allowed CPUs: 0-3 or 1.3.5), unpin (after this long the task
  * allows itself every CPU, through the kernel's set_cpus_allowed_ptr),
  * policy (other, batch, idle, fifo, rr), prio (1..99 for fifo/rr), loops
- * (the task exits after this many run/sleep rounds), name.
+ * (the task exits after this many run/sleep rounds), name (1 to 10
+ * characters: instances are NAME-N). Numbers are decimal; a group, a
+ * KEY=VALUE or a key given twice that is empty is an error naming the
+ * character where it starts.
  *
  * Both become one model: tasks made of phases made of events, the way
  * rt-app describes them. A compact group is a task definition whose one
@@ -33,6 +36,17 @@
 #define WORKLOAD_MAX_CPUS 512
 #define WORKLOAD_MAX_GROUPS 256
 #define WORKLOAD_GROUP_PATH_MAX 256
+/*
+ * Every duration is below 1.8e19 ns (570 years): uint64_t nanoseconds end
+ * at 1.84e19, and the simulator adds lengths to the time.
+ */
+#define WORKLOAD_DURATION_LIMIT_NS 1.8e19
+/*
+ * A buffer for the parsers' messages (workloads' and topologies'): big
+ * enough for the longest names they quote (a taskgroup path of 255
+ * characters, twice, and a file's path) and still the reason after them.
+ */
+#define WORKLOAD_ERR_MAX 4096
 
 enum workload_kind {
 	WORKLOAD_HOG,
@@ -199,7 +213,8 @@ struct workload {
  * @out: filled in; release with workload_release()
  * @spec: a compact spec (see the top of this header), or the path of an
  *        rt-app JSON file: a spec ending in .json, holding a '/' or naming
- *        a file
+ *        a file (a FIFO too; not a directory); printable UTF-8, as the
+ *        results and the trace carry it
  * @err: receives a message naming the group and key, or the file with
  *       its line and column or the task, phase and key, on failure
  * @errlen: size of @err
@@ -208,6 +223,20 @@ struct workload {
  */
 int workload_parse(struct workload *out, const char *spec, char *err,
 		   size_t errlen);
+
+/**
+ * workload_parse_json() - parse the text of an rt-app JSON file
+ * @out: filled in; release with workload_release()
+ * @name: how messages and @out->spec name it (its file's path)
+ * @text: the file's text, NUL-terminated (read once by the caller, as a
+ *        FIFO or a process substitution can be: topology_read_input())
+ * @err: as workload_parse()'s
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int workload_parse_json(struct workload *out, const char *name,
+			const char *text, char *err, size_t errlen);
 
 void workload_release(struct workload *wl);
 
@@ -256,11 +285,13 @@ int workload_setting(struct workload_setting *out, const char *file,
 		     const char *value, char *err, size_t errlen);
 
 /**
- * workload_parse_duration() - "10ms", "2s", "500us", "100ns" or plain ns
+ * workload_parse_duration() - "10ms", "2s", "500us", "100ns" or plain ns,
+ *	the number decimal ("1.5", "1e-3"; no sign, no "0x10")
  * @out: nanoseconds
  * @s: the text
  *
- * Return: 0, or -1 when @s is not a positive duration.
+ * Return: 0, or -1 when @s is not a positive duration below
+ * WORKLOAD_DURATION_LIMIT_NS (rounded to the nanosecond).
  */
 int workload_parse_duration(uint64_t *out, const char *s);
 

@@ -9,4 +9,8 @@
 int workload_rtapp_parse(struct workload *out, const char *path, char *err,
 			 size_t errlen);
 
+/* workloads.c: check @spec (its length, printable) and make it @out's. */
+int workload_set_spec(struct workload *out, const char *spec, char *err,
+		      size_t errlen);
+
 #endif

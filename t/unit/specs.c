@@ -109,7 +109,7 @@ static bool test_bad_task_groups(void)
 		{ "hog:policy=fifo", "prio= goes with policy=fifo" },
 		{ "hog:cpus=3-1", "bad value '3-1' for 'cpus'" },
 		{ "hog:unpin=1ms", "unpin= needs cpus=" },
-		{ "periodic*64:run=1ms:sleep=9ms+:", "group 2 is empty" },
+		{ "periodic*64:run=1ms:sleep=9ms+:", "character 31: group 2 has no kind" },
 		{ "periodic:run=6666666666666666666666666666666s:sleep=1ms",
 		  "bad value" },
 	};

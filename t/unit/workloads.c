@@ -283,7 +283,7 @@ static bool test_names_sharing_15_characters(void)
 	workload_release(&wl);
 	ASSERT_TRUE(refuse_text("twice.json",
 		"{\"tasks\": {\"t\": {\"run\": 10}, \"t\": {\"run\": 5}}}"));
-	ASSERT_TRUE(strstr(err, "task 't': a second task of this name (task 1 of \"tasks\" is the first)"));
+	ASSERT_TRUE(strstr(err, "line 1, column 30: task 't': a second task of this name (the first is at line 1, column 12)"));
 	return true;
 }
 
