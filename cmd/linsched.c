@@ -154,13 +154,35 @@ static const char *main_state(const cJSON *states, double dur, double *share)
 	return best ? best->string : "-";
 }
 
+/*
+ * The kernel's WARNs of a result, when it had any: how many and the
+ * first; @first_ns receives its time (-1 when none).
+ */
+static int print_warnings(const cJSON *root, double *first_ns)
+{
+	const cJSON *f = cJSON_GetObjectItem(root, "kernel_warning_first");
+	double n = num(root, "kernel_warnings");
+
+	*first_ns = -1;
+	if (!(n > 0))
+		return 0;
+	printf("kernel WARN: %g", n);
+	if (f) {
+		*first_ns = num(f, "time_ns");
+		printf("; the first at %.6f s: %s", *first_ns / 1e9,
+		       cJSON_GetStringValue(cJSON_GetObjectItem(f, "message")));
+	}
+	printf(" (the kernel log has them: --log)\n");
+	return 1;
+}
+
 static void summary(const char *json_path)
 {
 	FILE *f = fopen(json_path, "r");
 	char *text;
 	long len;
 	cJSON *root, *it, *power, *metrics;
-	double dur;
+	double dur, warn_ns;
 
 	if (!f)
 		return;
@@ -222,6 +244,7 @@ static void summary(const char *json_path)
 		       num(cJSON_GetObjectItem(metrics, "wakeup_latency_ns"),
 			   "p99") / 1000,
 		       num(metrics, "fairness"));
+	print_warnings(root, &warn_ns);
 	printf("\n%-16s %6s %8s %10s %10s\n", "task", "pid", "cpu%",
 	       "migrations", "switches");
 	for (it = json_first(root, "tasks"); it; it = it->next)
@@ -375,7 +398,7 @@ static int check_invariants(const char *json, const char *trace)
 	char *text = lsb_read_file(json, NULL);
 	cJSON *root = text ? cJSON_Parse(text) : NULL;
 	const cJSON *inv = cJSON_GetObjectItem(root, "invariants");
-	double first = -1;
+	double first = -1, warn_ns;
 	int bad = 0;
 
 	free(text);
@@ -388,10 +411,10 @@ static int check_invariants(const char *json, const char *trace)
 			 "idle CPU while a task that may run there waits", &first);
 	bad |= violation(inv, "starvation", "starvation", &first);
 	bad |= violation(inv, "useless_migrations", "useless migration", &first);
-	if (num(inv, "kernel_warnings") > 0) {
-		printf("kernel WARN: %g (the kernel log has them: --log)\n",
-		       num(inv, "kernel_warnings"));
+	if (print_warnings(root, &warn_ns)) {
 		bad = 1;
+		if (warn_ns >= 0 && (first < 0 || warn_ns < first))
+			first = warn_ns;
 	}
 	if (first >= 0 && trace)
 		trace_excerpt(trace, first);

@@ -518,6 +518,19 @@ int driver_result_metrics(const char *json, const char *const *names,
 			  size_t n, double *out);
 
 /**
+ * driver_result_warnings() - the kernel WARNs of a result
+ * @json: a result's JSON (struct driver_result's @json)
+ * @first: receives the first WARN's line ("WARNING: CPU: 0 PID: 0 at
+ *	kernel/sched/deadline.c:233"), "" when none
+ * @len: its size
+ *
+ * Return: the result's "kernel_warnings", the WARNs the run counted (a
+ * WARN does not stop a run without --fatal-warnings); -1 when @json does
+ * not parse or has no count.
+ */
+int driver_result_warnings(const char *json, char *first, size_t len);
+
+/**
  * driver_result_release() - free what driver_result() allocated
  * @r: the result
  */

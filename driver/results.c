@@ -875,3 +875,16 @@ int driver_result_metrics(const char *json, const char *const *names,
 	cJSON_Delete(root);
 	return root ? 0 : -1;
 }
+
+int driver_result_warnings(const char *json, char *first, size_t len)
+{
+	cJSON *root = json ? cJSON_Parse(json) : NULL;
+	const cJSON *n = cJSON_GetObjectItem(root, "kernel_warnings");
+	const cJSON *f = cJSON_GetObjectItem(root, "kernel_warning_first");
+	const char *msg = cJSON_GetStringValue(cJSON_GetObjectItem(f, "message"));
+	int ret = cJSON_IsNumber(n) ? (int)n->valuedouble : -1;
+
+	snprintf(first, len, "%s", ret > 0 && msg ? msg : "");
+	cJSON_Delete(root);
+	return ret;
+}

@@ -148,7 +148,8 @@ static void html_head(FILE *f, const struct report *rep)
 static int html_topology(FILE *f, const struct report *rep, int t)
 {
 	const char *topo = rep->topo[t].spec;
-	char name[300], alt[512], a[32], p[32];
+	char name[300], alt[512], a[64], b[64], p[32];
+	struct report_warnings w;
 	struct report_summary sm;
 	int m;
 
@@ -168,6 +169,12 @@ static int html_topology(FILE *f, const struct report *rep, int t)
 			m < 0 ? "-" : a, sm.compared, m < 0 ? "-" : p);
 	}
 	fputs("</table>\n", f);
+	report_warnings(rep, t, 0, &w);
+	report_fmt_warnings(a, sizeof(a), &w);
+	report_warnings(rep, t, 1, &w);
+	report_fmt_warnings(b, sizeof(b), &w);
+	fprintf(f, "<p class=\"warnings\" data-key=\"%s\">kernel WARNs: OLD %s, NEW %s</p>\n",
+		topo, a, b);
 	snprintf(name, sizeof(name), "heat-%s.png", rep->topo[t].name);
 	snprintf(alt, sizeof(alt), "%s: median change per family and metric",
 		 topo);
@@ -177,6 +184,40 @@ static int html_topology(FILE *f, const struct report *rep, int t)
 	snprintf(alt, sizeof(alt), "%s: balance score vs energy change per pattern",
 		 topo);
 	return html_image(f, rep, name, alt);
+}
+
+/* Every side of a row that had a WARN (the first @rep->top). */
+static void html_warned(FILE *f, const struct report *rep)
+{
+	size_t n = report_warned(rep, 0, NULL, NULL), top = rep->top, i;
+
+	fprintf(f, "<h2>Kernel WARNs per pattern and side (%zu of %zu)</h2>\n",
+		n < top ? n : top, n);
+	if (!n) {
+		fputs("<p>none</p>\n", f);
+		return;
+	}
+	fputs("<p>A WARN does not stop a run: it finishes, its metrics are judged as any other's.</p>\n<table><tr><th>#</th><th>topology</th><th>pattern</th><th>side</th><th>WARNs</th><th>runs with one</th><th>runs</th><th>the first</th></tr>\n", f);
+	for (i = 0; i < n && i < top; i++) {
+		const struct report_row *row;
+		struct report_warnings w;
+		const char *topo;
+		int r;
+
+		report_warned(rep, i, &row, &r);
+		report_row_warnings(rep, row, r, &w);
+		topo = rep->topo[row->topo].spec;
+		fprintf(f, "<tr class=\"warned\" data-key=\"%s/%s/%s\"><td>%zu</td><td>",
+			topo, suite_pattern_name(row->pattern),
+			r ? "new" : "old", i + 1);
+		html_text(f, topo);
+		fprintf(f, "</td><td>%s</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td><code>",
+			suite_pattern_name(row->pattern), r ? "NEW" : "OLD",
+			w.warns, w.runs, w.of);
+		html_text(f, row->warning[r]);
+		fputs("</code></td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
 }
 
 static void html_commits(FILE *f, const struct report *rep)
@@ -267,6 +308,7 @@ int report_html(FILE *f, const struct report *rep)
 					 rep->out);
 			return -1;
 		}
+	html_warned(f, rep);
 	html_ranked(f, rep, "Worst regressions", rep->worse, rep->nr_worse);
 	html_ranked(f, rep, "Best improvements", rep->better, rep->nr_better);
 	html_commits(f, rep);

@@ -130,6 +130,60 @@ static void json_changes(cJSON *root, const struct report *rep)
 		cJSON_AddStringToObject(root, "range_note", rep->range_note);
 }
 
+static cJSON *json_warnings(const struct report_warnings *w)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "warnings", w->warns);
+	cJSON_AddNumberToObject(o, "runs", w->runs);
+	cJSON_AddNumberToObject(o, "of", w->of);
+	return o;
+}
+
+/*
+ * The kernel's WARNs: OLD's and NEW's over every topology, then each
+ * topology's, then every side of a row that had one.
+ */
+static void json_kernel_warnings(cJSON *root, const struct report *rep)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "kernel_warnings"), *a, *e;
+	struct report_warnings w;
+	size_t n, i;
+	int t, r;
+
+	for (r = 0; r < 2; r++) {
+		report_warnings(rep, -1, r, &w);
+		cJSON_AddItemToObject(o, r ? "new" : "old", json_warnings(&w));
+	}
+	a = cJSON_AddArrayToObject(o, "per_topology");
+	for (t = 0; t < rep->nr_topos; t++) {
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "topology", rep->topo[t].spec);
+		for (r = 0; r < 2; r++) {
+			report_warnings(rep, t, r, &w);
+			cJSON_AddItemToObject(e, r ? "new" : "old",
+					      json_warnings(&w));
+		}
+		cJSON_AddItemToArray(a, e);
+	}
+	a = cJSON_AddArrayToObject(o, "warned");
+	n = report_warned(rep, 0, NULL, NULL);
+	for (i = 0; i < n; i++) {
+		const struct report_row *row;
+
+		report_warned(rep, i, &row, &r);
+		report_row_warnings(rep, row, r, &w);
+		e = json_warnings(&w);
+		cJSON_AddStringToObject(e, "topology",
+					rep->topo[row->topo].spec);
+		cJSON_AddStringToObject(e, "pattern",
+					suite_pattern_name(row->pattern));
+		cJSON_AddStringToObject(e, "side", r ? "new" : "old");
+		cJSON_AddStringToObject(e, "first", row->warning[r]);
+		cJSON_AddItemToArray(a, e);
+	}
+}
+
 /* One side of a row: its state and its seeds' values. */
 static void json_side(cJSON *o, const struct report *rep,
 		      const struct report_row *row, int r)
@@ -146,6 +200,14 @@ static void json_side(cJSON *o, const struct report *rep,
 		for (s = 0; s < rep->seeds; s++)
 			cJSON_AddItemToArray(v, json_number(row->v[r][m][s]));
 	}
+	/* per seed, null for one that did not finish */
+	v = cJSON_AddArrayToObject(b, "kernel_warnings");
+	for (s = 0; s < rep->seeds; s++)
+		cJSON_AddItemToArray(v, row->warns[r][s] < 0 ?
+				     cJSON_CreateNull() :
+				     cJSON_CreateNumber(row->warns[r][s]));
+	if (*row->warning[r])
+		cJSON_AddStringToObject(b, "first_warning", row->warning[r]);
 }
 
 static cJSON *json_row(const struct report *rep, const struct report_row *row)
@@ -184,6 +246,7 @@ char *report_json(const struct report *rep)
 	cJSON_AddNumberToObject(root, "regressions", (double)rep->nr_worse);
 	cJSON_AddNumberToObject(root, "improvements", (double)rep->nr_better);
 	json_summary(root, rep);
+	json_kernel_warnings(root, rep);
 	json_changes(root, rep);
 	a = cJSON_AddArrayToObject(root, "results");
 	for (i = 0; i < rep->nr_rows; i++)

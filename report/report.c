@@ -153,6 +153,20 @@ int report_units(struct report *rep, struct driver_unit **out, size_t *n)
 	return 0;
 }
 
+/*
+ * Seed @s's WARNs on side @r of @row; the first message is kept from the
+ * lowest seed that had one (the seeds are collected in order).
+ */
+static void collect_warnings(struct report_row *row, int r, int s,
+			     const char *json)
+{
+	char first[sizeof(row->warning[0])];
+
+	row->warns[r][s] = driver_result_warnings(json, first, sizeof(first));
+	if (row->warns[r][s] > 0 && !*row->warning[r])
+		memcpy(row->warning[r], first, sizeof(first));
+}
+
 /* Seed @s of side @r of @row, from its unit's result. */
 static int collect_one(struct report *rep, const struct driver_paths *paths,
 		       const struct driver_unit *unit, struct report_row *row,
@@ -167,6 +181,7 @@ static int collect_one(struct report *rep, const struct driver_paths *paths,
 		names[m] = rep->metric[m]->name;
 		row->v[r][m][s] = NAN;
 	}
+	row->warns[r][s] = -1;
 	ret = driver_target_result(&res, paths, unit->target, &unit->spec,
 				   DRIVER_RESULT_LOOKUP);
 	if (ret) {
@@ -186,6 +201,7 @@ static int collect_one(struct report *rep, const struct driver_paths *paths,
 		for (m = 0; m < rep->nr_metrics; m++)
 			row->v[r][m][s] = vals[m];
 		row->ok[r]++;
+		collect_warnings(row, r, s, res.json);
 	}
 	driver_result_release(&res);
 	return 0;
@@ -301,6 +317,69 @@ const char *report_run_state(const struct report *rep,
 	if (row->ok[r] == rep->seeds)
 		return "finished";
 	return driver_status_name(row->status[r]);
+}
+
+void report_row_warnings(const struct report *rep,
+			 const struct report_row *row, int r,
+			 struct report_warnings *out)
+{
+	int s;
+
+	memset(out, 0, sizeof(*out));
+	for (s = 0; s < rep->seeds; s++) {
+		if (row->warns[r][s] < 0)
+			continue;
+		out->of++;
+		out->warns += row->warns[r][s];
+		out->runs += row->warns[r][s] > 0;
+	}
+}
+
+void report_warnings(const struct report *rep, int t, int r,
+		     struct report_warnings *out)
+{
+	struct report_warnings w;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < rep->nr_rows; i++) {
+		if (t >= 0 && rep->rows[i].topo != t)
+			continue;
+		report_row_warnings(rep, &rep->rows[i], r, &w);
+		out->warns += w.warns;
+		out->runs += w.runs;
+		out->of += w.of;
+	}
+}
+
+void report_fmt_warnings(char *buf, size_t len,
+			 const struct report_warnings *w)
+{
+	snprintf(buf, len, "%d in %d of %d run%s", w->warns, w->runs, w->of,
+		 w->of == 1 ? "" : "s");
+}
+
+size_t report_warned(const struct report *rep, size_t i,
+		     const struct report_row **row, int *side)
+{
+	size_t k, n = 0;
+	int r, s;
+
+	for (k = 0; k < rep->nr_rows; k++)
+		for (r = 0; r < 2; r++) {
+			int warned = 0;
+
+			for (s = 0; s < rep->seeds; s++)
+				warned |= rep->rows[k].warns[r][s] > 0;
+			if (!warned)
+				continue;
+			if (row && n == i) {
+				*row = &rep->rows[k];
+				*side = r;
+			}
+			n++;
+		}
+	return n;
 }
 
 /* ---- ranking and summaries ---- */

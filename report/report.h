@@ -91,6 +91,11 @@ struct report_topology {
  * @verdict: per column
  * @run_verdict: REPORT_WORSE when every seed finished on OLD and not on
  *	NEW, REPORT_BETTER the other way round
+ * @warns: per side and seed, the kernel WARNs of a run that finished (its
+ *	result's "kernel_warnings"; a WARN does not stop a run), -1 for a
+ *	seed that did not finish
+ * @warning: per side, the first WARN of its lowest seed that had one, ""
+ *	when none did
  */
 struct report_row {
 	int topo;
@@ -104,6 +109,8 @@ struct report_row {
 	double worse[REPORT_MAX_METRICS];
 	enum report_verdict verdict[REPORT_MAX_METRICS];
 	enum report_verdict run_verdict;
+	int warns[2][REPORT_MAX_SEEDS];
+	char warning[2][256];
 };
 
 /**
@@ -328,6 +335,37 @@ void report_summarise(const struct report *rep, int t, int m,
  */
 const char *report_run_state(const struct report *rep,
 			     const struct report_row *row, int r);
+
+/**
+ * struct report_warnings - kernel WARNs of one side, over some runs
+ * @warns: the WARNs, summed
+ * @runs: the runs that had one or more
+ * @of: the runs that finished (a run that did not has no count)
+ */
+struct report_warnings {
+	int warns, runs, of;
+};
+
+/**
+ * report_row_warnings() - the WARNs of a side of a row, over its seeds
+ * @rep: the report
+ * @row: the row, collected
+ * @r: 0 OLD, 1 NEW
+ * @out: filled in
+ */
+void report_row_warnings(const struct report *rep,
+			 const struct report_row *row, int r,
+			 struct report_warnings *out);
+
+/**
+ * report_warnings() - the WARNs of a side over a topology's rows
+ * @rep: the report, collected
+ * @t: the topology's index, -1 for every topology
+ * @r: 0 OLD, 1 NEW
+ * @out: filled in
+ */
+void report_warnings(const struct report *rep, int t, int r,
+		     struct report_warnings *out);
 
 /**
  * report_find_changes() - the commits from OLD to NEW that changed the

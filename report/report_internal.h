@@ -21,6 +21,17 @@ void report_set_error(const char *fmt, ...)
 void report_fmt_value(char *buf, size_t len, double v);
 void report_fmt_pct(char *buf, size_t len, double v);
 
+/* "3 in 2 of 3 runs": WARNs, the runs with one, the runs counted. */
+void report_fmt_warnings(char *buf, size_t len,
+			 const struct report_warnings *w);
+
+/*
+ * The sides of rows that had a WARN, in row order, OLD before NEW: their
+ * number, and the @i-th's row and side when @row is not NULL.
+ */
+size_t report_warned(const struct report *rep, size_t i,
+		     const struct report_row **row, int *side);
+
 /* The header report.txt and report.html start with (text.c). */
 void report_text_header(FILE *f, const struct report *rep);
 

@@ -31,6 +31,20 @@ static void text_change(FILE *f, const struct report *rep, size_t i,
 		rep->label[k->metric], a, b, p);
 }
 
+/* @prefix, then OLD's and NEW's WARNs over topology @t (-1: all). */
+static void text_warnings(FILE *f, const struct report *rep,
+			  const char *prefix, int t)
+{
+	struct report_warnings w;
+	char a[64], b[64];
+
+	report_warnings(rep, t, 0, &w);
+	report_fmt_warnings(a, sizeof(a), &w);
+	report_warnings(rep, t, 1, &w);
+	report_fmt_warnings(b, sizeof(b), &w);
+	fprintf(f, "%sOLD %s, NEW %s\n", prefix, a, b);
+}
+
 /* The header the text and the HTML start with. */
 void report_text_header(FILE *f, const struct report *rep)
 {
@@ -50,6 +64,7 @@ void report_text_header(FILE *f, const struct report *rep)
 		"; one seed: noise not judged");
 	fprintf(f, "verdict: %zu regression%s, %zu improvement%s\n", nw,
 		nw == 1 ? "" : "s", nb, nb == 1 ? "" : "s");
+	text_warnings(f, rep, "kernel WARNs (a run goes on past one): ", -1);
 }
 
 static void text_summary(FILE *f, const struct report *rep, int t)
@@ -69,6 +84,35 @@ static void text_summary(FILE *f, const struct report *rep, int t)
 			rep->label[m], sm.worse, sm.better, sm.noise,
 			sm.compared, p);
 	}
+	text_warnings(f, rep, "  kernel WARNs           ", t);
+}
+
+/*
+ * Every side of a row that had a WARN (the first @rep->top), unnumbered:
+ * numbered lines are the ranked changes'.
+ */
+static void text_warned(FILE *f, const struct report *rep)
+{
+	size_t n = report_warned(rep, 0, NULL, NULL), top = rep->top, i;
+
+	fprintf(f, "\nKernel WARNs per pattern and side: how many, in how many of the runs, the first (%zu of %zu)\n",
+		n < top ? n : top, n);
+	for (i = 0; i < n && i < top; i++) {
+		const struct report_row *row;
+		struct report_warnings w;
+		char c[64];
+		int r;
+
+		report_warned(rep, i, &row, &r);
+		report_row_warnings(rep, row, r, &w);
+		report_fmt_warnings(c, sizeof(c), &w);
+		fprintf(f, "  %-14s %-44s %s: %s; the first: %s\n",
+			rep->topo[row->topo].spec,
+			suite_pattern_name(row->pattern), r ? "NEW" : "OLD", c,
+			row->warning[r]);
+	}
+	if (!n)
+		fprintf(f, "  none\n");
 }
 
 static void text_ranked(FILE *f, const struct report *rep, const char *title,
@@ -92,6 +136,7 @@ void report_text(FILE *f, const struct report *rep, int summary)
 	fprintf(f, "\nPer topology (regressions / improvements / noise of compared patterns; median change, positive = worse)\n");
 	for (t = 0; t < rep->nr_topos; t++)
 		text_summary(f, rep, t);
+	text_warned(f, rep);
 	text_ranked(f, rep, "Worst regressions", rep->worse, rep->nr_worse);
 	text_ranked(f, rep, "Best improvements", rep->better, rep->nr_better);
 	fprintf(f, "\nCommits from OLD to NEW that changed the build subset (%zu of %zu commits)\n",

@@ -479,6 +479,13 @@ static cJSON *results_json(const struct sim_config *cfg,
 	cJSON_AddRawToObject(root, "seed", seed);
 	cJSON_AddNumberToObject(root, "duration_ns", (double)cfg->duration_ns);
 	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
+	if (res->warnings) {
+		cJSON *w = cJSON_AddObjectToObject(root, "kernel_warning_first");
+
+		cJSON_AddNumberToObject(w, "time_ns",
+					(double)res->warning_first_ns);
+		cJSON_AddStringToObject(w, "message", res->warning_first);
+	}
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
 	if (cfg->metrics) {
 		metrics_json(root, res, cfg->duration_ns);

@@ -441,7 +441,11 @@ void lh_panic(const char *msg)
 
 void lh_warn(const char *where)
 {
-	sim.warnings++;
+	if (!sim.warnings++) {
+		snprintf(sim.warning_first, sizeof(sim.warning_first), "%s",
+			 where);
+		sim.warning_first_ns = sim.now;
+	}
 	lh_log(4, where);
 	if (sim.cfg->fatal_warnings) {
 		fflush(NULL);
@@ -1080,6 +1084,9 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		out->cpus[i].busy_ns = sim.now - c->idle_ns - c->offline_ns;
 	}
 	out->warnings = sim.warnings;
+	memcpy(out->warning_first, sim.warning_first,
+	       sizeof(out->warning_first));
+	out->warning_first_ns = sim.warning_first_ns;
 	out->events = sim.events;
 	out->work = sim.work;
 	if (cfg->metrics) {

@@ -130,6 +130,8 @@ struct sim_result {
 	int nr_tasks;
 	struct sim_task_result *tasks;	/* nr_tasks entries */
 	unsigned int warnings;
+	char warning_first[512];	/* the first WARN's line, "" if none */
+	uint64_t warning_first_ns;	/* when it came */
 	uint64_t events;
 	struct metrics_result metrics;	/* scores of the workload's tasks */
 	struct power_result power;	/* idle, frequency and energy */

@@ -95,6 +95,8 @@ struct sim {
 	char *log_ring[64];
 	size_t log_next;
 	unsigned int warnings;
+	char warning_first[512];
+	uint64_t warning_first_ns;
 	uint64_t kernel_calls;		/* __cyg_profile_func_enter() */
 	struct sim_kernel_work work;
 };

@@ -4,8 +4,9 @@
  * columns come from the catalogue; the verdicts follow the threshold, the
  * metric's floor and the seeds' noise rule; a crash on NEW is a
  * regression; the ranking's order; the summaries; the text writer's
- * summary; the trend's labels from tags, with the tags of a real
- * repository made by the git CLI.
+ * summary; the kernel WARNs per side, topology and row in the text and
+ * the JSON, and as a result's JSON gives them; the trend's labels from
+ * tags, with the tags of a real repository made by the git CLI.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -15,7 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "report/report.h"
+#include "report/report_internal.h"
 #include "t/tap.h"
 
 static struct driver_target old_rev = { .name = "v1", .commit = "1111" };
@@ -341,6 +345,128 @@ static void test_text_summary(void)
 	report_release(&rep);
 }
 
+/*
+ * Three rows of three seeds: the first WARNs on NEW in seeds 1 and 3, the
+ * second on OLD in seed 2, its seed 1 unfinished; the third never.
+ */
+static void warned_rows(struct report *rep, struct report_row *rows)
+{
+	static const int w[3][2][3] = {
+		{ { 0, 0, 0 }, { 2, 0, 1 } },
+		{ { -1, 1, 0 }, { 0, 0, 0 } },
+		{ { 0, 0, 0 }, { 0, 0, 0 } },
+	};
+	int i, r, s;
+
+	for (i = 0; i < 3; i++) {
+		make_row(rep, &rows[i], 1000);
+		rows[i].pattern = i;
+		for (r = 0; r < 2; r++)
+			for (s = 0; s < 3; s++)
+				rows[i].warns[r][s] = w[i][r][s];
+	}
+	rows[1].ok[0] = 2;
+	snprintf(rows[0].warning[1], sizeof(rows[0].warning[1]),
+		 "WARNING: CPU: 1 PID: 0 at kernel/sched/deadline.c:233");
+	snprintf(rows[1].warning[0], sizeof(rows[1].warning[0]),
+		 "WARNING: CPU: 0 PID: 7 at kernel/sched/fair.c:99");
+	rep->rows = rows;
+	rep->nr_rows = 3;
+}
+
+static void test_warnings(void)
+{
+	struct report_row *rows = calloc(3, sizeof(*rows));
+	struct report_warnings a, b, old, new;
+	const struct report_row *w0 = NULL, *w1 = NULL;
+	struct report rep;
+	int s0 = -1, s1 = -1;
+	size_t n;
+
+	make_report(&rep, 3);
+	warned_rows(&rep, rows);
+	report_row_warnings(&rep, &rows[0], 1, &a);
+	report_row_warnings(&rep, &rows[1], 0, &b);
+	report_warnings(&rep, 0, 0, &old);
+	report_warnings(&rep, -1, 1, &new);
+	n = report_warned(&rep, 0, NULL, NULL);
+	report_warned(&rep, 0, &w0, &s0);
+	report_warned(&rep, 1, &w1, &s1);
+	tap_ok(a.warns == 3 && a.runs == 2 && a.of == 3 &&
+	       b.warns == 1 && b.runs == 1 && b.of == 2 &&
+	       old.warns == 1 && old.runs == 1 && old.of == 8 &&
+	       new.warns == 3 && new.runs == 2 && new.of == 9 &&
+	       n == 2 && w0 == &rows[0] && s0 == 1 && w1 == &rows[1] &&
+	       s1 == 0,
+	       "WARNs per side summed over the seeds that finished (NEW %d in %d of %d runs, OLD %d in %d of %d); %zu sides warned, in row order",
+	       new.warns, new.runs, new.of, old.warns, old.runs, old.of, n);
+	report_release(&rep);
+}
+
+static void test_warnings_written(void)
+{
+	struct report_row *rows = calloc(3, sizeof(*rows));
+	const cJSON *kw, *first, *seeds;
+	char *text = NULL, *json;
+	struct report rep;
+	size_t len = 0;
+	cJSON *root;
+	FILE *f;
+	int ok;
+
+	make_report(&rep, 3);
+	warned_rows(&rep, rows);
+	report_judge(&rep);
+	f = open_memstream(&text, &len);
+	report_text(f, &rep, 0);
+	fclose(f);
+	json = report_json(&rep);
+	root = cJSON_Parse(json);
+	kw = cJSON_GetObjectItem(root, "kernel_warnings");
+	first = cJSON_GetArrayItem(cJSON_GetObjectItem(kw, "warned"), 0);
+	seeds = cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 1),
+		"old"), "kernel_warnings");
+	ok = text &&
+	     strstr(text, "kernel WARNs (a run goes on past one): OLD 1 in 1 of 8 runs, NEW 3 in 2 of 9 runs\n") &&
+	     strstr(text, "  kernel WARNs           OLD 1 in 1 of 8 runs, NEW 3 in 2 of 9 runs\n") &&
+	     strstr(text, "(2 of 2)\n  quad-smt") &&
+	     strstr(text, " NEW: 3 in 2 of 3 runs; the first: WARNING: CPU: 1 PID: 0 at kernel/sched/deadline.c:233\n  quad-smt") &&
+	     strstr(text, " OLD: 1 in 1 of 2 runs; the first: WARNING: CPU: 0 PID: 7 at kernel/sched/fair.c:99\n");
+	ok = ok && kw &&
+	     cJSON_GetNumberValue(cJSON_GetObjectItem(
+		     cJSON_GetObjectItem(kw, "new"), "warnings")) == 3 &&
+	     cJSON_GetNumberValue(cJSON_GetObjectItem(
+		     cJSON_GetObjectItem(kw, "old"), "of")) == 8 &&
+	     !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(first, "side")), "new") &&
+	     cJSON_GetNumberValue(cJSON_GetObjectItem(first, "runs")) == 2 &&
+	     strstr(cJSON_GetStringValue(cJSON_GetObjectItem(first, "first")),
+		    "deadline.c:233") &&
+	     cJSON_GetArraySize(seeds) == 3 &&
+	     cJSON_IsNull(cJSON_GetArrayItem(seeds, 0)) &&
+	     cJSON_GetNumberValue(cJSON_GetArrayItem(seeds, 1)) == 1;
+	tap_ok(ok, "report.txt names the WARNs in its header, per topology and per pattern and side; report.json has them per seed (null: unfinished) and the list");
+	cJSON_Delete(root);
+	free(json);
+	free(text);
+	report_release(&rep);
+}
+
+static void test_result_warnings(void)
+{
+	char first[64] = "x", none[64] = "x", bad[64] = "x";
+	int n = driver_result_warnings("{\"kernel_warnings\": 2, \"kernel_warning_first\": {\"time_ns\": 5, \"message\": \"WARNING: CPU: 0 PID: 0 at a.c:1\"}}",
+				       first, sizeof(first));
+	int z = driver_result_warnings("{\"kernel_warnings\": 0}", none,
+				       sizeof(none));
+	int e = driver_result_warnings("not json", bad, sizeof(bad));
+
+	tap_ok(n == 2 && !strcmp(first, "WARNING: CPU: 0 PID: 0 at a.c:1") &&
+	       z == 0 && !*none && e == -1 && !*bad,
+	       "a result's WARNs: the count and the first's line (%d, %d, %d)",
+	       n, z, e);
+}
+
 static void test_verdict_names(void)
 {
 	tap_ok(!strcmp(report_verdict_name(REPORT_SAME), "same") &&
@@ -430,7 +556,7 @@ int main(void)
 {
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	tap_plan(15);
+	tap_plan(18);
 	test_columns();
 	test_judge_regression();
 	test_judge_improvement();
@@ -443,6 +569,9 @@ int main(void)
 	test_rank_ties();
 	test_summary();
 	test_text_summary();
+	test_warnings();
+	test_warnings_written();
+	test_result_warnings();
 	test_verdict_names();
 	test_trend_label();
 	test_bisect_tags();

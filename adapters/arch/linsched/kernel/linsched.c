@@ -170,6 +170,35 @@ static struct task_struct *task_of(struct lk_task *task)
 	return (struct task_struct *)task;
 }
 
+static int linsched_task_setattr(struct task_struct *p,
+				 const struct sched_attr *sa, const char **why)
+{
+	int ret = sched_setattr_nocheck(p, sa);
+
+	if (ret)
+		*why = ret == -EOPNOTSUPP ?
+			"util_min/util_max need a kernel built with CONFIG_UCLAMP_TASK" :
+			ret == -EBUSY ?
+			"the kernel refused the SCHED_DEADLINE parameters (admission control: not enough bandwidth)" :
+			"the kernel refused the policy and its parameters (sched_setattr)";
+	return ret;
+}
+
+/*
+ * A task of every other policy is set before its first wakeup, so that a
+ * refused one stays TASK_NEW, unseen. A SCHED_DEADLINE task is woken
+ * first, as a fair task, and set once queued, as rt-app's thread sets
+ * itself: the kernel never forks a deadline task (sched_fork() refuses
+ * one), and deadline.c gives a task its first runtime and deadline
+ * (setup_new_dl_entity()) and counts it in running_bw only when it enters
+ * the class queued (ENQUEUE_RESTORE/MOVE) or by a wakeup (ENQUEUE_WAKEUP).
+ * wake_up_new_task()'s ENQUEUE_INITIAL does neither: the task would be
+ * throttled at once with runtime 0 ("DL replenish lagged too much") and
+ * its first block would take its bandwidth out of a running_bw that never
+ * had it (the underflow WARN of 7.x's __sub_running_bw(); 6.x compiled
+ * the same check out without CONFIG_SCHED_DEBUG). A refusal ends the run,
+ * so the woken task is never seen.
+ */
 struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
 			    const char **why)
 {
@@ -182,6 +211,7 @@ struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
 		.sched_deadline = attr->dl_deadline,
 		.sched_period = attr->dl_period,
 	};
+	bool deadline = attr->policy == SCHED_DEADLINE;
 	struct task_struct *p;
 	int ret;
 
@@ -195,18 +225,10 @@ struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
 	}
 	p = linsched_fork(attr->name, attr->main, attr->payload, LT_USER);
 	/* a fair task's dl_runtime is its slice request (sched_runtime) */
-	if (attr->policy || attr->nice || sa.sched_flags || attr->dl_runtime) {
-		ret = sched_setattr_nocheck(p, &sa);
-		if (ret) {
-			/* never woken: the task stays TASK_NEW, unseen */
-			*why = ret == -EOPNOTSUPP ?
-				"util_min/util_max need a kernel built with CONFIG_UCLAMP_TASK" :
-				ret == -EBUSY ?
-				"the kernel refused the SCHED_DEADLINE parameters (admission control: not enough bandwidth)" :
-				"the kernel refused the policy and its parameters (sched_setattr)";
-			return NULL;
-		}
-	}
+	if (!deadline &&
+	    (attr->policy || attr->nice || sa.sched_flags || attr->dl_runtime) &&
+	    linsched_task_setattr(p, &sa, why))
+		return NULL;
 	if (attr->nr_allowed) {
 		ret = lk_task_set_affinity((struct lk_task *)p, attr->nr_allowed,
 					   attr->allowed);
@@ -216,6 +238,8 @@ struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
 		}
 	}
 	wake_up_new_task(p);
+	if (deadline && linsched_task_setattr(p, &sa, why))
+		return NULL;
 	return (struct lk_task *)p;
 }
 
