@@ -43,6 +43,8 @@ enum guile_mode {
 	GUILE_REPLAY,
 };
 
+struct guile_step;
+
 /**
  * struct guile_progress - where a bisection is
  * @step: steps made (GOOD and BAD count)
@@ -51,6 +53,7 @@ enum guile_mode {
  * @commits_left: commits that may still be the first bad one
  * @steps_left: an estimate of the steps to go
  * @running: the commit being built and run now, or NULL after a step
+ * @decided: the step just decided, once for each step (NULL otherwise)
  */
 struct guile_progress {
 	int step;
@@ -59,6 +62,7 @@ struct guile_progress {
 	size_t commits_left;
 	int steps_left;
 	const char *running;
+	const struct guile_step *decided;
 };
 
 /**
@@ -167,6 +171,16 @@ enum guile_outcome {
  * @value: the median of the metric over its runs, when @has_value
  * @has_value: whether the runs gave the metric
  * @nr_runs: runs (seeds) it took
+ * @joined: the other classes that took this verdict with it, as their
+ *	build is this one's (a skip of a build that did not decide skips
+ *	every class of that build at once), ascending; NULL when none
+ * @nr_joined: their number
+ * @values: the metric over its runs, in the order they were made
+ * @nr_values: their number
+ * @good_values: GOOD's metric for the same seeds (a skip with values
+ *	only: a revision that ran but did not decide); NULL otherwise
+ * @nr_good_values: their number
+ * @details: the judge's details as JSON text, or NULL
  */
 struct guile_step {
 	int step;
@@ -177,6 +191,13 @@ struct guile_step {
 	double value;
 	int has_value;
 	int nr_runs;
+	long *joined;
+	size_t nr_joined;
+	double *values;
+	size_t nr_values;
+	double *good_values;
+	size_t nr_good_values;
+	char *details;
 };
 
 /**

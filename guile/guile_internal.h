@@ -88,6 +88,9 @@ enum session_error {
  * @step: steps decided in this session
  * @pre: what (prefetch) did for runs not read yet
  * @nr_pre: their number
+ * @format: the log format the session decides by: the log's own with
+ *	--continue and --replay (1 for logs made before skips were joined
+ *	and searched away from), else LOG_FORMAT
  */
 struct session {
 	struct guile_config cfg;
@@ -108,6 +111,7 @@ struct session {
 	struct prefetched *pre;
 	size_t nr_pre;
 	size_t cap_pre;
+	int format;
 };
 
 void guile_set_error(const char *fmt, ...)
@@ -116,6 +120,7 @@ void guile_set_error(const char *fmt, ...)
 int session_open(struct session *s, const struct guile_config *cfg,
 		 struct guile_answer *answer);
 void session_close(struct session *s);
+void session_steps_free(struct guile_step *steps, size_t n);
 int session_resolve(struct session *s, const char *rev, char out[41]);
 long session_class_of(const struct session *s, const char *commit);
 int session_run(struct session *s, const char *rev, unsigned long long seed,
@@ -125,7 +130,8 @@ int session_prefetch(struct session *s, const char *const *revs, size_t nr,
 int session_build(struct session *s, const char *rev, int *status,
 		  char **exe_or_reason);
 int session_step(struct session *s, long cls, const char *verdict,
-		 const char *reason, cJSON *details, long round);
+		 const char *reason, cJSON *details, long round,
+		 const long *joined, size_t nr_joined);
 void session_progress(struct session *s, size_t commits_left,
 		      int steps_left);
 int session_note(struct session *s, const char *msg);

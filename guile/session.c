@@ -23,11 +23,18 @@
 #include "guile/guile_internal.h"
 #include "metrics/metrics.h"
 
-#define LOG_FORMAT 1
+/*
+ * 2: a skipped build's neighbours of the same build are skipped with it
+ * ("joined" in its step) and the search tests away from skipped classes;
+ * 1: one class at a time, the next nearest the middle. A log is decided
+ * again (--continue, --replay) by the rules of its format.
+ */
+#define LOG_FORMAT 2
 
 LSB_DEFINE_LAST_ERROR(guile)
 
-static void report_progress(struct session *s, const char *running);
+static void report_progress(struct session *s, const char *running,
+			    const struct guile_step *decided);
 
 /* Append one event to the log and make it durable before going on. */
 static int log_append(struct session *s, const cJSON *ev)
@@ -357,6 +364,7 @@ static int session_log(struct session *s)
 	int ret = 0;
 
 	s->start = start_event(s);
+	s->format = LOG_FORMAT;
 	if (c->mode != GUILE_REPLAY && c->out_dir) {
 		if (lsb_mkdir_p(c->out_dir)) {
 			guile_set_error("cannot create '%s': %s", c->out_dir,
@@ -369,6 +377,8 @@ static int session_log(struct session *s)
 	}
 	if (c->mode == GUILE_REPLAY) {
 		ret = log_load(s, c->replay_log, 0, &logged);
+		if (!ret)
+			s->format = (int)num_of(logged, "format", 1);
 		cJSON_Delete(logged);
 		return ret;
 	}
@@ -410,6 +420,8 @@ static int session_log(struct session *s)
 	ret = log_load(s, path, 1, &logged);
 	if (!ret)
 		ret = same_bisection(logged, s->start, path);
+	if (!ret)
+		s->format = (int)num_of(logged, "format", 1);
 	cJSON_Delete(logged);
 	return ret ? ret : open_log(s);
 }
@@ -423,6 +435,7 @@ int session_open(struct session *s, const struct guile_config *cfg,
 	s->cfg = *cfg;
 	s->log_fd = -1;
 	s->lock_fd = -1;
+	s->format = LOG_FORMAT;
 	s->answer = answer;
 	if (!s->cfg.metric)
 		s->cfg.metric = "balance_score";
@@ -476,6 +489,19 @@ void session_close(struct session *s)
 	memset(s, 0, sizeof(*s));
 	s->log_fd = -1;
 	s->lock_fd = -1;
+}
+
+void session_steps_free(struct guile_step *steps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(steps[i].joined);
+		free(steps[i].values);
+		free(steps[i].good_values);
+		free(steps[i].details);
+	}
+	free(steps);
 }
 
 int session_resolve(struct session *s, const char *rev, char out[41])
@@ -662,7 +688,7 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	}
 	spec.seed = seed;
 	spec.metrics = 1;
-	report_progress(s, commit);
+	report_progress(s, commit, NULL);
 	ret = driver_result(&r, s->cfg.paths, s->cfg.repo, commit, &spec,
 			    s->cfg.jobs, s->cfg.verbose);
 	if (ret == DRIVER_UNSUPPORTED) {
@@ -774,7 +800,7 @@ static int prepare_rev(struct session *s, struct pre_rev *r)
 
 	if (!r->missing || r->prepared)
 		return 0;
-	report_progress(s, r->commit);
+	report_progress(s, r->commit, NULL);
 	ret = driver_target_prepare(&r->t, s->cfg.paths, s->cfg.repo,
 				    r->commit, s->cfg.jobs, s->cfg.verbose);
 	r->prepared = 1;
@@ -837,7 +863,7 @@ static int build_at_once(struct session *s, struct pre_rev *revs, size_t nr)
 	if (nb < 2)
 		return 0;	/* prepared in this process, as for one */
 	jobs = s->cfg.jobs / (int)nb > 1 ? s->cfg.jobs / (int)nb : 1;
-	report_progress(s, revs[0].commit);
+	report_progress(s, revs[0].commit, NULL);
 	for (i = 0; i < nr; i++) {
 		if (!revs[i].missing || revs[i].prepared)
 			continue;
@@ -1002,53 +1028,171 @@ static int dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The metric over the runs of a subset, and their count. */
+/* The run of GOOD with @seed the session knows, or NULL. */
+static const struct run_entry *good_run(const struct session *s,
+					unsigned long long seed)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_runs; i++)
+		if (s->runs[i].seed == seed &&
+		    !strcmp(s->runs[i].subset, s->classes->good_subset))
+			return &s->runs[i];
+	return NULL;
+}
+
+/*
+ * The metric over the runs of a subset, their count and median, as a JSON
+ * array; with @good, GOOD's metric for the same seeds into
+ * @st->good_values and *@good.
+ */
 static cJSON *step_values(const struct session *s, const char *subset,
-			  struct guile_step *st)
+			  struct guile_step *st, cJSON **good)
 {
 	cJSON *arr = cJSON_CreateArray();
 	double *v = calloc(s->nr_runs + 1, sizeof(double));
+	double *g = good ? calloc(s->nr_runs + 1, sizeof(double)) : NULL;
 	size_t i, n = 0;
 
+	if (good)
+		*good = cJSON_CreateArray();
 	for (i = 0; i < s->nr_runs; i++) {
+		const struct run_entry *gr;
+
 		if (strcmp(s->runs[i].subset, subset))
 			continue;
 		st->nr_runs++;
-		if (s->runs[i].has_value && v) {
-			v[n++] = s->runs[i].value;
-			cJSON_AddItemToArray(arr,
-				cJSON_CreateNumber(s->runs[i].value));
+		if (!s->runs[i].has_value || !v)
+			continue;
+		v[n++] = s->runs[i].value;
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(s->runs[i].value));
+		gr = good ? good_run(s, s->runs[i].seed) : NULL;
+		if (gr && gr->has_value && g) {
+			g[st->nr_good_values++] = gr->value;
+			cJSON_AddItemToArray(*good,
+					     cJSON_CreateNumber(gr->value));
 		}
 	}
 	if (n) {
+		st->values = malloc(n * sizeof(double));
+		if (st->values) {
+			memcpy(st->values, v, n * sizeof(double));
+			st->nr_values = n;
+		}
 		qsort(v, n, sizeof(double), dbl_cmp);
 		st->has_value = 1;
 		st->value = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	}
+	if (st->nr_good_values)
+		st->good_values = g;
+	else
+		free(g);
 	free(v);
 	return arr;
 }
 
+/* The classes joined to a step, checked and kept with it. */
+static int step_joined(const struct session *s, struct guile_step *st,
+		       const long *joined, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (joined[i] < 0 || joined[i] >= (long)s->classes->nr_classes ||
+		    joined[i] == st->cls || (i && joined[i] <= joined[i - 1])) {
+			guile_set_error("log-step: the joined classes must be classes of the range other than %ld, ascending",
+					st->cls);
+			return SESSION_STOP;
+		}
+	if (!nr)
+		return 0;
+	st->joined = malloc(nr * sizeof(long));
+	if (!st->joined) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	memcpy(st->joined, joined, nr * sizeof(long));
+	st->nr_joined = nr;
+	return 0;
+}
+
+/* Whether a logged step decided as @st: class, verdict, joined classes. */
+static int same_step(const cJSON *logged, const struct guile_step *st)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(logged, "joined");
+	const cJSON *c;
+	size_t i = 0;
+
+	if ((long)num_of(logged, "class", -9) != st->cls ||
+	    strcmp(str_of(logged, "verdict"), st->verdict))
+		return 0;
+	cJSON_ArrayForEach(c, j) {
+		if (i >= st->nr_joined || !cJSON_IsNumber(c) ||
+		    (long)c->valuedouble != st->joined[i])
+			return 0;
+		i++;
+	}
+	return i == st->nr_joined;
+}
+
+/* " with classes 3-4, 6" for a step's joined classes, or "" */
+static void joined_text(char *out, size_t len, const long *v, size_t n)
+{
+	*out = '\0';
+	if (n) {
+		lsb_pathf(out, len, " with class%s ", n == 1 ? "" : "es");
+		lsb_ranges_text(out + strlen(out), len - strlen(out), v, n);
+	}
+}
+
+/* The error of a resumed or replayed step that decides otherwise. */
+static int step_differs(const struct session *s, const cJSON *logged,
+			const struct guile_step *st)
+{
+	const cJSON *c;
+	char was[300], now[300];
+	long jl[64];
+	size_t n = 0;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(logged,
+								"joined"))
+		if (n < 64 && cJSON_IsNumber(c))
+			jl[n++] = (long)c->valuedouble;
+	joined_text(was, sizeof(was), jl, n);
+	joined_text(now, sizeof(now), st->joined, st->nr_joined);
+	guile_set_error("step %d differs from the log '%s': the log has class %ld %s%s, now class %ld is %s%s%s",
+			st->step, s->answer->log_path,
+			(long)num_of(logged, "class", -9),
+			str_of(logged, "verdict"), was, st->cls, st->verdict,
+			now, s->cfg.mode == GUILE_REPLAY ? "" :
+			" (did the script change? run without --continue to start again: the result cache keeps the runs)");
+	return SESSION_STOP;
+}
+
 int session_step(struct session *s, long cls, const char *verdict,
-		 const char *reason, cJSON *details, long round)
+		 const char *reason, cJSON *details, long round,
+		 const long *joined, size_t nr_joined)
 {
 	struct guile_answer *a = s->answer;
 	struct guile_step *st;
 	const char *commit, *subset;
-	cJSON *ev, *logged;
+	cJSON *ev, *logged, *values, *good = NULL;
 	void *p;
-	int ret = 0;
+	int ret = 0, skip;
 
 	if (!s->classes || cls < -1 || cls >= (long)s->classes->nr_classes) {
 		guile_set_error("log-step: no class %ld in the range", cls);
+		cJSON_Delete(details);
 		return SESSION_STOP;
 	}
 	if (strcmp(verdict, "good") && strcmp(verdict, "bad") &&
 	    strcmp(verdict, "skip")) {
 		guile_set_error("log-step: the verdict '%s' is not good, bad or skip",
 				verdict);
+		cJSON_Delete(details);
 		return SESSION_STOP;
 	}
+	skip = !strcmp(verdict, "skip");
 	commit = cls < 0 ? s->classes->good :
 		 s->classes->commits[s->classes->classes[cls].first];
 	subset = cls < 0 ? s->classes->good_subset :
@@ -1056,6 +1200,7 @@ int session_step(struct session *s, long cls, const char *verdict,
 	p = realloc(a->steps, (a->nr_steps + 1) * sizeof(*a->steps));
 	if (!p) {
 		guile_set_error("out of memory");
+		cJSON_Delete(details);
 		return SESSION_STOP;
 	}
 	a->steps = p;
@@ -1066,6 +1211,12 @@ int session_step(struct session *s, long cls, const char *verdict,
 	lsb_pathf(st->commit, sizeof(st->commit), "%s", commit);
 	lsb_pathf(st->verdict, sizeof(st->verdict), "%s", verdict);
 	lsb_pathf(st->reason, sizeof(st->reason), "%s", reason ? reason : "");
+	if (step_joined(s, st, joined, nr_joined)) {
+		cJSON_Delete(details);
+		return SESSION_STOP;
+	}
+	if (details)
+		st->details = cJSON_PrintUnformatted(details);
 
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "event", "step");
@@ -1079,35 +1230,44 @@ int session_step(struct session *s, long cls, const char *verdict,
 	cJSON_AddStringToObject(ev, "verdict", verdict);
 	cJSON_AddStringToObject(ev, "reason", st->reason);
 	cJSON_AddStringToObject(ev, "metric", s->cfg.metric);
-	cJSON_AddItemToObject(ev, "values", step_values(s, subset, st));
+	/* a revision that ran and did not decide: GOOD's figures beside */
+	values = step_values(s, subset, st, skip && cls >= 0 ? &good : NULL);
+	cJSON_AddItemToObject(ev, "values", values);
+	if (good && st->has_value)
+		cJSON_AddItemToObject(ev, "good_values", good);
+	else
+		cJSON_Delete(good);
 	if (st->has_value)
 		cJSON_AddNumberToObject(ev, "value", st->value);
 	else
 		cJSON_AddNullToObject(ev, "value");
+	if (nr_joined) {
+		cJSON *arr = cJSON_AddArrayToObject(ev, "joined");
+		size_t i;
+
+		for (i = 0; i < nr_joined; i++)
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateNumber(joined[i]));
+	}
 	if (details)
 		cJSON_AddItemToObject(ev, "details", details);
 
 	logged = cJSON_GetArrayItem(s->logged_steps, st->step - 1);
 	if (logged) {
 		/* a resumed or replayed step must decide as the log did */
-		if ((long)num_of(logged, "class", -9) != cls ||
-		    strcmp(str_of(logged, "verdict"), verdict)) {
-			guile_set_error("step %d differs from the log '%s': the log has class %ld %s, now class %ld is %s%s",
-					st->step, a->log_path,
-					(long)num_of(logged, "class", -9),
-					str_of(logged, "verdict"), cls, verdict,
-					s->cfg.mode == GUILE_REPLAY ? "" :
-					" (did the script change? run without --continue to start again: the result cache keeps the runs)");
-			ret = SESSION_STOP;
-		}
+		if (!same_step(logged, st))
+			ret = step_differs(s, logged, st);
 	} else {
 		ret = log_append(s, ev);
 	}
 	cJSON_Delete(ev);
+	if (!ret)
+		report_progress(s, NULL, st);
 	return ret;
 }
 
-static void report_progress(struct session *s, const char *running)
+static void report_progress(struct session *s, const char *running,
+			    const struct guile_step *decided)
 {
 	const struct guile_step *st;
 	struct guile_progress p = { 0 };
@@ -1122,6 +1282,7 @@ static void report_progress(struct session *s, const char *running)
 	p.commits_left = s->commits_left;
 	p.steps_left = s->steps_left;
 	p.running = running;
+	p.decided = decided;
 	s->cfg.on_progress(&p, s->cfg.payload);
 }
 
@@ -1130,7 +1291,7 @@ void session_progress(struct session *s, size_t commits_left,
 {
 	s->commits_left = commits_left;
 	s->steps_left = steps_left;
-	report_progress(s, NULL);
+	report_progress(s, NULL, NULL);
 }
 
 int session_note(struct session *s, const char *msg)
