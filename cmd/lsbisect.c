@@ -91,8 +91,9 @@ ENGINE_USAGE
 "every neighbouring class of the same build at once. The next revision\n"
 "tested is taken away from skipped ones, as git bisect's skip does. The\n"
 "output directory gets log.jsonl (every step, appended and fsync()ed as\n"
-"made), report.txt, report.json and plot.png (with plot.dat and\n"
-"plot.gp).\n"
+"made; a log there is not touched until a revision of the range is\n"
+"decided, so arguments found bad on the way leave it as it was),\n"
+"report.txt, report.json and plot.png (with plot.dat and plot.gp).\n"
 "\n"
 "Exit status: 0 the first bad commit was found, 1 no regression (BAD is\n"
 "not worse than GOOD), 2 usage (also: GOOD not an ancestor of BAD, GOOD or\n"
@@ -502,8 +503,8 @@ static int bisect(struct guile_config *cfg, struct bisect_opts *o)
 	}
 	if (ret == GUILE_USAGE || ret == GUILE_STOPPED) {
 		fprintf(stderr, "error: %s\n", a->message);
-		if (ret == GUILE_STOPPED && *a->log_path &&
-		    cfg->mode != GUILE_REPLAY && !access(a->log_path, F_OK))
+		if (ret == GUILE_STOPPED &&
+		    (a->log_begun || cfg->mode == GUILE_CONTINUE))
 			fprintf(stderr, "the log '%s' keeps what was done (%zu steps): resume with --continue\n",
 				a->log_path, a->nr_steps);
 	} else if (lsbisect_report(cfg, a, o->out_dir)) {

@@ -30,8 +30,9 @@
 
 /**
  * enum guile_mode - how a session treats its log
- * @GUILE_NEW: start a bisection; an unfinished log in the output directory
- *	is an error, a finished one is replaced
+ * @GUILE_NEW: start a bisection; a log in the output directory is moved to
+ *	log.prev.jsonl once the new one has something to keep (its first
+ *	decided revision of the range), never before
  * @GUILE_CONTINUE: resume the log in the output directory: logged runs are
  *	taken from it, logged steps must come out the same
  * @GUILE_REPLAY: make every decision again from another log, without
@@ -214,6 +215,9 @@ struct guile_step {
  * @classes: the range (NULL when it could not be made)
  * @metric: the metric name the values are of
  * @log_path: the log
+ * @log_begun: this session wrote to the log and keeps it (a new
+ *	bisection in a directory that has a log writes nothing until it has
+ *	decided a revision of the range)
  * @nr_built: revisions built by this session (relinks do not count)
  * @nr_ran: simulations run by this session
  * @nr_cached: runs taken from the result cache
@@ -232,6 +236,7 @@ struct guile_answer {
 	char metric[128];
 	int higher_is_better;		/* the metric's direction, from Scheme */
 	char log_path[4200];
+	int log_begun;
 	int nr_built;
 	int nr_ran;
 	int nr_cached;

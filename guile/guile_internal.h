@@ -64,6 +64,23 @@ struct prefetched {
 	int corrupt;
 };
 
+/*
+ * Where a session's log is. A log in the output directory is not touched
+ * until the session has something to keep: a new bisection keeps its
+ * events (GOOD's runs and step, BAD's when it is skipped) in memory until
+ * its first decided revision of the range (a step of a class that is not
+ * a skip), a note or its end; --continue writes from its first event. So
+ * arguments found bad on the way (an unknown metric, GOOD or BAD
+ * untestable) leave a finished bisection's directory as it was. Where
+ * there is no log, a new one is written at once (and removed again on a
+ * usage error).
+ */
+enum log_state {
+	LOG_NONE,	/* no log: a replay, the REPL, a script */
+	LOG_DEFERRED,	/* to be written from the first event kept */
+	LOG_OPEN,	/* written */
+};
+
 /* Failures a session reports: a usage error, or one that stops it. */
 enum session_error {
 	SESSION_USAGE = -2,
@@ -91,6 +108,14 @@ enum session_error {
  * @format: the log format the session decides by: the log's own with
  *	--continue and --replay (1 for logs made before skips were joined
  *	and searched away from), else LOG_FORMAT
+ * @log_state: see enum log_state
+ * @pending: the events kept while the log is deferred, as their lines
+ * @nr_pending: their number
+ * @had_log: the output directory held a log when the session began
+ * @cut_at: with --continue, where a last line cut short begins (-1: none)
+ * @made_dir: the session made the output directory, and its parents up
+ *	to @made_top, the first that was missing
+ * @made_lock: the session made OUT/.lock
  */
 struct session {
 	struct guile_config cfg;
@@ -112,6 +137,15 @@ struct session {
 	size_t nr_pre;
 	size_t cap_pre;
 	int format;
+	enum log_state log_state;
+	char **pending;
+	size_t nr_pending;
+	size_t cap_pending;
+	int had_log;
+	long cut_at;
+	int made_dir;
+	char made_top[4200];
+	int made_lock;
 };
 
 void guile_set_error(const char *fmt, ...)

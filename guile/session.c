@@ -35,23 +35,14 @@ LSB_DEFINE_LAST_ERROR(guile)
 
 static void report_progress(struct session *s, const char *running,
 			    const struct guile_step *decided);
+static int log_begin(struct session *s);
 
-/* Append one event to the log and make it durable before going on. */
-static int log_append(struct session *s, const cJSON *ev)
+/* Write @len bytes of @text to the log and make them durable. */
+static int log_write(struct session *s, const char *text, size_t len)
 {
-	char *text;
-	size_t len, done = 0;
+	size_t done = 0;
 	ssize_t n;
 
-	if (s->log_fd < 0)
-		return 0;
-	text = cJSON_PrintUnformatted(ev);
-	if (!text) {
-		guile_set_error("out of memory");
-		return SESSION_STOP;
-	}
-	len = strlen(text);
-	text[len++] = '\n';	/* replaces the NUL; the buffer is not a string now */
 	while (done < len) {
 		n = write(s->log_fd, text + done, len - done);
 		if (n < 0 && errno == EINTR)
@@ -60,13 +51,54 @@ static int log_append(struct session *s, const cJSON *ev)
 			break;
 		done += n;
 	}
-	free(text);
 	if (done != len || fsync(s->log_fd)) {
 		guile_set_error("cannot write the log '%s': %s",
 				s->answer->log_path, strerror(errno));
 		return SESSION_STOP;
 	}
 	return 0;
+}
+
+/*
+ * Append one event to the log and make it durable before going on; while
+ * the log is deferred and @keep allows, keep it for later instead.
+ */
+static int log_event(struct session *s, const cJSON *ev, int keep)
+{
+	char *text;
+	size_t len;
+	int ret;
+
+	if (s->log_state == LOG_NONE)
+		return 0;
+	text = cJSON_PrintUnformatted(ev);
+	if (!text) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	if (s->log_state == LOG_DEFERRED && keep &&
+	    s->cfg.mode == GUILE_NEW) {
+		if (LSB_GROW(s->pending, s->nr_pending + 1, s->cap_pending)) {
+			free(text);
+			guile_set_error("out of memory");
+			return SESSION_STOP;
+		}
+		s->pending[s->nr_pending++] = text;
+		return 0;
+	}
+	ret = log_begin(s);
+	if (!ret) {
+		len = strlen(text);
+		text[len++] = '\n';	/* replaces the NUL: not a string now */
+		ret = log_write(s, text, len);
+	}
+	free(text);
+	return ret;
+}
+
+static int log_append(struct session *s, const cJSON *ev)
+{
+	return log_event(s, ev, 0);
 }
 
 static struct run_entry *add_run(struct session *s)
@@ -129,10 +161,11 @@ static int load_run(struct session *s, cJSON *ev)
 }
 
 /*
- * Read a log: its start event, runs, steps and end. With @repair, a last
- * line cut short (a process killed while writing) is cut off the file.
+ * Read a log: its start event, runs, steps and end. A last line cut short
+ * (a process killed while writing) is left out; when @cut is not NULL it
+ * receives where that line begins (-1: none), for log_begin() to cut off.
  */
-static int log_load(struct session *s, const char *path, int repair,
+static int log_load(struct session *s, const char *path, long *cut,
 		    cJSON **start)
 {
 	size_t len, line = 0;
@@ -140,6 +173,8 @@ static int log_load(struct session *s, const char *path, int repair,
 	int ret = 0;
 
 	*start = NULL;
+	if (cut)
+		*cut = -1;
 	if (!text) {
 		guile_set_error("cannot read the log '%s': %s", path,
 				strerror(errno));
@@ -161,11 +196,8 @@ static int log_load(struct session *s, const char *path, int repair,
 				break;
 			}
 			/* the last line, cut short */
-			if (repair && truncate(path, p - text)) {
-				guile_set_error("cannot repair the log '%s': %s",
-						path, strerror(errno));
-				ret = SESSION_STOP;
-			}
+			if (cut)
+				*cut = (long)(p - text);
 			break;
 		}
 		kind = str_of(ev, "event");
@@ -311,50 +343,116 @@ static int open_log(struct session *s)
 	return 0;
 }
 
+/* The whole of OUT/.lock, as fcntl() locks it. */
+static int lock_op(int fd, int cmd, struct flock *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->l_type = F_WRLCK;
+	l->l_whence = SEEK_SET;
+	return fcntl(fd, cmd, l);
+}
+
+/* The lock's holder says who it is; a new lock file is the session's. */
+static void lock_holder(int fd)
+{
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
+
+	if (ftruncate(fd, 0) || pwrite(fd, text, (size_t)n, 0) != n) {
+		/* held all the same; fcntl() says by whom */
+	}
+}
+
 /*
- * One bisection at a time in a directory: OUT/.lock, flock()ed, holding
- * the pid of its holder so that the one refused can say who it is.
+ * One bisection at a time in a directory: OUT/.lock, locked with fcntl()
+ * (F_GETLK names the holder to the one refused). The directory and the
+ * file are made when missing and removed again when the session keeps
+ * nothing (session_close()); a lock file that is there is not written
+ * until the log begins. A lock taken on a file another session removed
+ * meanwhile is taken again on the new one.
  */
 static int lock_out_dir(struct session *s, const char *dir)
 {
-	char lock[4300], *holder;
-	int pid = 0, n;
+	char lock[4300];
+	struct stat st, at;
+	struct flock l;
+	int tries;
 
 	lsb_pathf(lock, sizeof(lock), "%s/.lock", dir);
-	s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (s->lock_fd < 0) {
-		guile_set_error("cannot open the lock '%s': %s", lock,
-				strerror(errno));
-		return SESSION_USAGE;
-	}
-	if (!flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
-		char text[32];
+	if (stat(dir, &st)) {
+		char *slash;
 
-		n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
-		if (ftruncate(s->lock_fd, 0) ||
-		    pwrite(s->lock_fd, text, (size_t)n, 0) != n) {
-			/* held all the same; the next one cannot say by whom */
+		/* the first missing directory, for log_end() to remove */
+		lsb_pathf(s->made_top, sizeof(s->made_top), "%s", dir);
+		lsb_pathf(lock, sizeof(lock), "%s", dir);
+		while ((slash = strrchr(lock, '/')) && slash != lock) {
+			*slash = '\0';
+			if (!stat(lock, &st))
+				break;
+			lsb_pathf(s->made_top, sizeof(s->made_top), "%s",
+				  lock);
 		}
-		return 0;
+		lsb_pathf(lock, sizeof(lock), "%s/.lock", dir);
+		if (lsb_mkdir_p(dir)) {
+			guile_set_error("cannot create '%s': %s", dir,
+					strerror(errno));
+			return SESSION_STOP;
+		}
+		s->made_dir = 1;
 	}
-	if (errno != EWOULDBLOCK) {
-		guile_set_error("cannot lock '%s': %s", lock, strerror(errno));
-		return SESSION_USAGE;
+	for (tries = 0; tries < 10; tries++) {
+		s->made_lock = 0;
+		s->lock_fd = open(lock, O_RDWR | O_CLOEXEC);
+		if (s->lock_fd < 0 && errno == ENOENT) {
+			s->lock_fd = open(lock, O_RDWR | O_CREAT | O_EXCL |
+					  O_CLOEXEC, 0644);
+			s->made_lock = s->lock_fd >= 0;
+			if (s->lock_fd < 0 && errno == EEXIST)
+				continue;
+		}
+		if (s->lock_fd < 0) {
+			guile_set_error("cannot open the lock '%s': %s", lock,
+					strerror(errno));
+			return SESSION_USAGE;
+		}
+		if (lock_op(s->lock_fd, F_SETLK, &l)) {
+			int err = errno;
+
+			if (err != EAGAIN && err != EACCES) {
+				guile_set_error("cannot lock '%s': %s", lock,
+						strerror(err));
+				return SESSION_USAGE;
+			}
+			if (!lock_op(s->lock_fd, F_GETLK, &l) &&
+			    l.l_type != F_UNLCK && l.l_pid > 0)
+				guile_set_error("another lsbisect works in '%s': the lock '%s' is held by pid %d",
+						dir, lock, (int)l.l_pid);
+			else
+				guile_set_error("another lsbisect works in '%s': the lock '%s' is held",
+						dir, lock);
+			return SESSION_USAGE;
+		}
+		/* the file locked must still be the one of that name */
+		if (!fstat(s->lock_fd, &st) && !stat(lock, &at) &&
+		    st.st_ino == at.st_ino && st.st_dev == at.st_dev) {
+			if (s->made_lock)
+				lock_holder(s->lock_fd);
+			return 0;
+		}
+		close(s->lock_fd);
+		s->lock_fd = -1;
 	}
-	holder = lsb_read_file(lock, NULL);
-	if (holder)
-		pid = atoi(holder);
-	free(holder);
-	if (pid > 0)
-		guile_set_error("another lsbisect works in '%s': the lock '%s' is held by pid %d",
-				dir, lock, pid);
-	else
-		guile_set_error("another lsbisect works in '%s': the lock '%s' is held",
-				dir, lock);
+	guile_set_error("cannot lock '%s': it keeps being removed", lock);
 	return SESSION_USAGE;
 }
 
-/* Set up the log as the mode says. */
+/*
+ * The log as the mode says: a replay reads its log; --continue checks the
+ * log is of this bisection, before anything in the output directory
+ * changes, and writes from its first new event; a new bisection writes
+ * at once where there is no log, else once it has something to keep
+ * (log_begin()). Either locks the directory.
+ */
 static int session_log(struct session *s)
 {
 	const struct guile_config *c = &s->cfg;
@@ -365,18 +463,8 @@ static int session_log(struct session *s)
 
 	s->start = start_event(s);
 	s->format = LOG_FORMAT;
-	if (c->mode != GUILE_REPLAY && c->out_dir) {
-		if (lsb_mkdir_p(c->out_dir)) {
-			guile_set_error("cannot create '%s': %s", c->out_dir,
-					strerror(errno));
-			return SESSION_STOP;
-		}
-		ret = lock_out_dir(s, c->out_dir);
-		if (ret)
-			return ret;
-	}
 	if (c->mode == GUILE_REPLAY) {
-		ret = log_load(s, c->replay_log, 0, &logged);
+		ret = log_load(s, c->replay_log, NULL, &logged);
 		if (!ret)
 			s->format = (int)num_of(logged, "format", 1);
 		cJSON_Delete(logged);
@@ -384,25 +472,58 @@ static int session_log(struct session *s)
 	}
 	if (!c->out_dir)
 		return 0;
-	if (lsb_mkdir_p(c->out_dir)) {
-		guile_set_error("cannot create '%s': %s", c->out_dir,
-				strerror(errno));
-		return SESSION_STOP;
+	if (c->mode == GUILE_CONTINUE && (stat(path, &st) || !st.st_size)) {
+		guile_set_error("there is no bisection to continue in '%s'",
+				c->out_dir);
+		return SESSION_USAGE;
 	}
-	if (stat(path, &st) || !st.st_size) {
-		if (c->mode == GUILE_CONTINUE) {
-			guile_set_error("there is no bisection to continue in '%s'",
-					c->out_dir);
-			return SESSION_USAGE;
-		}
-		unlink(path);
-		ret = open_log(s);
-		return ret ? ret : log_append(s, s->start);
-	}
+	ret = lock_out_dir(s, c->out_dir);
+	if (ret)
+		return ret;
+	s->log_state = LOG_DEFERRED;
 	if (c->mode == GUILE_NEW) {
-		/* start afresh; the result cache still has the runs */
-		char prev[4300], msg[4500];
+		/* a log there is kept until this one has something to keep */
+		s->had_log = !stat(path, &st) && st.st_size;
+		return s->had_log ? 0 : log_begin(s);
+	}
+	ret = log_load(s, path, &s->cut_at, &logged);
+	if (!ret)
+		ret = same_bisection(logged, s->start, path);
+	if (!ret)
+		s->format = (int)num_of(logged, "format", 1);
+	cJSON_Delete(logged);
+	return ret;
+}
 
+/*
+ * Write the log from here on: a new bisection moves a log that is there
+ * to log.prev.jsonl and writes its start and the events it kept; a
+ * continued one cuts off a last line cut short. The lock names its
+ * holder from now.
+ */
+static int log_begin(struct session *s)
+{
+	const struct guile_config *c = &s->cfg;
+	const char *path = s->answer->log_path;
+	char prev[4300], msg[4500];
+	size_t i;
+	int ret = 0;
+
+	if (s->log_state != LOG_DEFERRED)
+		return 0;
+	s->log_state = LOG_OPEN;
+	s->answer->log_begun = 1;
+	lock_holder(s->lock_fd);
+	if (c->mode == GUILE_CONTINUE) {
+		if (s->cut_at >= 0 && truncate(path, s->cut_at)) {
+			guile_set_error("cannot repair the log '%s': %s",
+					path, strerror(errno));
+			return SESSION_STOP;
+		}
+		return open_log(s);
+	}
+	if (s->had_log) {
+		/* start afresh; the result cache still has the runs */
 		lsb_pathf(prev, sizeof(prev), "%s/log.prev.jsonl", c->out_dir);
 		if (rename(path, prev)) {
 			guile_set_error("cannot move the log '%s' aside: %s",
@@ -414,16 +535,20 @@ static int session_log(struct session *s)
 			  c->out_dir, prev);
 		if (c->on_message)
 			c->on_message(msg, c->payload);
-		ret = open_log(s);
-		return ret ? ret : log_append(s, s->start);
+	} else {
+		unlink(path);	/* an empty one */
 	}
-	ret = log_load(s, path, 1, &logged);
+	ret = open_log(s);
 	if (!ret)
-		ret = same_bisection(logged, s->start, path);
-	if (!ret)
-		s->format = (int)num_of(logged, "format", 1);
-	cJSON_Delete(logged);
-	return ret ? ret : open_log(s);
+		ret = log_append(s, s->start);
+	for (i = 0; i < s->nr_pending && !ret; i++) {
+		size_t len = strlen(s->pending[i]);
+
+		s->pending[i][len] = '\n';
+		ret = log_write(s, s->pending[i], len + 1);
+		s->pending[i][len] = '\0';
+	}
+	return ret;
 }
 
 int session_open(struct session *s, const struct guile_config *cfg,
@@ -435,6 +560,7 @@ int session_open(struct session *s, const struct guile_config *cfg,
 	s->cfg = *cfg;
 	s->log_fd = -1;
 	s->lock_fd = -1;
+	s->cut_at = -1;
 	s->format = LOG_FORMAT;
 	s->answer = answer;
 	if (!s->cfg.metric)
@@ -468,10 +594,50 @@ int session_open(struct session *s, const struct guile_config *cfg,
 	return session_log(s);
 }
 
+/*
+ * A session that made no bisection (a usage error) leaves the output
+ * directory as it found it: the log it began there when there was none,
+ * the lock file and the directory go if it made them; a log it deferred
+ * was never written.
+ */
+static void log_end(struct session *s)
+{
+	char path[4300];
+	int drop = s->log_state == LOG_OPEN && s->cfg.mode == GUILE_NEW &&
+		   !s->had_log && s->answer->outcome == GUILE_USAGE;
+
+	if (s->log_state == LOG_NONE || (s->log_state == LOG_OPEN && !drop))
+		return;
+	if (drop) {
+		close(s->log_fd);
+		s->log_fd = -1;
+		unlink(s->answer->log_path);
+		s->answer->log_begun = 0;
+	}
+	lsb_pathf(path, sizeof(path), "%s/.lock", s->cfg.out_dir);
+	if (s->made_lock)
+		unlink(path);	/* before the lock goes: see lock_out_dir() */
+	if (!s->made_dir)
+		return;
+	/* the directories made, from OUT up to the first that was missing */
+	lsb_pathf(path, sizeof(path), "%s", s->cfg.out_dir);
+	while (!rmdir(path) && strcmp(path, s->made_top)) {
+		char *slash = strrchr(path, '/');
+
+		if (!slash || slash == path)
+			break;
+		*slash = '\0';
+	}
+}
+
 void session_close(struct session *s)
 {
 	size_t i;
 
+	log_end(s);
+	for (i = 0; i < s->nr_pending; i++)
+		free(s->pending[i]);
+	free(s->pending);
 	for (i = 0; i < s->nr_runs; i++) {
 		free(s->runs[i].reason);
 		cJSON_Delete(s->runs[i].result);
@@ -733,7 +899,7 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 		s->answer->nr_ran++;
 	ev = run_event(e, r.key);
 	driver_result_release(&r);
-	ret = log_append(s, ev);
+	ret = log_event(s, ev, 1);
 	cJSON_Delete(ev);
 	*out = e;
 	return ret;
@@ -1258,7 +1424,8 @@ int session_step(struct session *s, long cls, const char *verdict,
 		if (!same_step(logged, st))
 			ret = step_differs(s, logged, st);
 	} else {
-		ret = log_append(s, ev);
+		/* GOOD, and skips, do not begin a new bisection's log */
+		ret = log_event(s, ev, cls < 0 || skip);
 	}
 	cJSON_Delete(ev);
 	if (!ret)
