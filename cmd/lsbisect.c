@@ -80,21 +80,29 @@ ENGINE_USAGE
 "                      simulator options, as for 'linsched run'\n"
 "      --repl          a Guile REPL with (lsbisect) and (lsbisect strategy)\n"
 "      --scheme FILE   evaluate FILE with those modules, then exit\n"
-"  -q, --quiet         no progress line (it is shown on a terminal only)\n"
+"  -q, --quiet         no progress: a line redrawn on a terminal, else one\n"
+"                      line a step decided (on standard error)\n"
 "  -v, --verbose       show kbuild's output\n"
 "  -h, --help          this text\n"
 "\n"
 "A revision that does not build, crashes (BUG, panic, signal), hangs or\n"
-"times out is skipped, as git bisect skips on exit status 125, and the\n"
-"bisection goes on around it. The output directory gets log.jsonl (every\n"
-"step, appended and fsync()ed as made), report.txt, report.json and\n"
-"plot.png (with plot.dat and plot.gp).\n"
+"times out is skipped, as git bisect skips on exit status 125, and so is\n"
+"one whose runs stay neither good nor bad after --max-seeds seeds: with\n"
+"every neighbouring class of the same build at once. The next revision\n"
+"tested is taken away from skipped ones, as git bisect's skip does. The\n"
+"output directory gets log.jsonl (every step, appended and fsync()ed as\n"
+"made; a log there is not touched until a revision of the range is\n"
+"decided, so arguments found bad on the way leave it as it was),\n"
+"report.txt, report.json and plot.png (with plot.dat and plot.gp).\n"
 "\n"
 "Exit status: 0 the first bad commit was found, 1 no regression (BAD is\n"
 "not worse than GOOD), 2 usage (also: GOOD not an ancestor of BAD, GOOD or\n"
 "BAD cannot be tested, GOOD does not score as good, a script that does\n"
-"not load), 3 skipped revisions leave several candidates (listed), 4 an\n"
-"error stopped the bisection (the log keeps it: --continue).\n";
+"not load, an unknown metric), 3 skipped revisions leave a range: the\n"
+"first bad commit is one of the classes listed, with the figures of the\n"
+"builds that did not decide and what may decide them (git bisect exits 2\n"
+"here; 2 is a usage error in lsbisect), 4 an error stopped the bisection\n"
+"(the log keeps it: --continue).\n";
 
 /* A name made of the arguments, safe as one path component. */
 static void name_part(char *out, size_t len, const char *s, size_t max)
@@ -129,12 +137,51 @@ static void default_out(char *out, size_t len, const struct driver_paths *p,
 
 static int isatty_err;
 
+/*
+ * Off a terminal the progress is one line a step, so that a bisection
+ * whose output goes to a file is seen to move: what was decided, and
+ * how.
+ */
+static void step_line(const struct guile_step *st, const char *metric)
+{
+	char joined[300];
+
+	fprintf(stderr, "lsbisect: step %d: ", st->step);
+	if (st->cls < 0)
+		fprintf(stderr, "GOOD");
+	else
+		fprintf(stderr, "class %ld", st->cls);
+	fprintf(stderr, " (%.12s) %s", st->commit, st->verdict);
+	if (*st->reason)
+		fprintf(stderr, ": %.200s", st->reason);
+	if (st->has_value)
+		fprintf(stderr, ", %s %.6g (%d run%s)", metric, st->value,
+			st->nr_runs, st->nr_runs == 1 ? "" : "s");
+	if (st->nr_joined) {
+		lsb_ranges_text(joined, sizeof(joined), st->joined,
+				st->nr_joined);
+		fprintf(stderr, "; with class%s %s (the same build)",
+			st->nr_joined == 1 ? "" : "es", joined);
+	}
+	fputc('\n', stderr);
+}
+
+struct progress_payload {
+	int quiet;
+	const char *metric;
+};
+
 static void on_progress(const struct guile_progress *p, void *payload)
 {
-	int *quiet = payload;
+	const struct progress_payload *pp = payload;
 
-	if (*quiet || !isatty_err)
+	if (pp->quiet)
 		return;
+	if (!isatty_err) {
+		if (p->decided)
+			step_line(p->decided, pp->metric);
+		return;
+	}
 	if (!p->step) {
 		fprintf(stderr, "\r\033[Klsbisect: testing GOOD %.12s",
 			p->running ? p->running : "");
@@ -425,6 +472,7 @@ static int make_config(int argc, char **argv, const struct bisect_opts *o,
 static int bisect(struct guile_config *cfg, struct bisect_opts *o)
 {
 	static char out[4200];
+	static struct progress_payload pp;
 	struct guile_answer *a = NULL;
 	int ret;
 
@@ -440,9 +488,11 @@ static int bisect(struct guile_config *cfg, struct bisect_opts *o)
 	}
 	cfg->out_dir = o->out_dir;
 	isatty_err = isatty(2);
+	pp.quiet = o->quiet;
+	pp.metric = cfg->metric;
 	cfg->on_progress = on_progress;
 	cfg->on_message = on_message;
-	cfg->payload = &o->quiet;
+	cfg->payload = &pp;
 
 	ret = guile_bisect(cfg, &a);
 	if (isatty_err && !o->quiet)
@@ -453,8 +503,8 @@ static int bisect(struct guile_config *cfg, struct bisect_opts *o)
 	}
 	if (ret == GUILE_USAGE || ret == GUILE_STOPPED) {
 		fprintf(stderr, "error: %s\n", a->message);
-		if (ret == GUILE_STOPPED && *a->log_path &&
-		    cfg->mode != GUILE_REPLAY && !access(a->log_path, F_OK))
+		if (ret == GUILE_STOPPED &&
+		    (a->log_begun || cfg->mode == GUILE_CONTINUE))
 			fprintf(stderr, "the log '%s' keeps what was done (%zu steps): resume with --continue\n",
 				a->log_path, a->nr_steps);
 	} else if (lsbisect_report(cfg, a, o->out_dir)) {

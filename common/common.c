@@ -309,6 +309,26 @@ double lsb_median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+void lsb_ranges_text(char *out, size_t len, const long *v, size_t n)
+{
+	size_t i, j, used = 0;
+	int k;
+
+	*out = '\0';
+	for (i = 0; i < n && used + 1 < len; i = j) {
+		for (j = i + 1; j < n && v[j] == v[j - 1] + 1; j++)
+			;
+		k = j - i > 1 ?
+		    snprintf(out + used, len - used, "%s%ld-%ld", i ? ", " : "",
+			     v[i], v[j - 1]) :
+		    snprintf(out + used, len - used, "%s%ld", i ? ", " : "",
+			     v[i]);
+		if (k < 0)
+			break;
+		used += (size_t)k;
+	}
+}
+
 double lsb_now(void)
 {
 	struct timespec ts;

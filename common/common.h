@@ -200,6 +200,15 @@ int lsb_parse_double(const char *s, double lo, double hi, double *out);
 double lsb_median(double *v, size_t k);
 
 /**
+ * lsb_ranges_text() - ascending numbers as "3, 5-7, 9"
+ * @out: receives the text, cut to @len bytes (always NUL-terminated)
+ * @len: its size, at least 1
+ * @v: the numbers, ascending
+ * @n: their count ("" for none)
+ */
+void lsb_ranges_text(char *out, size_t len, const long *v, size_t n);
+
+/**
  * lsb_now() - seconds on the monotonic clock
  */
 double lsb_now(void);

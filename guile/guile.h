@@ -30,8 +30,9 @@
 
 /**
  * enum guile_mode - how a session treats its log
- * @GUILE_NEW: start a bisection; an unfinished log in the output directory
- *	is an error, a finished one is replaced
+ * @GUILE_NEW: start a bisection; a log in the output directory is moved to
+ *	log.prev.jsonl once the new one has something to keep (its first
+ *	decided revision of the range), never before
  * @GUILE_CONTINUE: resume the log in the output directory: logged runs are
  *	taken from it, logged steps must come out the same
  * @GUILE_REPLAY: make every decision again from another log, without
@@ -43,6 +44,8 @@ enum guile_mode {
 	GUILE_REPLAY,
 };
 
+struct guile_step;
+
 /**
  * struct guile_progress - where a bisection is
  * @step: steps made (GOOD and BAD count)
@@ -51,6 +54,7 @@ enum guile_mode {
  * @commits_left: commits that may still be the first bad one
  * @steps_left: an estimate of the steps to go
  * @running: the commit being built and run now, or NULL after a step
+ * @decided: the step just decided, once for each step (NULL otherwise)
  */
 struct guile_progress {
 	int step;
@@ -59,6 +63,7 @@ struct guile_progress {
 	size_t commits_left;
 	int steps_left;
 	const char *running;
+	const struct guile_step *decided;
 };
 
 /**
@@ -167,6 +172,16 @@ enum guile_outcome {
  * @value: the median of the metric over its runs, when @has_value
  * @has_value: whether the runs gave the metric
  * @nr_runs: runs (seeds) it took
+ * @joined: the other classes that took this verdict with it, as their
+ *	build is this one's (a skip of a build that did not decide skips
+ *	every class of that build at once), ascending; NULL when none
+ * @nr_joined: their number
+ * @values: the metric over its runs, in the order they were made
+ * @nr_values: their number
+ * @good_values: GOOD's metric for the same seeds (a skip with values
+ *	only: a revision that ran but did not decide); NULL otherwise
+ * @nr_good_values: their number
+ * @details: the judge's details as JSON text, or NULL
  */
 struct guile_step {
 	int step;
@@ -177,6 +192,13 @@ struct guile_step {
 	double value;
 	int has_value;
 	int nr_runs;
+	long *joined;
+	size_t nr_joined;
+	double *values;
+	size_t nr_values;
+	double *good_values;
+	size_t nr_good_values;
+	char *details;
 };
 
 /**
@@ -193,6 +215,9 @@ struct guile_step {
  * @classes: the range (NULL when it could not be made)
  * @metric: the metric name the values are of
  * @log_path: the log
+ * @log_begun: this session wrote to the log and keeps it (a new
+ *	bisection in a directory that has a log writes nothing until it has
+ *	decided a revision of the range)
  * @nr_built: revisions built by this session (relinks do not count)
  * @nr_ran: simulations run by this session
  * @nr_cached: runs taken from the result cache
@@ -211,6 +236,7 @@ struct guile_answer {
 	char metric[128];
 	int higher_is_better;		/* the metric's direction, from Scheme */
 	char log_path[4200];
+	int log_begun;
 	int nr_built;
 	int nr_ran;
 	int nr_cached;

@@ -64,6 +64,23 @@ struct prefetched {
 	int corrupt;
 };
 
+/*
+ * Where a session's log is. A log in the output directory is not touched
+ * until the session has something to keep: a new bisection keeps its
+ * events (GOOD's runs and step, BAD's when it is skipped) in memory until
+ * its first decided revision of the range (a step of a class that is not
+ * a skip), a note or its end; --continue writes from its first event. So
+ * arguments found bad on the way (an unknown metric, GOOD or BAD
+ * untestable) leave a finished bisection's directory as it was. Where
+ * there is no log, a new one is written at once (and removed again on a
+ * usage error).
+ */
+enum log_state {
+	LOG_NONE,	/* no log: a replay, the REPL, a script */
+	LOG_DEFERRED,	/* to be written from the first event kept */
+	LOG_OPEN,	/* written */
+};
+
 /* Failures a session reports: a usage error, or one that stops it. */
 enum session_error {
 	SESSION_USAGE = -2,
@@ -88,6 +105,17 @@ enum session_error {
  * @step: steps decided in this session
  * @pre: what (prefetch) did for runs not read yet
  * @nr_pre: their number
+ * @format: the log format the session decides by: the log's own with
+ *	--continue and --replay (1 for logs made before skips were joined
+ *	and searched away from), else LOG_FORMAT
+ * @log_state: see enum log_state
+ * @pending: the events kept while the log is deferred, as their lines
+ * @nr_pending: their number
+ * @had_log: the output directory held a log when the session began
+ * @cut_at: with --continue, where a last line cut short begins (-1: none)
+ * @made_dir: the session made the output directory, and its parents up
+ *	to @made_top, the first that was missing
+ * @made_lock: the session made OUT/.lock
  */
 struct session {
 	struct guile_config cfg;
@@ -108,6 +136,16 @@ struct session {
 	struct prefetched *pre;
 	size_t nr_pre;
 	size_t cap_pre;
+	int format;
+	enum log_state log_state;
+	char **pending;
+	size_t nr_pending;
+	size_t cap_pending;
+	int had_log;
+	long cut_at;
+	int made_dir;
+	char made_top[4200];
+	int made_lock;
 };
 
 void guile_set_error(const char *fmt, ...)
@@ -116,6 +154,7 @@ void guile_set_error(const char *fmt, ...)
 int session_open(struct session *s, const struct guile_config *cfg,
 		 struct guile_answer *answer);
 void session_close(struct session *s);
+void session_steps_free(struct guile_step *steps, size_t n);
 int session_resolve(struct session *s, const char *rev, char out[41]);
 long session_class_of(const struct session *s, const char *commit);
 int session_run(struct session *s, const char *rev, unsigned long long seed,
@@ -125,7 +164,8 @@ int session_prefetch(struct session *s, const char *const *revs, size_t nr,
 int session_build(struct session *s, const char *rev, int *status,
 		  char **exe_or_reason);
 int session_step(struct session *s, long cls, const char *verdict,
-		 const char *reason, cJSON *details, long round);
+		 const char *reason, cJSON *details, long round,
+		 const long *joined, size_t nr_joined);
 void session_progress(struct session *s, size_t commits_left,
 		      int steps_left);
 int session_note(struct session *s, const char *msg);

@@ -312,9 +312,11 @@ static SCM p_session(SCM key)
 	else if (!strcmp(name, "mode"))
 		v = sym(c->mode == GUILE_NEW ? "new" :
 			c->mode == GUILE_CONTINUE ? "continue" : "replay");
+	else if (!strcmp(name, "format"))
+		v = scm_from_int(s->format);
 	scm_dynwind_end();
 	if (SCM_UNBNDP(v))
-		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, width, repo, engine, jobs, log, mode",
+		scm_misc_error("session", "unknown key ~S: good, bad, good-name, bad-name, classes, metric, threshold, seeds, max-seeds, workload, topology, duration, first-parent, width, repo, engine, jobs, log, mode, format",
 			       scm_list_1(key));
 	return v;
 }
@@ -554,14 +556,17 @@ static SCM p_log(SCM message)
 	return SCM_UNSPECIFIED;
 }
 
-/* (log-step CLASS VERDICT [REASON [DETAILS [ROUND]]]) → a decided step */
+/*
+ * (log-step CLASS VERDICT [REASON [DETAILS [ROUND [JOINED]]]]) → a
+ * decided step; JOINED, the classes that take its verdict with it
+ */
 static SCM p_log_step(SCM cls, SCM verdict, SCM reason, SCM details,
-		      SCM round)
+		      SCM round, SCM joined)
 {
 	struct session *s = session("log-step");
 	char *v, *r = "";
 	cJSON *d = NULL;
-	long rd = 0;
+	long rd = 0, *jl = NULL, n = 0, i;
 	int err;
 
 	if (!scm_is_signed_integer(cls, -1, LONG_MAX))
@@ -573,13 +578,31 @@ static SCM p_log_step(SCM cls, SCM verdict, SCM reason, SCM details,
 					       "round number (from 1) or #f");
 		rd = scm_to_long(round);
 	}
+	if (!SCM_UNBNDP(joined)) {
+		SCM l;
+
+		n = scm_ilength(joined);
+		for (l = joined; n > 0 && scm_is_pair(l); l = scm_cdr(l))
+			if (!scm_is_signed_integer(scm_car(l), 0, LONG_MAX))
+				n = -1;
+		if (n < 0)
+			scm_wrong_type_arg_msg("log-step", 6, joined,
+					       "list of class indexes");
+	}
 	scm_dynwind_begin(0);
+	if (n) {
+		SCM l = joined;
+
+		jl = scm_gc_malloc_pointerless(n * sizeof(*jl), "log-step");
+		for (i = 0; i < n; i++, l = scm_cdr(l))
+			jl[i] = scm_to_long(scm_car(l));
+	}
 	v = arg_str(verdict, 2, "log-step");
 	if (!SCM_UNBNDP(reason) && scm_is_true(reason))
 		r = arg_str(reason, 3, "log-step");
 	if (!SCM_UNBNDP(details))
 		d = scm_to_json(details);
-	err = session_step(s, scm_to_long(cls), v, r, d, rd);
+	err = session_step(s, scm_to_long(cls), v, r, d, rd, jl, (size_t)n);
 	scm_dynwind_end();
 	if (err)
 		raise_session("log-step", err);
@@ -704,7 +727,7 @@ static void define_module(void *data)
 		{ "metric", 2, 0, (scm_t_subr)p_metric },
 		{ "higher-is-better?", 1, 0, (scm_t_subr)p_higher_is_better },
 		{ "log", 1, 0, (scm_t_subr)p_log },
-		{ "log-step", 2, 3, (scm_t_subr)p_log_step },
+		{ "log-step", 2, 4, (scm_t_subr)p_log_step },
 		{ "progress", 2, 0, (scm_t_subr)p_progress },
 		{ "commit-info", 1, 0, (scm_t_subr)p_commit_info },
 		{ "same-build?", 2, 0, (scm_t_subr)p_same_build_p },
@@ -1111,7 +1134,7 @@ void guile_answer_free(struct guile_answer *a)
 	if (!a)
 		return;
 	free(a->candidates);
-	free(a->steps);
+	session_steps_free(a->steps, a->nr_steps);
 	bisect_classes_free(a->classes);
 	free(a);
 }
@@ -1175,7 +1198,7 @@ static int tool(const struct guile_config *cfg, const char *file)
 		c.good = c.bad = NULL;
 	scm_with_guile(tool_in_guile, &e);
 	bisect_classes_free(a.classes);
-	free(a.steps);
+	session_steps_free(a.steps, a.nr_steps);
 	free(a.candidates);
 	return e.ret;
 }

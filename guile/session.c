@@ -23,28 +23,26 @@
 #include "guile/guile_internal.h"
 #include "metrics/metrics.h"
 
-#define LOG_FORMAT 1
+/*
+ * 2: a skipped build's neighbours of the same build are skipped with it
+ * ("joined" in its step) and the search tests away from skipped classes;
+ * 1: one class at a time, the next nearest the middle. A log is decided
+ * again (--continue, --replay) by the rules of its format.
+ */
+#define LOG_FORMAT 2
 
 LSB_DEFINE_LAST_ERROR(guile)
 
-static void report_progress(struct session *s, const char *running);
+static void report_progress(struct session *s, const char *running,
+			    const struct guile_step *decided);
+static int log_begin(struct session *s);
 
-/* Append one event to the log and make it durable before going on. */
-static int log_append(struct session *s, const cJSON *ev)
+/* Write @len bytes of @text to the log and make them durable. */
+static int log_write(struct session *s, const char *text, size_t len)
 {
-	char *text;
-	size_t len, done = 0;
+	size_t done = 0;
 	ssize_t n;
 
-	if (s->log_fd < 0)
-		return 0;
-	text = cJSON_PrintUnformatted(ev);
-	if (!text) {
-		guile_set_error("out of memory");
-		return SESSION_STOP;
-	}
-	len = strlen(text);
-	text[len++] = '\n';	/* replaces the NUL; the buffer is not a string now */
 	while (done < len) {
 		n = write(s->log_fd, text + done, len - done);
 		if (n < 0 && errno == EINTR)
@@ -53,13 +51,54 @@ static int log_append(struct session *s, const cJSON *ev)
 			break;
 		done += n;
 	}
-	free(text);
 	if (done != len || fsync(s->log_fd)) {
 		guile_set_error("cannot write the log '%s': %s",
 				s->answer->log_path, strerror(errno));
 		return SESSION_STOP;
 	}
 	return 0;
+}
+
+/*
+ * Append one event to the log and make it durable before going on; while
+ * the log is deferred and @keep allows, keep it for later instead.
+ */
+static int log_event(struct session *s, const cJSON *ev, int keep)
+{
+	char *text;
+	size_t len;
+	int ret;
+
+	if (s->log_state == LOG_NONE)
+		return 0;
+	text = cJSON_PrintUnformatted(ev);
+	if (!text) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	if (s->log_state == LOG_DEFERRED && keep &&
+	    s->cfg.mode == GUILE_NEW) {
+		if (LSB_GROW(s->pending, s->nr_pending + 1, s->cap_pending)) {
+			free(text);
+			guile_set_error("out of memory");
+			return SESSION_STOP;
+		}
+		s->pending[s->nr_pending++] = text;
+		return 0;
+	}
+	ret = log_begin(s);
+	if (!ret) {
+		len = strlen(text);
+		text[len++] = '\n';	/* replaces the NUL: not a string now */
+		ret = log_write(s, text, len);
+	}
+	free(text);
+	return ret;
+}
+
+static int log_append(struct session *s, const cJSON *ev)
+{
+	return log_event(s, ev, 0);
 }
 
 static struct run_entry *add_run(struct session *s)
@@ -122,10 +161,11 @@ static int load_run(struct session *s, cJSON *ev)
 }
 
 /*
- * Read a log: its start event, runs, steps and end. With @repair, a last
- * line cut short (a process killed while writing) is cut off the file.
+ * Read a log: its start event, runs, steps and end. A last line cut short
+ * (a process killed while writing) is left out; when @cut is not NULL it
+ * receives where that line begins (-1: none), for log_begin() to cut off.
  */
-static int log_load(struct session *s, const char *path, int repair,
+static int log_load(struct session *s, const char *path, long *cut,
 		    cJSON **start)
 {
 	size_t len, line = 0;
@@ -133,6 +173,8 @@ static int log_load(struct session *s, const char *path, int repair,
 	int ret = 0;
 
 	*start = NULL;
+	if (cut)
+		*cut = -1;
 	if (!text) {
 		guile_set_error("cannot read the log '%s': %s", path,
 				strerror(errno));
@@ -154,11 +196,8 @@ static int log_load(struct session *s, const char *path, int repair,
 				break;
 			}
 			/* the last line, cut short */
-			if (repair && truncate(path, p - text)) {
-				guile_set_error("cannot repair the log '%s': %s",
-						path, strerror(errno));
-				ret = SESSION_STOP;
-			}
+			if (cut)
+				*cut = (long)(p - text);
 			break;
 		}
 		kind = str_of(ev, "event");
@@ -304,50 +343,116 @@ static int open_log(struct session *s)
 	return 0;
 }
 
+/* The whole of OUT/.lock, as fcntl() locks it. */
+static int lock_op(int fd, int cmd, struct flock *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->l_type = F_WRLCK;
+	l->l_whence = SEEK_SET;
+	return fcntl(fd, cmd, l);
+}
+
+/* The lock's holder says who it is; a new lock file is the session's. */
+static void lock_holder(int fd)
+{
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
+
+	if (ftruncate(fd, 0) || pwrite(fd, text, (size_t)n, 0) != n) {
+		/* held all the same; fcntl() says by whom */
+	}
+}
+
 /*
- * One bisection at a time in a directory: OUT/.lock, flock()ed, holding
- * the pid of its holder so that the one refused can say who it is.
+ * One bisection at a time in a directory: OUT/.lock, locked with fcntl()
+ * (F_GETLK names the holder to the one refused). The directory and the
+ * file are made when missing and removed again when the session keeps
+ * nothing (session_close()); a lock file that is there is not written
+ * until the log begins. A lock taken on a file another session removed
+ * meanwhile is taken again on the new one.
  */
 static int lock_out_dir(struct session *s, const char *dir)
 {
-	char lock[4300], *holder;
-	int pid = 0, n;
+	char lock[4300];
+	struct stat st, at;
+	struct flock l;
+	int tries;
 
 	lsb_pathf(lock, sizeof(lock), "%s/.lock", dir);
-	s->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (s->lock_fd < 0) {
-		guile_set_error("cannot open the lock '%s': %s", lock,
-				strerror(errno));
-		return SESSION_USAGE;
-	}
-	if (!flock(s->lock_fd, LOCK_EX | LOCK_NB)) {
-		char text[32];
+	if (stat(dir, &st)) {
+		char *slash;
 
-		n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
-		if (ftruncate(s->lock_fd, 0) ||
-		    pwrite(s->lock_fd, text, (size_t)n, 0) != n) {
-			/* held all the same; the next one cannot say by whom */
+		/* the first missing directory, for log_end() to remove */
+		lsb_pathf(s->made_top, sizeof(s->made_top), "%s", dir);
+		lsb_pathf(lock, sizeof(lock), "%s", dir);
+		while ((slash = strrchr(lock, '/')) && slash != lock) {
+			*slash = '\0';
+			if (!stat(lock, &st))
+				break;
+			lsb_pathf(s->made_top, sizeof(s->made_top), "%s",
+				  lock);
 		}
-		return 0;
+		lsb_pathf(lock, sizeof(lock), "%s/.lock", dir);
+		if (lsb_mkdir_p(dir)) {
+			guile_set_error("cannot create '%s': %s", dir,
+					strerror(errno));
+			return SESSION_STOP;
+		}
+		s->made_dir = 1;
 	}
-	if (errno != EWOULDBLOCK) {
-		guile_set_error("cannot lock '%s': %s", lock, strerror(errno));
-		return SESSION_USAGE;
+	for (tries = 0; tries < 10; tries++) {
+		s->made_lock = 0;
+		s->lock_fd = open(lock, O_RDWR | O_CLOEXEC);
+		if (s->lock_fd < 0 && errno == ENOENT) {
+			s->lock_fd = open(lock, O_RDWR | O_CREAT | O_EXCL |
+					  O_CLOEXEC, 0644);
+			s->made_lock = s->lock_fd >= 0;
+			if (s->lock_fd < 0 && errno == EEXIST)
+				continue;
+		}
+		if (s->lock_fd < 0) {
+			guile_set_error("cannot open the lock '%s': %s", lock,
+					strerror(errno));
+			return SESSION_USAGE;
+		}
+		if (lock_op(s->lock_fd, F_SETLK, &l)) {
+			int err = errno;
+
+			if (err != EAGAIN && err != EACCES) {
+				guile_set_error("cannot lock '%s': %s", lock,
+						strerror(err));
+				return SESSION_USAGE;
+			}
+			if (!lock_op(s->lock_fd, F_GETLK, &l) &&
+			    l.l_type != F_UNLCK && l.l_pid > 0)
+				guile_set_error("another lsbisect works in '%s': the lock '%s' is held by pid %d",
+						dir, lock, (int)l.l_pid);
+			else
+				guile_set_error("another lsbisect works in '%s': the lock '%s' is held",
+						dir, lock);
+			return SESSION_USAGE;
+		}
+		/* the file locked must still be the one of that name */
+		if (!fstat(s->lock_fd, &st) && !stat(lock, &at) &&
+		    st.st_ino == at.st_ino && st.st_dev == at.st_dev) {
+			if (s->made_lock)
+				lock_holder(s->lock_fd);
+			return 0;
+		}
+		close(s->lock_fd);
+		s->lock_fd = -1;
 	}
-	holder = lsb_read_file(lock, NULL);
-	if (holder)
-		pid = atoi(holder);
-	free(holder);
-	if (pid > 0)
-		guile_set_error("another lsbisect works in '%s': the lock '%s' is held by pid %d",
-				dir, lock, pid);
-	else
-		guile_set_error("another lsbisect works in '%s': the lock '%s' is held",
-				dir, lock);
+	guile_set_error("cannot lock '%s': it keeps being removed", lock);
 	return SESSION_USAGE;
 }
 
-/* Set up the log as the mode says. */
+/*
+ * The log as the mode says: a replay reads its log; --continue checks the
+ * log is of this bisection, before anything in the output directory
+ * changes, and writes from its first new event; a new bisection writes
+ * at once where there is no log, else once it has something to keep
+ * (log_begin()). Either locks the directory.
+ */
 static int session_log(struct session *s)
 {
 	const struct guile_config *c = &s->cfg;
@@ -357,42 +462,68 @@ static int session_log(struct session *s)
 	int ret = 0;
 
 	s->start = start_event(s);
-	if (c->mode != GUILE_REPLAY && c->out_dir) {
-		if (lsb_mkdir_p(c->out_dir)) {
-			guile_set_error("cannot create '%s': %s", c->out_dir,
-					strerror(errno));
-			return SESSION_STOP;
-		}
-		ret = lock_out_dir(s, c->out_dir);
-		if (ret)
-			return ret;
-	}
+	s->format = LOG_FORMAT;
 	if (c->mode == GUILE_REPLAY) {
-		ret = log_load(s, c->replay_log, 0, &logged);
+		ret = log_load(s, c->replay_log, NULL, &logged);
+		if (!ret)
+			s->format = (int)num_of(logged, "format", 1);
 		cJSON_Delete(logged);
 		return ret;
 	}
 	if (!c->out_dir)
 		return 0;
-	if (lsb_mkdir_p(c->out_dir)) {
-		guile_set_error("cannot create '%s': %s", c->out_dir,
-				strerror(errno));
-		return SESSION_STOP;
+	if (c->mode == GUILE_CONTINUE && (stat(path, &st) || !st.st_size)) {
+		guile_set_error("there is no bisection to continue in '%s'",
+				c->out_dir);
+		return SESSION_USAGE;
 	}
-	if (stat(path, &st) || !st.st_size) {
-		if (c->mode == GUILE_CONTINUE) {
-			guile_set_error("there is no bisection to continue in '%s'",
-					c->out_dir);
-			return SESSION_USAGE;
-		}
-		unlink(path);
-		ret = open_log(s);
-		return ret ? ret : log_append(s, s->start);
-	}
+	ret = lock_out_dir(s, c->out_dir);
+	if (ret)
+		return ret;
+	s->log_state = LOG_DEFERRED;
 	if (c->mode == GUILE_NEW) {
-		/* start afresh; the result cache still has the runs */
-		char prev[4300], msg[4500];
+		/* a log there is kept until this one has something to keep */
+		s->had_log = !stat(path, &st) && st.st_size;
+		return s->had_log ? 0 : log_begin(s);
+	}
+	ret = log_load(s, path, &s->cut_at, &logged);
+	if (!ret)
+		ret = same_bisection(logged, s->start, path);
+	if (!ret)
+		s->format = (int)num_of(logged, "format", 1);
+	cJSON_Delete(logged);
+	return ret;
+}
 
+/*
+ * Write the log from here on: a new bisection moves a log that is there
+ * to log.prev.jsonl and writes its start and the events it kept; a
+ * continued one cuts off a last line cut short. The lock names its
+ * holder from now.
+ */
+static int log_begin(struct session *s)
+{
+	const struct guile_config *c = &s->cfg;
+	const char *path = s->answer->log_path;
+	char prev[4300], msg[4500];
+	size_t i;
+	int ret = 0;
+
+	if (s->log_state != LOG_DEFERRED)
+		return 0;
+	s->log_state = LOG_OPEN;
+	s->answer->log_begun = 1;
+	lock_holder(s->lock_fd);
+	if (c->mode == GUILE_CONTINUE) {
+		if (s->cut_at >= 0 && truncate(path, s->cut_at)) {
+			guile_set_error("cannot repair the log '%s': %s",
+					path, strerror(errno));
+			return SESSION_STOP;
+		}
+		return open_log(s);
+	}
+	if (s->had_log) {
+		/* start afresh; the result cache still has the runs */
 		lsb_pathf(prev, sizeof(prev), "%s/log.prev.jsonl", c->out_dir);
 		if (rename(path, prev)) {
 			guile_set_error("cannot move the log '%s' aside: %s",
@@ -404,14 +535,20 @@ static int session_log(struct session *s)
 			  c->out_dir, prev);
 		if (c->on_message)
 			c->on_message(msg, c->payload);
-		ret = open_log(s);
-		return ret ? ret : log_append(s, s->start);
+	} else {
+		unlink(path);	/* an empty one */
 	}
-	ret = log_load(s, path, 1, &logged);
+	ret = open_log(s);
 	if (!ret)
-		ret = same_bisection(logged, s->start, path);
-	cJSON_Delete(logged);
-	return ret ? ret : open_log(s);
+		ret = log_append(s, s->start);
+	for (i = 0; i < s->nr_pending && !ret; i++) {
+		size_t len = strlen(s->pending[i]);
+
+		s->pending[i][len] = '\n';
+		ret = log_write(s, s->pending[i], len + 1);
+		s->pending[i][len] = '\0';
+	}
+	return ret;
 }
 
 int session_open(struct session *s, const struct guile_config *cfg,
@@ -423,6 +560,8 @@ int session_open(struct session *s, const struct guile_config *cfg,
 	s->cfg = *cfg;
 	s->log_fd = -1;
 	s->lock_fd = -1;
+	s->cut_at = -1;
+	s->format = LOG_FORMAT;
 	s->answer = answer;
 	if (!s->cfg.metric)
 		s->cfg.metric = "balance_score";
@@ -455,10 +594,50 @@ int session_open(struct session *s, const struct guile_config *cfg,
 	return session_log(s);
 }
 
+/*
+ * A session that made no bisection (a usage error) leaves the output
+ * directory as it found it: the log it began there when there was none,
+ * the lock file and the directory go if it made them; a log it deferred
+ * was never written.
+ */
+static void log_end(struct session *s)
+{
+	char path[4300];
+	int drop = s->log_state == LOG_OPEN && s->cfg.mode == GUILE_NEW &&
+		   !s->had_log && s->answer->outcome == GUILE_USAGE;
+
+	if (s->log_state == LOG_NONE || (s->log_state == LOG_OPEN && !drop))
+		return;
+	if (drop) {
+		close(s->log_fd);
+		s->log_fd = -1;
+		unlink(s->answer->log_path);
+		s->answer->log_begun = 0;
+	}
+	lsb_pathf(path, sizeof(path), "%s/.lock", s->cfg.out_dir);
+	if (s->made_lock)
+		unlink(path);	/* before the lock goes: see lock_out_dir() */
+	if (!s->made_dir)
+		return;
+	/* the directories made, from OUT up to the first that was missing */
+	lsb_pathf(path, sizeof(path), "%s", s->cfg.out_dir);
+	while (!rmdir(path) && strcmp(path, s->made_top)) {
+		char *slash = strrchr(path, '/');
+
+		if (!slash || slash == path)
+			break;
+		*slash = '\0';
+	}
+}
+
 void session_close(struct session *s)
 {
 	size_t i;
 
+	log_end(s);
+	for (i = 0; i < s->nr_pending; i++)
+		free(s->pending[i]);
+	free(s->pending);
 	for (i = 0; i < s->nr_runs; i++) {
 		free(s->runs[i].reason);
 		cJSON_Delete(s->runs[i].result);
@@ -476,6 +655,19 @@ void session_close(struct session *s)
 	memset(s, 0, sizeof(*s));
 	s->log_fd = -1;
 	s->lock_fd = -1;
+}
+
+void session_steps_free(struct guile_step *steps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(steps[i].joined);
+		free(steps[i].values);
+		free(steps[i].good_values);
+		free(steps[i].details);
+	}
+	free(steps);
 }
 
 int session_resolve(struct session *s, const char *rev, char out[41])
@@ -662,7 +854,7 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 	}
 	spec.seed = seed;
 	spec.metrics = 1;
-	report_progress(s, commit);
+	report_progress(s, commit, NULL);
 	ret = driver_result(&r, s->cfg.paths, s->cfg.repo, commit, &spec,
 			    s->cfg.jobs, s->cfg.verbose);
 	if (ret == DRIVER_UNSUPPORTED) {
@@ -707,7 +899,7 @@ int session_run(struct session *s, const char *rev, unsigned long long seed,
 		s->answer->nr_ran++;
 	ev = run_event(e, r.key);
 	driver_result_release(&r);
-	ret = log_append(s, ev);
+	ret = log_event(s, ev, 1);
 	cJSON_Delete(ev);
 	*out = e;
 	return ret;
@@ -774,7 +966,7 @@ static int prepare_rev(struct session *s, struct pre_rev *r)
 
 	if (!r->missing || r->prepared)
 		return 0;
-	report_progress(s, r->commit);
+	report_progress(s, r->commit, NULL);
 	ret = driver_target_prepare(&r->t, s->cfg.paths, s->cfg.repo,
 				    r->commit, s->cfg.jobs, s->cfg.verbose);
 	r->prepared = 1;
@@ -837,7 +1029,7 @@ static int build_at_once(struct session *s, struct pre_rev *revs, size_t nr)
 	if (nb < 2)
 		return 0;	/* prepared in this process, as for one */
 	jobs = s->cfg.jobs / (int)nb > 1 ? s->cfg.jobs / (int)nb : 1;
-	report_progress(s, revs[0].commit);
+	report_progress(s, revs[0].commit, NULL);
 	for (i = 0; i < nr; i++) {
 		if (!revs[i].missing || revs[i].prepared)
 			continue;
@@ -1002,53 +1194,171 @@ static int dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The metric over the runs of a subset, and their count. */
+/* The run of GOOD with @seed the session knows, or NULL. */
+static const struct run_entry *good_run(const struct session *s,
+					unsigned long long seed)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_runs; i++)
+		if (s->runs[i].seed == seed &&
+		    !strcmp(s->runs[i].subset, s->classes->good_subset))
+			return &s->runs[i];
+	return NULL;
+}
+
+/*
+ * The metric over the runs of a subset, their count and median, as a JSON
+ * array; with @good, GOOD's metric for the same seeds into
+ * @st->good_values and *@good.
+ */
 static cJSON *step_values(const struct session *s, const char *subset,
-			  struct guile_step *st)
+			  struct guile_step *st, cJSON **good)
 {
 	cJSON *arr = cJSON_CreateArray();
 	double *v = calloc(s->nr_runs + 1, sizeof(double));
+	double *g = good ? calloc(s->nr_runs + 1, sizeof(double)) : NULL;
 	size_t i, n = 0;
 
+	if (good)
+		*good = cJSON_CreateArray();
 	for (i = 0; i < s->nr_runs; i++) {
+		const struct run_entry *gr;
+
 		if (strcmp(s->runs[i].subset, subset))
 			continue;
 		st->nr_runs++;
-		if (s->runs[i].has_value && v) {
-			v[n++] = s->runs[i].value;
-			cJSON_AddItemToArray(arr,
-				cJSON_CreateNumber(s->runs[i].value));
+		if (!s->runs[i].has_value || !v)
+			continue;
+		v[n++] = s->runs[i].value;
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(s->runs[i].value));
+		gr = good ? good_run(s, s->runs[i].seed) : NULL;
+		if (gr && gr->has_value && g) {
+			g[st->nr_good_values++] = gr->value;
+			cJSON_AddItemToArray(*good,
+					     cJSON_CreateNumber(gr->value));
 		}
 	}
 	if (n) {
+		st->values = malloc(n * sizeof(double));
+		if (st->values) {
+			memcpy(st->values, v, n * sizeof(double));
+			st->nr_values = n;
+		}
 		qsort(v, n, sizeof(double), dbl_cmp);
 		st->has_value = 1;
 		st->value = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	}
+	if (st->nr_good_values)
+		st->good_values = g;
+	else
+		free(g);
 	free(v);
 	return arr;
 }
 
+/* The classes joined to a step, checked and kept with it. */
+static int step_joined(const struct session *s, struct guile_step *st,
+		       const long *joined, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (joined[i] < 0 || joined[i] >= (long)s->classes->nr_classes ||
+		    joined[i] == st->cls || (i && joined[i] <= joined[i - 1])) {
+			guile_set_error("log-step: the joined classes must be classes of the range other than %ld, ascending",
+					st->cls);
+			return SESSION_STOP;
+		}
+	if (!nr)
+		return 0;
+	st->joined = malloc(nr * sizeof(long));
+	if (!st->joined) {
+		guile_set_error("out of memory");
+		return SESSION_STOP;
+	}
+	memcpy(st->joined, joined, nr * sizeof(long));
+	st->nr_joined = nr;
+	return 0;
+}
+
+/* Whether a logged step decided as @st: class, verdict, joined classes. */
+static int same_step(const cJSON *logged, const struct guile_step *st)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(logged, "joined");
+	const cJSON *c;
+	size_t i = 0;
+
+	if ((long)num_of(logged, "class", -9) != st->cls ||
+	    strcmp(str_of(logged, "verdict"), st->verdict))
+		return 0;
+	cJSON_ArrayForEach(c, j) {
+		if (i >= st->nr_joined || !cJSON_IsNumber(c) ||
+		    (long)c->valuedouble != st->joined[i])
+			return 0;
+		i++;
+	}
+	return i == st->nr_joined;
+}
+
+/* " with classes 3-4, 6" for a step's joined classes, or "" */
+static void joined_text(char *out, size_t len, const long *v, size_t n)
+{
+	*out = '\0';
+	if (n) {
+		lsb_pathf(out, len, " with class%s ", n == 1 ? "" : "es");
+		lsb_ranges_text(out + strlen(out), len - strlen(out), v, n);
+	}
+}
+
+/* The error of a resumed or replayed step that decides otherwise. */
+static int step_differs(const struct session *s, const cJSON *logged,
+			const struct guile_step *st)
+{
+	const cJSON *c;
+	char was[300], now[300];
+	long jl[64];
+	size_t n = 0;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(logged,
+								"joined"))
+		if (n < 64 && cJSON_IsNumber(c))
+			jl[n++] = (long)c->valuedouble;
+	joined_text(was, sizeof(was), jl, n);
+	joined_text(now, sizeof(now), st->joined, st->nr_joined);
+	guile_set_error("step %d differs from the log '%s': the log has class %ld %s%s, now class %ld is %s%s%s",
+			st->step, s->answer->log_path,
+			(long)num_of(logged, "class", -9),
+			str_of(logged, "verdict"), was, st->cls, st->verdict,
+			now, s->cfg.mode == GUILE_REPLAY ? "" :
+			" (did the script change? run without --continue to start again: the result cache keeps the runs)");
+	return SESSION_STOP;
+}
+
 int session_step(struct session *s, long cls, const char *verdict,
-		 const char *reason, cJSON *details, long round)
+		 const char *reason, cJSON *details, long round,
+		 const long *joined, size_t nr_joined)
 {
 	struct guile_answer *a = s->answer;
 	struct guile_step *st;
 	const char *commit, *subset;
-	cJSON *ev, *logged;
+	cJSON *ev, *logged, *values, *good = NULL;
 	void *p;
-	int ret = 0;
+	int ret = 0, skip;
 
 	if (!s->classes || cls < -1 || cls >= (long)s->classes->nr_classes) {
 		guile_set_error("log-step: no class %ld in the range", cls);
+		cJSON_Delete(details);
 		return SESSION_STOP;
 	}
 	if (strcmp(verdict, "good") && strcmp(verdict, "bad") &&
 	    strcmp(verdict, "skip")) {
 		guile_set_error("log-step: the verdict '%s' is not good, bad or skip",
 				verdict);
+		cJSON_Delete(details);
 		return SESSION_STOP;
 	}
+	skip = !strcmp(verdict, "skip");
 	commit = cls < 0 ? s->classes->good :
 		 s->classes->commits[s->classes->classes[cls].first];
 	subset = cls < 0 ? s->classes->good_subset :
@@ -1056,6 +1366,7 @@ int session_step(struct session *s, long cls, const char *verdict,
 	p = realloc(a->steps, (a->nr_steps + 1) * sizeof(*a->steps));
 	if (!p) {
 		guile_set_error("out of memory");
+		cJSON_Delete(details);
 		return SESSION_STOP;
 	}
 	a->steps = p;
@@ -1066,6 +1377,12 @@ int session_step(struct session *s, long cls, const char *verdict,
 	lsb_pathf(st->commit, sizeof(st->commit), "%s", commit);
 	lsb_pathf(st->verdict, sizeof(st->verdict), "%s", verdict);
 	lsb_pathf(st->reason, sizeof(st->reason), "%s", reason ? reason : "");
+	if (step_joined(s, st, joined, nr_joined)) {
+		cJSON_Delete(details);
+		return SESSION_STOP;
+	}
+	if (details)
+		st->details = cJSON_PrintUnformatted(details);
 
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "event", "step");
@@ -1079,35 +1396,45 @@ int session_step(struct session *s, long cls, const char *verdict,
 	cJSON_AddStringToObject(ev, "verdict", verdict);
 	cJSON_AddStringToObject(ev, "reason", st->reason);
 	cJSON_AddStringToObject(ev, "metric", s->cfg.metric);
-	cJSON_AddItemToObject(ev, "values", step_values(s, subset, st));
+	/* a revision that ran and did not decide: GOOD's figures beside */
+	values = step_values(s, subset, st, skip && cls >= 0 ? &good : NULL);
+	cJSON_AddItemToObject(ev, "values", values);
+	if (good && st->has_value)
+		cJSON_AddItemToObject(ev, "good_values", good);
+	else
+		cJSON_Delete(good);
 	if (st->has_value)
 		cJSON_AddNumberToObject(ev, "value", st->value);
 	else
 		cJSON_AddNullToObject(ev, "value");
+	if (nr_joined) {
+		cJSON *arr = cJSON_AddArrayToObject(ev, "joined");
+		size_t i;
+
+		for (i = 0; i < nr_joined; i++)
+			cJSON_AddItemToArray(arr,
+					     cJSON_CreateNumber(joined[i]));
+	}
 	if (details)
 		cJSON_AddItemToObject(ev, "details", details);
 
 	logged = cJSON_GetArrayItem(s->logged_steps, st->step - 1);
 	if (logged) {
 		/* a resumed or replayed step must decide as the log did */
-		if ((long)num_of(logged, "class", -9) != cls ||
-		    strcmp(str_of(logged, "verdict"), verdict)) {
-			guile_set_error("step %d differs from the log '%s': the log has class %ld %s, now class %ld is %s%s",
-					st->step, a->log_path,
-					(long)num_of(logged, "class", -9),
-					str_of(logged, "verdict"), cls, verdict,
-					s->cfg.mode == GUILE_REPLAY ? "" :
-					" (did the script change? run without --continue to start again: the result cache keeps the runs)");
-			ret = SESSION_STOP;
-		}
+		if (!same_step(logged, st))
+			ret = step_differs(s, logged, st);
 	} else {
-		ret = log_append(s, ev);
+		/* GOOD, and skips, do not begin a new bisection's log */
+		ret = log_event(s, ev, cls < 0 || skip);
 	}
 	cJSON_Delete(ev);
+	if (!ret)
+		report_progress(s, NULL, st);
 	return ret;
 }
 
-static void report_progress(struct session *s, const char *running)
+static void report_progress(struct session *s, const char *running,
+			    const struct guile_step *decided)
 {
 	const struct guile_step *st;
 	struct guile_progress p = { 0 };
@@ -1122,6 +1449,7 @@ static void report_progress(struct session *s, const char *running)
 	p.commits_left = s->commits_left;
 	p.steps_left = s->steps_left;
 	p.running = running;
+	p.decided = decided;
 	s->cfg.on_progress(&p, s->cfg.payload);
 }
 
@@ -1130,7 +1458,7 @@ void session_progress(struct session *s, size_t commits_left,
 {
 	s->commits_left = commits_left;
 	s->steps_left = steps_left;
-	report_progress(s, NULL);
+	report_progress(s, NULL, NULL);
 }
 
 int session_note(struct session *s, const char *msg)

@@ -48,6 +48,18 @@ static void format_date(char *out, size_t len, long long t, int offset)
 
 #define SAME_BUILD "same build as "
 
+/* Whether @cls took @st's verdict with it (the same build). */
+static int joins(const struct report_step *st, long cls)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_joined; i++)
+		if (st->joined[i] == cls)
+			return 1;
+	return 0;
+}
+
+/* The step that decided @cls: its own, or one it was joined to. */
 static const struct report_step *own_step(const struct report_bisection *b,
 					  long cls)
 {
@@ -56,7 +68,41 @@ static const struct report_step *own_step(const struct report_bisection *b,
 	for (i = 0; i < b->nr_steps; i++)
 		if (b->steps[i].cls == cls)
 			return &b->steps[i];
+	for (i = 0; i < b->nr_steps; i++)
+		if (joins(&b->steps[i], cls))
+			return &b->steps[i];
 	return NULL;
+}
+
+/*
+ * "@before classes 3-4, 6@after" for a step's joined classes ("class 3"
+ * for one), or "" when it has none
+ */
+static void joined_text(char *out, size_t len, const struct report_step *st,
+			const char *before, const char *after)
+{
+	size_t n;
+
+	*out = '\0';
+	if (!st->nr_joined)
+		return;
+	n = (size_t)snprintf(out, len, "%sclass%s ", before,
+			     st->nr_joined == 1 ? "" : "es");
+	if (n >= len)
+		return;
+	lsb_ranges_text(out + n, len - n, st->joined, st->nr_joined);
+	n = strlen(out);
+	snprintf(out + n, len - n, "%s", after);
+}
+
+static cJSON *longs_json(const long *v, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)v[i]));
+	return arr;
 }
 
 /* Whether @st was joined to a tested class: neither built nor run. */
@@ -143,9 +189,13 @@ static void steps_text(FILE *f, const struct report_bisection *b)
 		value_text(val, sizeof(val), step_of(b, st->cls));
 		fprintf(f, "%4d  %5s  %.12s  %-7s  %s", st->step, cls,
 			st->commit, st->verdict, is_skip(st) ? "" : val);
-		if (is_skip(st))
-			fprintf(f, "%.200s", st->reason);
-		else if (joined(st))
+		if (is_skip(st)) {
+			char with[300];
+
+			joined_text(with, sizeof(with), st, " (with ",
+				    ": the same build)");
+			fprintf(f, "%.200s%s", st->reason, with);
+		} else if (joined(st))
 			fprintf(f, "  (%.60s)", st->reason);
 		if (st->nr_runs > 1)
 			fprintf(f, "  (%d runs)", st->nr_runs);
@@ -285,34 +335,174 @@ static void culprit_text(FILE *f, bisect_repo *r,
 	culprit_values(f, b, o);
 }
 
+/* the commits of the candidates the text lists one by one (JSON: all) */
+#define MAX_CANDIDATE_COMMITS 20
+
+/* How a candidate class was decided, after its commit and subject. */
+static void candidate_verdict(FILE *f, const struct report_step *st,
+			      long cls)
+{
+	if (!st)
+		fprintf(f, ": not tested");
+	else if (is_skip(st) && st->cls != cls)
+		fprintf(f, ": skipped with class %ld, the same build: %.200s",
+			st->cls, st->reason);
+	else if (is_skip(st))
+		fprintf(f, ": skipped: %.200s", st->reason);
+	else
+		fprintf(f, ": %s", st->verdict);
+	fputc('\n', f);
+}
+
 static void candidates_text(FILE *f, bisect_repo *r,
 			    const struct report_bisection *b, cJSON *json)
 {
 	cJSON *arr = cJSON_AddArrayToObject(json, "candidates");
-	size_t i;
+	size_t i, j, commits = 0;
 
-	fprintf(f, "skipped revisions leave %zu candidates for the first bad commit:\n",
-		b->nr_candidates);
+	for (i = 0; i < b->nr_candidates; i++)
+		commits += b->classes->classes[b->candidates[i]].n;
+	fprintf(f, "skipped revisions leave %zu candidates: the first bad commit is one of these classes (%zu commit%s)\n",
+		b->nr_candidates, commits, commits == 1 ? "" : "s");
 	for (i = 0; i < b->nr_candidates; i++) {
 		long cls = b->candidates[i];
 		const struct bisect_class *k = &b->classes->classes[cls];
 		const struct report_step *st = step_of(b, cls);
 		char *s = subject_of(r, first_commit(b, cls));
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = cJSON_CreateObject(), *all;
 
 		fprintf(f, "    class %ld: %.12s %s (%zu commit%s)", cls,
 			first_commit(b, cls), s, k->n, k->n == 1 ? "" : "s");
-		if (st && is_skip(st))
-			fprintf(f, ": skipped: %.200s", st->reason);
-		else if (st)
-			fprintf(f, ": %s", st->verdict);
-		fputc('\n', f);
+		candidate_verdict(f, st, cls);
 		cJSON_AddNumberToObject(o, "class", cls);
 		cJSON_AddStringToObject(o, "commit", first_commit(b, cls));
 		cJSON_AddStringToObject(o, "subject", s);
+		if (st) {
+			cJSON_AddStringToObject(o, "verdict", st->verdict);
+			cJSON_AddStringToObject(o, "reason", st->reason);
+			if (st->cls != cls)
+				cJSON_AddNumberToObject(o, "with_class",
+							st->cls);
+		}
+		all = cJSON_AddArrayToObject(o, "commits");
+		for (j = 0; j < k->n; j++) {
+			const char *id = b->classes->commits[k->first + j];
+
+			cJSON_AddItemToArray(all, cJSON_CreateString(id));
+			if (!j || commits > MAX_CANDIDATE_COMMITS)
+				continue;
+			free(s);
+			s = subject_of(r, id);
+			fprintf(f, "        %.12s %s\n", id, s);
+		}
 		cJSON_AddItemToArray(arr, o);
 		free(s);
 	}
+}
+
+/* Whether a step is a build that ran and did not decide, in the range. */
+static int undecided_candidate(const struct report_bisection *b,
+			       const struct report_step *st)
+{
+	size_t i;
+
+	if (!is_skip(st) || !st->has_value)
+		return 0;
+	for (i = 0; i < b->nr_candidates; i++)
+		if (b->candidates[i] == st->cls || joins(st, b->candidates[i]))
+			return 1;
+	return 0;
+}
+
+static void figures_text(FILE *f, const char *what, const double *v,
+			 size_t n, cJSON *o, const char *key)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, key);
+	double *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	size_t i;
+
+	fprintf(f, "        %-14s", what);
+	for (i = 0; i < n; i++) {
+		if (i < 32)
+			fprintf(f, " %.6g", v[i]);
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(v[i]));
+	}
+	if (n > 32)
+		fprintf(f, " ...");
+	if (sorted && n) {
+		memcpy(sorted, v, n * sizeof(*sorted));
+		fprintf(f, " (median %.6g)", lsb_median(sorted, n));
+	}
+	fputc('\n', f);
+	free(sorted);
+}
+
+/* What the judge said of a build that did not decide, from its details. */
+static void judged_text(FILE *f, const struct report_bisection *b,
+			const struct report_step *st, cJSON *o)
+{
+	cJSON *d = st->details ? cJSON_Parse(st->details) : NULL;
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(d, "p");
+	const cJSON *pct = cJSON_GetObjectItemCaseSensitive(d, "change_pct");
+	const cJSON *bad = cJSON_GetObjectItemCaseSensitive(d, "bad_seeds");
+	const cJSON *seeds = cJSON_GetObjectItemCaseSensitive(d, "seeds");
+
+	if (cJSON_IsNumber(pct) && cJSON_IsNumber(p))
+		fprintf(f, "        median %+.1f %% from GOOD's (bad beyond %g %%), Mann-Whitney p = %.3g (bad below 0.05)\n",
+			pct->valuedouble, b->threshold, p->valuedouble);
+	else if (cJSON_IsNumber(bad) && cJSON_IsNumber(seeds))
+		fprintf(f, "        %d of %d seeds bad by the predicate (bad: all of them)\n",
+			bad->valueint, seeds->valueint);
+	if (d)
+		cJSON_AddItemToObject(o, "details", d);
+}
+
+/*
+ * The builds in the range that ran and did not decide: their seeds'
+ * figures beside GOOD's, what the judge said, and what may decide them.
+ */
+static void undecided_text(FILE *f, const struct report_bisection *b,
+			   cJSON *json)
+{
+	cJSON *arr = cJSON_AddArrayToObject(json, "undecided"), *o;
+	char with[300], advice[600];
+	size_t i, n = 0;
+
+	for (i = 0; i < b->nr_steps; i++) {
+		const struct report_step *st = &b->steps[i];
+
+		if (!undecided_candidate(b, st))
+			continue;
+		if (!n++)
+			fprintf(f, "builds that did not decide (their runs neither good nor bad against GOOD's):\n");
+		joined_text(with, sizeof(with), st, " with ",
+			    " (the same build)");
+		fprintf(f, "    class %ld (%.12s)%s, %zu seed%s:\n", st->cls,
+			st->commit, with, st->nr_values,
+			st->nr_values == 1 ? "" : "s");
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "class", st->cls);
+		cJSON_AddStringToObject(o, "commit", st->commit);
+		cJSON_AddItemToObject(o, "joined",
+				      longs_json(st->joined, st->nr_joined));
+		cJSON_AddStringToObject(o, "reason", st->reason);
+		cJSON_AddNumberToObject(o, "value", st->value);
+		figures_text(f, b->metric, st->values, st->nr_values, o,
+			     "values");
+		if (st->nr_good_values)
+			figures_text(f, "GOOD", st->good_values,
+				     st->nr_good_values, o, "good_values");
+		judged_text(f, b, st, o);
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (!n)
+		return;
+	snprintf(advice, sizeof(advice),
+		 "more seeds (--max-seeds %d: a test over more seeds can tell smaller differences), longer runs (--duration, now %s: a run's figure varies less), or a metric that varies less from seed to seed (--metric; lsbisect --help lists them)",
+		 2 * (b->max_seeds > 0 ? b->max_seeds : b->seeds),
+		 b->duration ? b->duration : "the default");
+	fprintf(f, "to decide %s: %s\n", n == 1 ? "it" : "them", advice);
+	cJSON_AddStringToObject(json, "advice", advice);
 }
 
 static void no_regression_text(FILE *f, const struct report_bisection *b)
@@ -360,14 +550,22 @@ static void skipped_text(FILE *f, const struct report_bisection *b,
 	for (i = 0; i < b->nr_steps; i++) {
 		const struct report_step *st = &b->steps[i];
 
+		char with[300];
+
 		if (!is_skip(st))
 			continue;
-		fprintf(f, "skipped class %ld (%.12s): %.300s\n", st->cls,
-			st->commit, st->reason);
+		joined_text(with, sizeof(with), st, " (with ",
+			    ": the same build)");
+		fprintf(f, "skipped class %ld (%.12s): %.300s%s\n", st->cls,
+			st->commit, st->reason, with);
 		s = cJSON_CreateObject();
 		cJSON_AddNumberToObject(s, "class", st->cls);
 		cJSON_AddStringToObject(s, "commit", st->commit);
 		cJSON_AddStringToObject(s, "reason", st->reason);
+		if (st->nr_joined)
+			cJSON_AddItemToObject(s, "joined",
+					      longs_json(st->joined,
+							 st->nr_joined));
 		cJSON_AddItemToArray(o, s);
 	}
 }
@@ -423,8 +621,10 @@ static void compose(FILE *f, bisect_repo *r, const struct report_bisection *b,
 	cJSON_AddStringToObject(json, "metric", b->metric);
 	if (b->outcome == REPORT_CULPRIT)
 		culprit_text(f, r, b, json);
-	else if (b->outcome == REPORT_AMBIGUOUS)
+	else if (b->outcome == REPORT_AMBIGUOUS) {
 		candidates_text(f, r, b, json);
+		undecided_text(f, b, json);
+	}
 	else
 		no_regression_text(f, b);
 	skipped_text(f, b, json);

@@ -584,6 +584,15 @@ enum report_outcome {
  * @value: the metric's median over its runs, when @has_value
  * @has_value: whether the runs gave the metric
  * @nr_runs: runs it took
+ * @joined: the classes that took its verdict with it, their build being
+ *	its own (ascending; none: NULL)
+ * @nr_joined: their number
+ * @values: the metric over its runs
+ * @nr_values: their number
+ * @good_values: GOOD's for the same seeds, for a skip whose runs did not
+ *	decide (NULL otherwise)
+ * @nr_good_values: their number
+ * @details: the judge's details, JSON text, or NULL
  */
 struct report_step {
 	int step;
@@ -594,6 +603,13 @@ struct report_step {
 	double value;
 	int has_value;
 	int nr_runs;
+	const long *joined;
+	size_t nr_joined;
+	const double *values;
+	size_t nr_values;
+	const double *good_values;
+	size_t nr_good_values;
+	const char *details;
 };
 
 /**
@@ -606,6 +622,7 @@ struct report_step {
  * @duration: its duration (NULL: the default)
  * @threshold: percent
  * @seeds: seeds per revision
+ * @max_seeds: the most seeds a revision that does not decide gets
  * @script: the user's Scheme file, NULL for none
  * @first_parent: followed first parents only
  * @outcome: see enum report_outcome
@@ -636,6 +653,7 @@ struct report_bisection {
 	const char *duration;
 	double threshold;
 	int seeds;
+	int max_seeds;
 	const char *script;
 	int first_parent;
 	enum report_outcome outcome;

@@ -191,7 +191,7 @@ test_expect_success "--replay of the --width 3 log: the culprit, nothing run (st
 	'[ $status = 0 ] && [ "$k" = True ] && [ "$left" = 0 ]'
 LSBISECT_CACHE=$tmp/cache-replay "$LSBISECT" --replay "$tmp/wide/log.jsonl" --width 1 --out "$tmp/replay1" > /dev/null 2> "$tmp/replay1.err"
 status=$?
-test_expect_success "--replay with --width 1: status 4, $(head -1 "$tmp/replay1.err" | cut -c1-100)" \
+test_expect_success "--replay with --width 1: status 4, $(grep -m1 "^error" "$tmp/replay1.err" | cut -c1-100)" \
 	'[ $status = 4 ] && grep -q "differs from the log" "$tmp/replay1.err"'
 
 help=$(tr -s " \n" " " <<<"$("$LSBISECT" --help)")

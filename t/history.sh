@@ -10,14 +10,15 @@
 # Evening out nr_running counts the pulling CPU's next task once too
 # often: a CPU with two tasks next to an idle one is never relieved. The
 # same one-token slip in 6.1's calculate_imbalance() and in 7.x's
-# sibling_imbalance(), which took over that arithmetic.
+# sibling_imbalance(), which took over that arithmetic. (slip: the
+# token, "1"; the noisy kind gives its own.)
 LB_FILE=kernel/sched/fair.c
 LB_EDIT='
 forms = ["\t\t\tenv->migration_type = migrate_task;\n\t\t\tlsub_positive(&nr_diff, local->sum_nr_running);\n",
          "\t\timbalance = busiest->sum_nr_running;\n\t\tlsub_positive(&imbalance, local->sum_nr_running);\n"]
 old = [f for f in forms if s.count(f) == 1]
 assert len(old) == 1
-s = s.replace(old[0], old[0].replace("local->sum_nr_running)", "local->sum_nr_running + 1)"))'
+s = s.replace(old[0], old[0].replace("local->sum_nr_running)", "local->sum_nr_running + " + slip + ")"))'
 # schedutil always asks for the highest frequency.
 POWER_FILE=kernel/sched/cpufreq_schedutil.c
 POWER_EDIT='
@@ -32,6 +33,16 @@ FORK_EDIT='
 old = "\t\tsgs->group_misfit_task_load = 1;\n\n\tfor_each_cpu_and(i, sched_group_span(group), p->cpus_ptr) {\n"
 assert s.count(old) == 1
 s = s.replace(old, old.replace("for_each_cpu_and(i, sched_group_span(group), p->cpus_ptr)", "for_each_cpu(i, sched_group_span(group))"))'
+
+# The same slip made noisy: each balancing makes it with a probability
+# drawn once a run, both from the kernel's random bytes, which the run's
+# seed seeds. A randomised workload's figures then scatter from seed to
+# seed beyond GOOD's own (t/0955).
+NOISE_SLIP='({ static int lsb_p = -1; unsigned int lsb_r; if (lsb_p < 0) { get_random_bytes(&lsb_r, sizeof(lsb_r)); lsb_p = lsb_r % 100; } get_random_bytes(&lsb_r, sizeof(lsb_r)); (int)(lsb_r % 100) < lsb_p; })'
+# And made every time: the noisy slip becomes $LB_EDIT's own.
+SURE_EDIT='
+assert s.count(noise) == 1
+s = s.replace(noise, "1")'
 
 # The bisection tests' history (t/0900, t/0920, t/1110, t/bench-bisect.sh):
 # the same plan on $TEST_V61 gives the same commits, so they share builds;
@@ -55,6 +66,8 @@ BISECT_W='hog*4:cpus=0:unpin=10ms'
 #   lb       the load-balancing regression ($LB_EDIT)
 #   power    the power regression ($POWER_EDIT)
 #   forkaff  fork placement ignores the task's affinity again ($FORK_EDIT)
+#   noise    the load-balancing regression now and then ($NOISE_SLIP)
+#   sure     the noisy one made every time, as lb makes it ($SURE_EDIT)
 #   bug:NAME the bug catalogue's entry NAME put back: its edits, as
 #            `linsched bugs run` makes them (on the entry's release)
 #   broken   kernel/sched/idle.c stops compiling
@@ -67,13 +80,15 @@ make_history() {
 	local repo=$1 plan=$2 outside=${3:-3} ref=${4:-bad}
 	python3 - "$repo" "${HISTORY_BASE:-$TEST_V61}" "$outside" "$plan" \
 		"$LB_FILE" "$LB_EDIT" "$POWER_FILE" "$POWER_EDIT" "$ref" \
-		"$FORK_FILE" "$FORK_EDIT" "$LSB_O/share/lsbisect/bugs" <<'PY'
+		"$FORK_FILE" "$FORK_EDIT" "$LSB_O/share/lsbisect/bugs" \
+		"$NOISE_SLIP" "$SURE_EDIT" <<'PY'
 import json, os, subprocess, sys
 repo, base, outside, plan = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split()
 ref = sys.argv[9]
 lb_file, lb_edit, power_file, power_edit = sys.argv[5:9]
 fork_file, fork_edit = sys.argv[10:12]
 catalogue = sys.argv[12]
+noise, sure_edit = sys.argv[13:15]
 index = os.path.join(os.environ.get("TMPDIR", "/tmp"), "lsb-history-index.%d" % os.getpid())
 env = dict(os.environ, GIT_INDEX_FILE=index,
            GIT_AUTHOR_NAME="Test Author", GIT_AUTHOR_EMAIL="author@example.org",
@@ -86,8 +101,8 @@ def git(*args, data=None):
 def read(rev, path):
     return git("cat-file", "blob", "%s:%s" % (rev, path)).decode()
 
-def edit(code, s):
-    scope = {"s": s}
+def edit(code, s, slip="1"):
+    scope = {"s": s, "slip": slip, "noise": noise}
     exec(code, scope)
     return scope["s"]
 
@@ -146,6 +161,12 @@ def apply(part, i):
     if part == "power":
         put(power_file, edit(power_edit, text(power_file)))
         return "sched/cpufreq: always the highest frequency"
+    if part == "noise":
+        put(lb_file, edit(lb_edit, text(lb_file), noise))
+        return "sched/fair: count the puller's next task now and then"
+    if part == "sure":
+        put(lb_file, edit(sure_edit, text(lb_file)))
+        return "sched/fair: count the puller's next task every time"
     if part == "forkaff":
         put(fork_file, edit(fork_edit, text(fork_file)))
         return "sched/fair: count every CPU of a group when looking for dst group"

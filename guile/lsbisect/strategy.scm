@@ -221,19 +221,46 @@ good, bad or skip. An undecided revision gets twice the seeds, up to
 
 (define (ceil-log2 n) (ceil-log 2 n))
 
-(define (round-picks open lo hi width)
+(define (nearest xs x)
+  "The element of the non-empty list XS (ascending) nearest X, the lower
+on a tie."
+  (fold (lambda (i best) (if (< (abs (- i x)) (abs (- best x))) i best))
+        (car xs) (cdr xs)))
+
+(define* (round-picks open lo hi width #:optional (away? #t))
   "Up to WIDTH classes of OPEN (ascending, between LO and HI), ascending:
 for each point lo + k (hi - lo) / (width + 1), k = 1 .. WIDTH, the class
 left nearest to it (the lower on a tie). Width 1 gives the class nearest
-the middle."
+the middle. The classes between LO and HI that are not in OPEN are the
+skipped ones: when the class nearest a point is one (AWAY?, the default),
+the pick goes away from the skipped classes around it, as git bisect's
+skip_away does but deterministically: to the class nearest the middle of
+the larger side of them (open classes counted, the lower side on a tie),
+between them and LO or HI."
   (let loop ((k 1) (left open) (chosen '()))
     (if (or (> k width) (null? left))
         (sort chosen <)
         (let* ((cut (+ lo (/ (* k (- hi lo)) (+ width 1))))
-               (m (fold (lambda (i best)
-                          (if (< (abs (- i cut)) (abs (- best cut))) i best))
-                        (car left) (cdr left))))
-          (loop (+ k 1) (delete m left) (cons m chosen))))))
+               (all (filter (lambda (i) (not (memv i chosen)))
+                            (iota (max 0 (- hi lo 1)) (+ lo 1))))
+               (m (nearest all cut))
+               (target
+                (if (or (not away?) (memv m left))
+                    cut
+                    ;; the run of skipped classes m is in
+                    (let* ((skipped? (lambda (i) (and (< lo i hi)
+                                                     (not (memv i open)))))
+                           (first (let down ((i m))
+                                    (if (skipped? (- i 1)) (down (- i 1)) i)))
+                           (last (let up ((i m))
+                                   (if (skipped? (+ i 1)) (up (+ i 1)) i)))
+                           (below (count (lambda (i) (< i first)) left))
+                           (above (count (lambda (i) (> i last)) left)))
+                      (if (>= below above)
+                          (/ (+ lo first) 2)
+                          (/ (+ last hi) 2)))))
+               (pick (nearest left target)))
+          (loop (+ k 1) (delete pick left) (cons pick chosen))))))
 
 (define (round-update lo hi picks verdicts)
   "(values lo hi skipped) after a round: hi the first class found bad, lo
@@ -247,15 +274,22 @@ skipped the classes skipped."
                               picks verdicts))))
 
 (define* (search n width test-round
-                 #:optional (join (lambda (lo hi skipped) (values lo hi))))
+                 #:optional (join (lambda (lo hi skipped) (values lo hi)))
+                 #:key (away? #t))
   "The search over classes 0 .. N-1, class N-1 known bad, in rounds of up
 to WIDTH classes: (TEST-ROUND PICKS LO HI OPEN) tests the classes PICKS and
 gives their verdicts, good, bad or skip, in their order. Before each round
 (JOIN LO HI SKIPPED) may move lo up and hi down over classes known to
-share their verdict without a test. The answer: (culprit CLASS), or
+share their verdict without a test, and may give as a third value classes
+known to be skipped with a tested one. Picks go away from skipped classes
+(round-picks) unless AWAY? is #f. The answer: (culprit CLASS), or
 (ambiguous CLASS ...) when only skipped classes are left before hi."
-  (let loop ((lo0 -1) (hi0 (- n 1)) (skipped '()))
-    (let*-values (((lo hi) (join lo0 hi0 skipped))
+  (let loop ((lo0 -1) (hi0 (- n 1)) (skipped0 '()))
+    (let*-values (((lo hi more)
+                   (call-with-values (lambda () (join lo0 hi0 skipped0))
+                     (lambda* (lo hi #:optional (more '()))
+                       (values lo hi more))))
+                  ((skipped) (lset-union = skipped0 more))
                   ((open) (filter (lambda (i) (not (memv i skipped)))
                                   (iota (max 0 (- hi lo 1)) (+ lo 1)))))
       (if (null? open)
@@ -264,15 +298,18 @@ share their verdict without a test. The answer: (culprit CLASS), or
             (if (null? between)
                 (list 'culprit hi)
                 (cons 'ambiguous (append between (list hi)))))
-          (let* ((picks (round-picks open lo hi width))
+          (let* ((picks (round-picks open lo hi width away?))
                  (verdicts (test-round picks lo hi open)))
             (let-values (((lo hi more) (round-update lo hi picks verdicts)))
-              (loop lo hi (append more skipped))))))))
+              (loop lo hi (lset-union = skipped more))))))))
 
 (define (default-strategy judge)
   (let* ((classes (session 'classes))
          (n (vector-length classes))
          (width (session 'width))
+         ;; logs of format 1 are decided again by the rules of their time:
+         ;; a skip one class at a time, the next pick the next nearest
+         (whole-builds (>= (session 'format) 2))
          (commit-of (lambda (i)
                       (if (< i 0)
                           (session 'good)
@@ -290,13 +327,40 @@ share their verdict without a test. The answer: (culprit CLASS), or
                           (prefetch-many (map commit-of is) (session 'seeds)))))
          (bad-reason "")
          (tested (make-hash-table))	; class -> its details
+         (bounds (cons -1 (- n 1)))	; lo and hi of the round being tested
+         (skipped-with '())		; classes skipped with a tested one
+         ;; the untested classes next to I, inside the round's bounds,
+         ;; whose build is I's, ascending
+         (same-build-around
+          (lambda (i)
+            (let ((along (lambda (step)
+                           (let loop ((k (+ i step)) (found '()))
+                             (if (and (< (car bounds) k (cdr bounds))
+                                      (not (hash-ref tested k))
+                                      (same-build? (commit-of i) (commit-of k)))
+                                 (loop (+ k step) (cons k found))
+                                 found)))))
+              (append (along -1) (reverse (along 1))))))
          (test (lambda (i)
-                 (let-values (((verdict reason details)
-                               (evaluate (commit-of i) judge)))
-                   (log-step i (symbol->string verdict) reason details round)
-                   (hash-set! tested i details)
-                   (set! bad-reason reason)
-                   verdict)))
+                 (if (memv i skipped-with)
+                     'skip		; logged with the class it was joined to
+                     (let*-values (((verdict reason details)
+                                    (evaluate (commit-of i) judge))
+                                   ;; a skipped build (it did not decide,
+                                   ;; crashed, hung) skips every class of
+                                   ;; that build at once: it would again
+                                   ((joined)
+                                    (if (and whole-builds (eq? verdict 'skip)
+                                             (< (car bounds) i (cdr bounds)))
+                                        (same-build-around i)
+                                        '())))
+                       (log-step i (symbol->string verdict) reason details
+                                 round joined)
+                       (for-each (lambda (k) (hash-set! tested k details))
+                                 (cons i joined))
+                       (set! skipped-with (append joined skipped-with))
+                       (set! bad-reason reason)
+                       verdict))))
          ;; a class whose build is a tested neighbour's has its verdict:
          ;; the same simulator gives the same results (exact classes)
          (anchors (make-hash-table))	; joined class -> the tested one
@@ -325,7 +389,7 @@ share their verdict without a test. The answer: (culprit CLASS), or
                                            (join-one (+ k 1) k "bad"))
                                       (down (- k 1))
                                       (+ k 1)))))
-                   (values top bottom))))
+                   (values top bottom skipped-with))))
          ;; GOOD and BAD are of the first round, with its picks
          (pending (round-picks (iota (max 0 (- n 1))) -1 (- n 1) width)))
     (begin-round (cons* -1 (- n 1) pending))
@@ -344,12 +408,14 @@ share their verdict without a test. The answer: (culprit CLASS), or
                  (unless (or (null? picks) (equal? picks pending))
                    (begin-round picks))
                  (set! pending '())
+                 (set! bounds (cons lo hi))
                  ;; in class order, one after another
                  (let loop ((ps picks) (verdicts '()))
                    (if (null? ps)
                        (reverse verdicts)
                        (loop (cdr ps) (cons (test (car ps)) verdicts)))))
-               join)))))
+               join
+               #:away? whole-builds)))))
 
 (define (bisect-with strategy judge predicate)
   "Run STRATEGY (default-strategy if #f) with JUDGE, or a judge made from
