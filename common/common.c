@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,10 +52,63 @@ int lsb_mkdir_p(const char *path)
 	return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
 }
 
+/* The whole of a lock file, as fcntl() locks it (@cmd F_SETLK, F_GETLK). */
+static int lock_op(int fd, int cmd, struct flock *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->l_type = F_WRLCK;
+	l->l_whence = SEEK_SET;
+	return fcntl(fd, cmd, l);
+}
+
+int lsb_lock_take(int fd, const char *dir, const char *lock, char *err,
+		  size_t len)
+{
+	struct flock l;
+	char *holder, *name = NULL;
+	int e;
+
+	if (!lock_op(fd, F_SETLK, &l))
+		return 0;
+	e = errno;
+	if (e != EAGAIN && e != EACCES) {
+		snprintf(err, len, "cannot lock '%s': %s", lock, strerror(e));
+		errno = e;
+		return -1;
+	}
+	/* the kernel knows the holder; its name is in the file, if it wrote */
+	holder = lsb_read_file(lock, NULL);
+	if (holder && (name = strchr(holder, ' '))) {
+		name++;
+		name[strcspn(name, "\n")] = '\0';
+	}
+	if (!name || !*name)
+		name = "command";
+	if (!lock_op(fd, F_GETLK, &l) && l.l_type != F_UNLCK && l.l_pid > 0)
+		snprintf(err, len, "another %s works in '%s': the lock '%s' is held by pid %d",
+			 name, dir, lock, (int)l.l_pid);
+	else
+		snprintf(err, len, "another %s works in '%s': the lock '%s' is held",
+			 name, dir, lock);
+	free(holder);
+	errno = EWOULDBLOCK;
+	return -1;
+}
+
+void lsb_lock_holder(int fd, const char *who)
+{
+	char text[300];
+	int n = snprintf(text, sizeof(text), "%d %s\n", (int)getpid(), who);
+
+	if (ftruncate(fd, 0) || pwrite(fd, text, (size_t)n, 0) != n) {
+		/* held all the same; fcntl() says by whom */
+	}
+}
+
 int lsb_out_dir(const char *dir, const char *who, char *err, size_t len)
 {
-	char lock[4300], text[300], *holder, *name;
-	int fd, n, pid = 0;
+	char lock[4300];
+	int fd;
 
 	if (lsb_mkdir_p(dir)) {
 		snprintf(err, len, "cannot make '%s': %s", dir, strerror(errno));
@@ -72,37 +124,15 @@ int lsb_out_dir(const char *dir, const char *who, char *err, size_t len)
 			 strerror(errno));
 		return -1;
 	}
-	if (!flock(fd, LOCK_EX | LOCK_NB)) {
-		n = snprintf(text, sizeof(text), "%d %s\n", (int)getpid(), who);
-		if (ftruncate(fd, 0) || pwrite(fd, text, (size_t)n, 0) != n) {
-			/* held all the same; the next one cannot say by whom */
-		}
-		return fd;
-	}
-	n = errno;
-	close(fd);
-	if (n != EWOULDBLOCK) {
-		snprintf(err, len, "cannot lock '%s': %s", lock, strerror(n));
-		errno = n;
+	if (lsb_lock_take(fd, dir, lock, err, len)) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
 		return -1;
 	}
-	holder = lsb_read_file(lock, NULL);
-	if (holder)
-		pid = atoi(holder);
-	name = holder ? strchr(holder, ' ') : NULL;
-	if (name) {
-		name++;
-		name[strcspn(name, "\n")] = '\0';
-	}
-	if (pid > 0)
-		snprintf(err, len, "another %s works in '%s': the lock '%s' is held by pid %d",
-			 name && *name ? name : "command", dir, lock, pid);
-	else
-		snprintf(err, len, "another command works in '%s': the lock '%s' is held",
-			 dir, lock);
-	free(holder);
-	errno = EWOULDBLOCK;
-	return -1;
+	lsb_lock_holder(fd, who);
+	return fd;
 }
 
 static int rm_one(const char *path, const struct stat *st, int type,

@@ -46,15 +46,39 @@ int lsb_mkdir_p(const char *path);
  * @err: receives what went wrong
  * @len: its size
  *
- * One command at a time writes in a directory: DIR/.lock is flock()ed and
- * holds the holder's pid and @who, so that a second command, refused,
- * can say who holds it. The lock is released when the process ends (the
- * descriptor is close-on-exec: children do not hold it).
+ * One command at a time writes in a directory: DIR/.lock is locked with
+ * fcntl() (lsb_lock_take()) and holds the holder's pid and @who
+ * (lsb_lock_holder()), so that a second command, refused, can say who
+ * holds it. The lock is released when the process ends; nothing else in
+ * the process may open and close DIR/.lock meanwhile (that would release
+ * it); children do not hold it.
  *
  * Return: the lock's descriptor, or -1 with @err set (the directory
  * cannot be made, or another process holds it: errno EWOULDBLOCK).
  */
 int lsb_out_dir(const char *dir, const char *who, char *err, size_t len);
+
+/**
+ * lsb_lock_take() - lock an output directory's lock file, or say who has it
+ * @fd: DIR/.lock, open for writing
+ * @dir: the directory, for the message
+ * @lock: the file's path, for the message
+ * @err: receives why not: "another NAME works in 'DIR': the lock 'LOCK' is
+ *	held by pid PID" (NAME as the holder wrote it, PID as fcntl() says)
+ * @len: its size
+ *
+ * Return: 0 (held until the process ends or closes a descriptor of the
+ * file), or -1 with @err and errno set (EWOULDBLOCK: held by another).
+ */
+int lsb_lock_take(int fd, const char *dir, const char *lock, char *err,
+		  size_t len);
+
+/**
+ * lsb_lock_holder() - write "PID WHO" into a lock file this process holds
+ * @fd: the lock file
+ * @who: the command ("lsbisect")
+ */
+void lsb_lock_holder(int fd, const char *who);
 
 /**
  * lsb_rm_rf() - remove a tree, not following symbolic links

@@ -343,26 +343,6 @@ static int open_log(struct session *s)
 	return 0;
 }
 
-/* The whole of OUT/.lock, as fcntl() locks it. */
-static int lock_op(int fd, int cmd, struct flock *l)
-{
-	memset(l, 0, sizeof(*l));
-	l->l_type = F_WRLCK;
-	l->l_whence = SEEK_SET;
-	return fcntl(fd, cmd, l);
-}
-
-/* The lock's holder says who it is; a new lock file is the session's. */
-static void lock_holder(int fd)
-{
-	char text[32];
-	int n = snprintf(text, sizeof(text), "%d\n", (int)getpid());
-
-	if (ftruncate(fd, 0) || pwrite(fd, text, (size_t)n, 0) != n) {
-		/* held all the same; fcntl() says by whom */
-	}
-}
-
 /*
  * One bisection at a time in a directory: OUT/.lock, locked with fcntl()
  * (F_GETLK names the holder to the one refused). The directory and the
@@ -373,9 +353,8 @@ static void lock_holder(int fd)
  */
 static int lock_out_dir(struct session *s, const char *dir)
 {
-	char lock[4300];
+	char lock[4300], why[4600];
 	struct stat st, at;
-	struct flock l;
 	int tries;
 
 	lsb_pathf(lock, sizeof(lock), "%s/.lock", dir);
@@ -415,28 +394,15 @@ static int lock_out_dir(struct session *s, const char *dir)
 					strerror(errno));
 			return SESSION_USAGE;
 		}
-		if (lock_op(s->lock_fd, F_SETLK, &l)) {
-			int err = errno;
-
-			if (err != EAGAIN && err != EACCES) {
-				guile_set_error("cannot lock '%s': %s", lock,
-						strerror(err));
-				return SESSION_USAGE;
-			}
-			if (!lock_op(s->lock_fd, F_GETLK, &l) &&
-			    l.l_type != F_UNLCK && l.l_pid > 0)
-				guile_set_error("another lsbisect works in '%s': the lock '%s' is held by pid %d",
-						dir, lock, (int)l.l_pid);
-			else
-				guile_set_error("another lsbisect works in '%s': the lock '%s' is held",
-						dir, lock);
+		if (lsb_lock_take(s->lock_fd, dir, lock, why, sizeof(why))) {
+			guile_set_error("%s", why);
 			return SESSION_USAGE;
 		}
 		/* the file locked must still be the one of that name */
 		if (!fstat(s->lock_fd, &st) && !stat(lock, &at) &&
 		    st.st_ino == at.st_ino && st.st_dev == at.st_dev) {
 			if (s->made_lock)
-				lock_holder(s->lock_fd);
+				lsb_lock_holder(s->lock_fd, "lsbisect");
 			return 0;
 		}
 		close(s->lock_fd);
@@ -513,7 +479,7 @@ static int log_begin(struct session *s)
 		return 0;
 	s->log_state = LOG_OPEN;
 	s->answer->log_begun = 1;
-	lock_holder(s->lock_fd);
+	lsb_lock_holder(s->lock_fd, "lsbisect");
 	if (c->mode == GUILE_CONTINUE) {
 		if (s->cut_at >= 0 && truncate(path, s->cut_at)) {
 			guile_set_error("cannot repair the log '%s': %s",

@@ -75,19 +75,27 @@ test_expect_success "and a cut image is named: $(head -n1 "$tmp/gnuplot.err")" \
 	'[ -s "$tmp/gnuplot.err" ]'
 
 # ---- 2. one command at a time in an output directory ----
-# held DIR: whether DIR/.lock is held
-held() { ! flock -n "$1/.lock" true; }
-mkdir -p "$tmp/held"
-exec 8>"$tmp/held/.lock"
-flock -n 8
+# held DIR: whether DIR/.lock is held (fcntl(), as the commands lock it)
+held() {
+	python3 -c 'import fcntl, sys; fcntl.lockf(open(sys.argv[1], "r+"), fcntl.LOCK_EX | fcntl.LOCK_NB)' \
+		"$1/.lock" 2>/dev/null && return 1
+	[ -e "$1/.lock" ]
+}
+"$LINSCHED" sweep "$REV" -w 'random*64:run=100us:sleep=200us' -t quad \
+	-d 600s --out "$tmp/held" >/dev/null 2>&1 &
+bg=$!
+for i in $(seq 300); do
+	grep -q "linsched sweep" "$tmp/held/.lock" 2>/dev/null && held "$tmp/held" && break
+	sleep 0.1
+done
+before=$(cd "$tmp/held" && find . | sort | md5sum)
 bad=
 while read -r name args; do
 	# shellcheck disable=SC2086
 	"$LINSCHED" $name $args --out "$tmp/held" >/dev/null 2>"$tmp/held.err"
 	status=$?
 	[ $status != 0 ] &&
-		grep -q "another command works in '$tmp/held': the lock '$tmp/held/.lock' is held" "$tmp/held.err" &&
-		[ "$(ls -A "$tmp/held")" = .lock ] ||
+		grep -q "another linsched sweep works in '$tmp/held': the lock '$tmp/held/.lock' is held by pid $bg$" "$tmp/held.err" ||
 		bad="$bad $name:$status:$(head -c 200 "$tmp/held.err")"
 done <<EOF
 report $REV $TEST_V612 --match hog-n1 -t dual --seeds 1 -d 10ms
@@ -98,31 +106,39 @@ coverage $REV -w hog -t dual -d 10ms
 suite run $REV --match hog-n1 -t dual -d 10ms
 bugs run uclamp_inversion
 EOF
-test_expect_success "a held directory: report, trend, timeline, sweep, coverage, suite run and bugs refused, nothing written (${bad:-all})" \
-	'[ -z "$bad" ] && held "$tmp/held"'
-exec 8>&-
-
-"$LINSCHED" sweep "$REV" -w 'random*64:run=100us:sleep=200us' -t quad \
-	-d 600s --out "$tmp/busy" >/dev/null 2>&1 &
-bg=$!
-for i in $(seq 300); do
-	[ -s "$tmp/busy/.lock" ] && held "$tmp/busy" && break
-	sleep 0.1
-done
-"$LINSCHED" timeline "$REV" -w hog -t dual -d 10ms --out "$tmp/busy" \
-	>/dev/null 2>"$tmp/busy.err"
+"$LSBISECT" "$REV" "$TEST_V612" hog -t dual -d 10ms --out "$tmp/held" \
+	>/dev/null 2>"$tmp/held.err"
 status=$?
-test_expect_success "a second command on a sweep's directory names the sweep and its pid (status $status): $(cat "$tmp/busy.err")" \
-	'[ $status = 1 ] &&
-	 grep -q "another linsched sweep works in .$tmp/busy.: the lock .$tmp/busy/.lock. is held by pid $bg$" "$tmp/busy.err"'
+[ $status = 2 ] &&
+	grep -q "another linsched sweep works in '$tmp/held': the lock '$tmp/held/.lock' is held by pid $bg$" "$tmp/held.err" ||
+	bad="$bad lsbisect:$status:$(head -c 200 "$tmp/held.err")"
+after=$(cd "$tmp/held" && find . | sort | md5sum)
+test_expect_success "a sweep's directory: report, trend, timeline, sweep, coverage, suite run, bugs run and lsbisect refused, naming it and its pid, nothing written (${bad:-all})" \
+	'[ -z "$bad" ] && [ "$before" = "$after" ] && held "$tmp/held"'
 { kill -KILL $bg && wait $bg; } 2>/dev/null
 bg=
-"$LINSCHED" timeline "$REV" -w hog -t dual -d 10ms --out "$tmp/busy" \
-	>/dev/null 2>"$tmp/busy.err"
+"$LINSCHED" timeline "$REV" -w hog -t dual -d 10ms --out "$tmp/held" \
+	>/dev/null 2>"$tmp/held.err"
 status=$?
 test_expect_success "the holder killed, the directory is free again (status $status)" \
-	'[ $status = 0 ] && [ -s "$tmp/busy/timeline.png" ]'
+	'[ $status = 0 ] && [ -s "$tmp/held/timeline.png" ]'
 test_expect_success "and the lock names its new holder" \
-	'grep -q "^[0-9]* linsched timeline$" "$tmp/busy/.lock"'
+	'grep -q "^[0-9]* linsched timeline$" "$tmp/held/.lock"'
+"$LINSCHED" timeline "$REV" -w hog -t dual -d 10ms --out "$tmp/two" \
+	>/dev/null 2>"$tmp/two2.err" &
+pid=$!
+"$LINSCHED" timeline "$REV" -w hog -t dual -d 10ms --out "$tmp/two" \
+	>/dev/null 2>"$tmp/two1.err"
+s1=$?
+wait $pid
+s2=$?
+# refused N PID: the run N was refused, naming PID
+refused() {
+	grep -q "another linsched timeline works in .$tmp/two.: the lock .$tmp/two/.lock. is held by pid $2$" "$tmp/two$1.err"
+}
+test_expect_success "two at once: both finish, or one is refused naming the other ($s1 $s2)" \
+	'whole "$tmp/two" && [ -s "$tmp/two/timeline.png" ] &&
+	 { [ $s1 = 0 ] || refused 1 $pid; } && { [ $s2 = 0 ] || refused 2 "[0-9]*"; } &&
+	 [ $((s1 + s2)) -le 1 ]'
 
 test_done
