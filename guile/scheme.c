@@ -321,12 +321,17 @@ static SCM p_session(SCM key)
 	return v;
 }
 
+/*
+ * A seed the log keeps exactly: its JSON numbers are doubles, so seeds
+ * stop at 2^53 (the simulator takes any 64-bit one).
+ */
 static unsigned long long seed_arg(SCM seed, const char *subr)
 {
 	if (SCM_UNBNDP(seed))
 		return 1;
-	if (!scm_is_unsigned_integer(seed, 0, ~0ULL))
-		scm_wrong_type_arg_msg(subr, 2, seed, "non-negative integer");
+	if (!scm_is_unsigned_integer(seed, 0, 1ULL << 53))
+		scm_wrong_type_arg_msg(subr, 2, seed,
+				       "integer from 0 to 2^53 (the log's JSON keeps no larger one exactly)");
 	return scm_to_uint64(seed);
 }
 

@@ -35,7 +35,7 @@ mkdir -p "$tmp/probe"
 mount -t tmpfs -o size=8k tmpfs "$tmp/probe" 2>/dev/null ||
 	skip_all "cannot mount a tmpfs here (not root?)"
 umount "$tmp/probe"
-plan 7
+plan 8
 
 # whole DIR: every PNG ends with IEND, every SVG with </svg>
 whole() {
@@ -140,5 +140,14 @@ test_expect_success "two at once: both finish, or one is refused naming the othe
 	'whole "$tmp/two" && [ -s "$tmp/two/timeline.png" ] &&
 	 { [ $s1 = 0 ] || refused 1 $pid; } && { [ $s2 = 0 ] || refused 2 "[0-9]*"; } &&
 	 [ $((s1 + s2)) -le 1 ]'
+
+# ---- 3. a script's seed the log could not keep ----
+printf '(lambda (good this)\n  (run "%s" (expt 2 60))\n  #f)\n' "$REV" > "$tmp/big.scm"
+"$LSBISECT" "$REV" "$TEST_V612" hog -t dual -d 10ms --script "$tmp/big.scm" \
+	--out "$tmp/big" >/dev/null 2>"$tmp/big.err"
+status=$?
+test_expect_success "(run REV 2^60) in a script: status 4, the script's line, the range of seeds ($status: $(head -n1 "$tmp/big.err"))" \
+	'[ $status = 4 ] &&
+	 grep -q "big.scm:2:3: In procedure run: .*integer from 0 to 2^53" "$tmp/big.err"'
 
 test_done
