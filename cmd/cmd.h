@@ -144,6 +144,13 @@ int opt_double(const char *opt, const char *arg, double lo, double hi,
 int opt_governor(const char *arg);
 
 /*
+ * A --topology as a command takes it: a FIFO or process substitution is
+ * read now and kept (driver_keep_topology()), *TOPOLOGY becoming the
+ * kept file. Return 0, or -1 (printed).
+ */
+int cmd_topology_arg(const char **topology);
+
+/*
  * Bad specs are the user's error: say so ("error: ..." on stderr) before
  * anything is built. @duration and @cmdline may be NULL. A workload file
  * that can be read only once is read then and *@workload becomes the path

@@ -115,7 +115,9 @@ static int cov_option(struct cov_run *r, int c, const char *arg)
 {
 	switch (c) {
 	case 'r': r->repo = arg; break;
-	case 't': r->spec.topology = arg; break;
+	case 't':
+		r->spec.topology = arg;
+		return cmd_topology_arg(&r->spec.topology) ? 2 : 0;
 	case 'd': r->spec.duration = arg; break;
 	case 's': r->seed = arg; break;
 	case 'o': r->out_opt = arg; break;

@@ -125,8 +125,8 @@ static int report_option(struct report_options *o, int c, const char *arg)
 				REPORT_MAX_TOPOS);
 			return 2;
 		}
-		o->topo[o->nr_topos++] = arg;
-		return 0;
+		o->topo[o->nr_topos] = arg;
+		return cmd_topology_arg(&o->topo[o->nr_topos++]) ? 2 : 0;
 	case 'T':
 		return opt_double("--threshold", arg, 0, 1e6, &o->threshold) ?
 		       2 : 0;

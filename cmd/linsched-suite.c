@@ -379,7 +379,11 @@ static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 	while ((c = getopt_long(argc, argv, "r:t:d:s:o:j:m:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': r->repo = optarg; break;
-		case 't': r->spec.topology = optarg; break;
+		case 't':
+			r->spec.topology = optarg;
+			if (cmd_topology_arg(&r->spec.topology))
+				return 2;
+			break;
 		case 'd': r->spec.duration = optarg; break;
 		case 's': r->seed = optarg; break;
 		case 'o': r->out_opt = optarg; break;

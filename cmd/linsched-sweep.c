@@ -192,7 +192,9 @@ static int sweep_option(struct sweep *w, int c, const char *arg)
 	case 's': w->suite = arg; return 0;
 	case 'm': return add_spec(w->globs, &w->nglobs, MAX_MATCH, arg, "--match");
 	case 'w': return add_spec(w->specs, &w->nw, MAX_SPECS, arg, "--workload");
-	case 't': return add_spec(w->topos, &w->nt, MAX_SPECS, arg, "--topology");
+	case 't':
+		return add_spec(w->topos, &w->nt, MAX_SPECS, arg, "--topology") ||
+		       cmd_topology_arg(&w->topos[w->nt - 1]) ? -1 : 0;
 	case 'n': return opt_int("--seeds", arg, 1, 64, &w->seeds);
 	case 'd': w->duration = arg; return 0;
 	case 'r': w->repo = arg; return 0;

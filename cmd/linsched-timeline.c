@@ -513,7 +513,9 @@ static int timeline_option(struct timeline_opts *o, int c, char *arg)
 	switch (c) {
 	case 'r': o->repo = arg; break;
 	case 'w': o->workload = arg; break;
-	case 't': o->topology = arg; break;
+	case 't':
+		o->topology = arg;
+		return cmd_topology_arg(&o->topology);
 	case 'd': o->duration = arg; break;
 	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
 	case 'F': o->from = arg; break;

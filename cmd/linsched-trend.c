@@ -147,8 +147,8 @@ static int trend_option(struct trend_options *o, int c, const char *arg)
 	case 't':
 		if (o->nr_topologies == MAX_SPECS)
 			return -1;
-		o->topologies[o->nr_topologies++] = arg;
-		return 0;
+		o->topologies[o->nr_topologies] = arg;
+		return cmd_topology_arg(&o->topologies[o->nr_topologies++]);
 	case 'n': return opt_int("--seeds", arg, 1, 64, &o->seeds);
 	case 'd': o->duration = arg; return 0;
 	case 'F': o->first_parent = 1; return 0;

@@ -168,6 +168,14 @@ int opt_double(const char *opt, const char *arg, double lo, double hi,
 	return 0;
 }
 
+int cmd_topology_arg(const char **topology)
+{
+	if (!driver_keep_topology(topology))
+		return 0;
+	fprintf(stderr, "error: %s\n", driver_last_error());
+	return -1;
+}
+
 int cmd_check_specs(const char **workload, const char *topology,
 		    const char *duration, const char *cmdline)
 {

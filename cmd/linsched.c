@@ -271,7 +271,9 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	switch (c) {
 	case 'r': o->repo = arg; break;
 	case 'w': o->workload = arg; break;
-	case 't': o->topology = arg; break;
+	case 't':
+		o->topology = arg;
+		return cmd_topology_arg(&o->topology);
 	case 'd': o->duration = arg; break;
 	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
 	case 'T': o->trace = arg; break;
@@ -580,7 +582,11 @@ static int cmd_domains(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "r:t:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': repo = optarg; break;
-		case 't': topology = optarg; break;
+		case 't':
+			topology = optarg;
+			if (cmd_topology_arg(&topology))
+				return 2;
+			break;
 		case 'j':
 			if (opt_int("--jobs", optarg, 1, 256, &jobs))
 				return 2;

@@ -308,7 +308,11 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 				NULL)) != -1) {
 		switch (c) {
 		case 'r': o->repo = optarg; break;
-		case 't': o->topology = optarg; break;
+		case 't':
+			o->topology = optarg;
+			if (cmd_topology_arg(&o->topology))
+				return 2;
+			break;
 		case 'd': o->duration = optarg; break;
 		case 'm': o->metric = optarg; break;
 		case 'T':

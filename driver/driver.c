@@ -526,27 +526,27 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 }
 
 /*
- * A workload file that can be read only once (a FIFO, a process
+ * An input file that can be read only once (a FIFO, a process
  * substitution's /dev/fd/N, a character device): not a regular file, not
  * a directory.
  */
-static int read_once(const char *workload)
+static int read_once(const char *path)
 {
 	struct stat st;
 
-	return !stat(workload, &st) && !S_ISREG(st.st_mode) &&
+	return !stat(path, &st) && !S_ISREG(st.st_mode) &&
 	       !S_ISDIR(st.st_mode);
 }
 
 /*
- * Keep the @len bytes of a workload read once as CACHE/workloads/BLOB.json
- * (BLOB their git blob id: the same bytes, the same file), the regular
- * file the runs read as often as they need. Return its path, malloc()ed
- * and never freed (the caller's spec points to it until the process
- * ends), or NULL with the driver's error set.
+ * Keep the @len bytes of @what ("workload", "topology") @name, read once,
+ * as CACHE/@dirname/BLOB.json (BLOB their git blob id: the same bytes, the
+ * same file), the regular file the runs read as often as they need.
+ * Return its path, malloc()ed and never freed (the caller's spec points
+ * to it until the process ends), or NULL with the driver's error set.
  */
-static char *keep_workload(const char *workload, const char *text,
-			   size_t len)
+static char *keep_input(const char *what, const char *dirname,
+			const char *name, const char *text, size_t len)
 {
 	struct driver_paths paths;
 	char dir[4200], path[4300], hex[41], *old;
@@ -555,24 +555,53 @@ static char *keep_workload(const char *workload, const char *text,
 	if (driver_paths_init(&paths))
 		return NULL;
 	if (lsb_blob_id(text, len, hex) < 0) {
-		driver_set_error("workload '%s': cannot hash its bytes",
-				 workload);
+		driver_set_error("%s '%s': cannot hash its bytes", what, name);
 		return NULL;
 	}
-	lsb_pathf(dir, sizeof(dir), "%s/workloads", paths.cache_dir);
+	lsb_pathf(dir, sizeof(dir), "%s/%s", paths.cache_dir, dirname);
 	lsb_pathf(path, sizeof(path), "%s/%s.json", dir, hex);
 	old = lsb_read_file(path, NULL);
 	same = old && !strcmp(old, text);
 	free(old);
 	if (!same && (lsb_mkdir_p(dir) || lsb_write_atomic(path, text, len))) {
-		driver_set_error("workload '%s': cannot keep its bytes in '%s': %s",
-				 workload, path, strerror(errno));
+		driver_set_error("%s '%s': cannot keep its bytes in '%s': %s",
+				 what, name, path, strerror(errno));
 		return NULL;
 	}
 	old = strdup(path);
 	if (!old)
 		driver_set_error("out of memory");
 	return old;
+}
+
+int driver_keep_topology(const char **topology)
+{
+	static struct topology topo;
+	char err[WORKLOAD_ERR_MAX], *text, *kept;
+	size_t len;
+
+	if (!read_once(*topology))
+		return 0;
+	text = topology_read_input(*topology, "topology", &len, err,
+				   sizeof(err));
+	if (!text) {
+		topology_printable(err, sizeof(err));
+		driver_set_error("%s", err);
+		return -1;
+	}
+	/* checked under the name given, not the kept file's */
+	if (topology_from_json(&topo, text, *topology, err, sizeof(err))) {
+		driver_set_error("%s", err);
+		kept = NULL;
+	} else {
+		kept = keep_input("topology", "topologies", *topology, text,
+				  len);
+	}
+	free(text);
+	if (!kept)
+		return -1;
+	*topology = kept;
+	return 0;
 }
 
 int driver_check_specs(const char **workload, const char *topology,
@@ -621,7 +650,7 @@ int driver_check_specs(const char **workload, const char *topology,
 		goto out;
 	}
 	if (text) {
-		kept = keep_workload(*workload, text, len);
+		kept = keep_input("workload", "workloads", *workload, text, len);
 		if (!kept)
 			goto out;
 		*workload = kept;

@@ -575,6 +575,21 @@ int driver_check_specs(const char **workload, const char *topology,
 		       const char *duration, const char *cmdline);
 
 /**
+ * driver_keep_topology() - a topology file that can be read only once,
+ *	read now and kept
+ * @topology: the address of a topology spec. A FIFO or a process
+ *	substitution's /dev/fd/N is read once and its bytes kept as
+ *	CACHE/topologies/BLOB.json, which *@topology then names (until the
+ *	process ends) for every later reader: the checks, the result keys,
+ *	the simulator; any other spec is left as it is
+ *
+ * Commands call it on each --topology as they take the option.
+ *
+ * Return: 0, or -1 with driver_last_error() saying why.
+ */
+int driver_keep_topology(const char **topology);
+
+/**
  * driver_last_error() - the message of the last failure in this thread
  *
  * Return: a borrowed string, "" if none.

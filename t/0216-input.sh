@@ -13,7 +13,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 32
+plan 35
 tmp=$(mktemp -d)
 writer=
 cleanup() {
@@ -197,6 +197,30 @@ status=$?
 test_expect_success "a sweep from a process substitution finds the file's result in the cache (status $status): one key for the bytes" \
 	'[ $status = 0 ] && grep -q "1 ran" "$tmp/sw1.out" &&
 	 grep -q "1 from the cache, 0 ran" "$tmp/sw2.out"'
+
+# and a topology, read once by every command that takes --topology
+T=$LSB_ROOT/topologies/examples/asym-smt.json
+"$LINSCHED" run "$REV" --workload "$f" --topology "$T" --json "$tmp/tfile.json" \
+	--quiet 2> "$tmp/tfile.err"
+timeout 120 "$LINSCHED" run "$REV" --workload "$f" --topology <(cat "$T") \
+	--json "$tmp/tsubst.json" --quiet 2> "$tmp/tsubst.err"
+status=$?
+test_expect_success "a topology from a process substitution: the file's results (status $status)" \
+	'[ $status = 0 ] && [ ! -s "$tmp/tsubst.err" ] && [ -s "$tmp/tfile.json" ] &&
+	 cmp -s "$tmp/tfile.json" "$tmp/tsubst.json"'
+timeout 120 "$LINSCHED" run "$REV" --workload "$f" --topology <(echo '{') \
+	--quiet 2> "$tmp/tsubst-bad.err"
+status=$?
+test_expect_success "a bad one is refused (status $status) under the name given: $(cat "$tmp/tsubst-bad.err")" \
+	'[ $status = 2 ] &&
+	 grep -q "^error: topology '\''/dev/fd/[0-9]*'\'':2:1: malformed JSON" "$tmp/tsubst-bad.err"'
+"$LINSCHED" sweep "$REV" --workload "$f" --topology "$T" --out "$tmp/sw3" \
+	> "$tmp/sw3.out" 2>&1
+"$LINSCHED" sweep "$REV" --workload "$f" --topology <(cat "$T") \
+	--out "$tmp/sw4" > "$tmp/sw4.out" 2>&1
+status=$?
+test_expect_success "a sweep with it finds the file's result in the cache (status $status)" \
+	'[ $status = 0 ] && grep -q "1 from the cache, 0 ran" "$tmp/sw4.out"'
 
 # ---- 22. messages that lost their reason, or said the wrong one ----
 long=/$(printf 'a%.0s' {1..119})/$(printf 'b%.0s' {1..119})
