@@ -685,6 +685,21 @@ static int commit_and_subset(const char *repo, const char *rev,
 	return err ? DRIVER_ERROR : 0;
 }
 
+/*
+ * A cached build failure whose reason says the system failed the build
+ * (a full disk: kept before such failures were told apart) is removed, and
+ * the revision built again. Return 1 when the failure stands.
+ */
+static int failure_stands(const char *path, const struct driver_result *r)
+{
+	char why[1024];
+
+	if (!adapter_outside_cause(r->reason, why, sizeof(why)))
+		return 1;
+	unlink(path);
+	return 0;
+}
+
 int driver_target_prepare(struct driver_target *t,
 			  const struct driver_paths *paths, const char *repo,
 			  const char *rev_name, int jobs, int verbose)
@@ -724,6 +739,9 @@ int driver_target_prepare(struct driver_target *t,
 		goto out;
 	ret = entry_read(fpath, failure, 0, NULL, 1, &failed);
 	t->removed_corrupt = failed.removed_corrupt;
+	if (ret == 1 && failed.status == DRIVER_BUILD_FAILED &&
+	    !failure_stands(fpath, &failed))
+		ret = 0;	/* built again */
 	if (ret == 1 && failed.status == DRIVER_BUILD_FAILED) {
 		t->status = DRIVER_BUILD_FAILED;
 		lsb_pathf(t->reason, sizeof(t->reason), "%s", failed.reason);
