@@ -158,8 +158,8 @@ int cmd_target_prepare(struct driver_target *t,
 
 /*
  * What driver_run() of @rev's simulator gave, said once on standard error
- * (a usage error of the simulator is its own message, passed through
- * already): @ret, the command's exit status.
+ * (a usage error of the simulator in its own words, without the
+ * revision): @ret, the command's exit status.
  */
 int cmd_sim_status(const struct driver_revision *rev, int ret);
 

@@ -225,7 +225,7 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	args[n++] = trace;
 	args[n] = NULL;
 	s->status = cmd_sim_status(&rev, driver_run(rev.exe, args, o->timeout,
-						    NULL));
+						    0));
 	driver_revision_release(&rev);
 	if (s->status)
 		return;

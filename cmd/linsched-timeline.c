@@ -496,7 +496,7 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 	args[n++] = json;
 	args[n++] = "--no-metrics";
 	args[n] = NULL;
-	return cmd_sim_status(rev, driver_run(rev->exe, args, timeout, NULL));
+	return cmd_sim_status(rev, driver_run(rev->exe, args, timeout, 0));
 }
 
 /* The command line, checked. */

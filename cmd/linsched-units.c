@@ -241,10 +241,12 @@ int cmd_target_prepare(struct driver_target *t,
 
 int cmd_sim_status(const struct driver_revision *rev, int ret)
 {
-	if (ret == DRIVER_ERROR)
+	if (ret == DRIVER_USAGE)	/* the user's: no revision to name */
+		fprintf(stderr, "error: %s\n", driver_last_error());
+	else if (ret == DRIVER_ERROR)
 		fprintf(stderr, "error: revision '%s': %s\n", rev->name,
 			driver_last_error());
-	else if (ret && ret != DRIVER_USAGE)
+	else if (ret)
 		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev->name,
 			rev->commit, driver_last_error());
 	return ret;

@@ -467,14 +467,16 @@ static int cmd_run(int argc, char **argv)
 		snprintf(tmp_json, sizeof(tmp_json), "%s/run-%d.json",
 			 paths.cache_dir, (int)getpid());
 		json = tmp_json;
+		lsb_cleanup_add(tmp_json);	/* gone if a signal stops it */
 	}
 	if (o.check && !o.trace) {	/* for the excerpt */
 		snprintf(tmp_trace, sizeof(tmp_trace), "%s/run-%d.trace",
 			 paths.cache_dir, (int)getpid());
 		o.trace = tmp_trace;
+		lsb_cleanup_add(tmp_trace);
 	}
 	run_args(args, driver_sim_identity(args, &rev), &o, json);
-	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, o.timeout, NULL));
+	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, o.timeout, 0));
 	if (!ret && !o.quiet && strcmp(json, "-"))
 		summary(json);
 	if (!ret && o.check)
@@ -586,7 +588,7 @@ static int cmd_domains(int argc, char **argv)
 	args[4] = "hog";
 	args[5] = "--domains";
 	args[6] = NULL;
-	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, 600, NULL));
+	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, 600, 0));
 	driver_revision_release(&rev);
 	return ret;
 }
