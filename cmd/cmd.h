@@ -172,6 +172,25 @@ const char *cmd_base_name(const char *s);
  */
 int cmd_split_range(const char *range, char *good, char *bad, size_t len);
 
+struct lsb_path_arg;
+
+/*
+ * The files and directories a command writes, checked before anything is
+ * built (lsb_check_paths(): named, no directory for a file, the directory
+ * there, no two outputs one file nor an output the file an input is read
+ * from). Return 0, or -1 after printing the error: the command exits 2.
+ */
+int cmd_check_paths(const struct lsb_path_arg *args, size_t n);
+
+/* cmd_check_paths() of one output directory @dir of option @opt (NULL: none) */
+int cmd_check_out_dir(const char *opt, const char *dir);
+
+/*
+ * The exit status @ret once standard output is flushed: a write error of
+ * it (a full disk, /dev/full) is said, and is 1 when @ret was 0.
+ */
+int cmd_exit(int ret);
+
 /*
  * A command's units with a progress line on a terminal: done/total,
  * cached, rate, time left and, with Slurm, the array tasks pending,

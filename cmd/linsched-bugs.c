@@ -473,6 +473,8 @@ int cmd_bugs(int argc, char **argv)
 		fputs(usage_bugs, stderr);
 		return 2;
 	}
+	if (cmd_check_out_dir("--out", o.out))
+		return 2;
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;

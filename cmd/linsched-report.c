@@ -349,6 +349,8 @@ int cmd_report(int argc, char **argv)
 	ret = parse_report_options(&o, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : ret;
+	if (cmd_check_out_dir("--out", o.out))
+		return 2;
 	if (report_init(&rep)) {
 		fprintf(stderr, "error: %s\n", report_last_error());
 		return 4;

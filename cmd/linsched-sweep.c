@@ -272,7 +272,7 @@ static int parse_sweep(struct sweep *w, int argc, char **argv)
 			fprintf(stderr, "error: %s\n", driver_last_error());
 			return 2;
 		}
-	return -1;
+	return cmd_check_out_dir("--out", w->out) ? 2 : -1;
 }
 
 /* The workloads, per topology: suite files for its CPU count. */

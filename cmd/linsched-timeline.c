@@ -715,6 +715,8 @@ int cmd_timeline(int argc, char **argv)
 	ret = parse_timeline(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
+	if (cmd_check_out_dir("--out", o.out))
+		return 2;
 	ret = timeline_run(&o);
 	if (!ret)
 		ret = timeline_draw(&o);

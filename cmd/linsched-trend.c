@@ -361,7 +361,7 @@ int cmd_trend(int argc, char **argv)
 	ret = parse_trend_options(&o, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	if (check_specs(&o))
+	if (check_specs(&o) || cmd_check_out_dir("--out", o.out))
 		return 2;
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());

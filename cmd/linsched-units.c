@@ -264,6 +264,36 @@ int cmd_split_range(const char *range, char *good, char *bad, size_t len)
 	return 0;
 }
 
+int cmd_check_paths(const struct lsb_path_arg *args, size_t n)
+{
+	char err[8400];
+
+	if (!lsb_check_paths(args, n, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "error: %s\n", err);
+	return -1;
+}
+
+int cmd_check_out_dir(const char *opt, const char *dir)
+{
+	struct lsb_path_arg a = { opt, dir, LSB_OUT_DIR };
+
+	return cmd_check_paths(&a, 1);
+}
+
+int cmd_exit(int ret)
+{
+	int err = ferror(stdout) ? EIO : 0;
+
+	if (fflush(stdout))
+		err = errno;
+	if (!err)
+		return ret;
+	fprintf(stderr, "error: cannot write standard output: %s\n",
+		strerror(err));
+	return ret ? ret : 1;
+}
+
 static void progress(size_t done, size_t total, size_t ran, void *arg)
 {
 	struct units_progress *p = arg;

@@ -399,6 +399,20 @@ static int check_invariants(const char *json, const char *trace)
 	return bad ? 7 : 0;
 }
 
+/* The outputs, before anything is built: 0, or -1 (printed). */
+static int run_check_paths(const struct run_opts *o)
+{
+	const struct lsb_path_arg args[] = {
+		{ "--trace", o->trace, LSB_OUT_FILE },
+		{ "--json", o->json, LSB_OUT_FILE },
+		{ "--log", o->log, LSB_OUT_FILE },
+		{ "--workload", o->workload, LSB_IN },
+		{ "--topology", o->topology, LSB_IN },
+	};
+
+	return cmd_check_paths(args, sizeof(args) / sizeof(args[0]));
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -456,7 +470,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "error: --check reads the results' invariants: not with --no-metrics or --json -\n");
 		return 2;
 	}
-	if (cmd_check_specs(o.workload, o.topology, o.duration, o.cmdline))
+	if (run_check_paths(&o) ||
+	    cmd_check_specs(o.workload, o.topology, o.duration, o.cmdline))
 		return 2;
 	ret = cmd_prepare(&rev, &paths, o.repo, argv[optind], o.jobs,
 			  o.verbose);
@@ -691,7 +706,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(cmd, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return cmd_exit(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
 	return 2;
 }
