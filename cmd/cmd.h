@@ -192,6 +192,14 @@ int cmd_check_out_dir(const char *opt, const char *dir);
 int cmd_exit(int ret);
 
 /*
+ * The exit status for units of which some failed: 2 (usage) when every
+ * failure was the simulator refusing its run spec (DRIVER_USAGE: a
+ * machine past the build's NR_CPUS, deadline tasks its admission control
+ * rejects), as 'linsched run' exits; else @other.
+ */
+int cmd_units_status(const struct driver_unit *units, size_t n, int other);
+
+/*
  * A command's units with a progress line on a terminal: done/total,
  * cached, rate, time left and, with Slurm, the array tasks pending,
  * running and done.

@@ -476,7 +476,7 @@ int cmd_sweep(int argc, char **argv)
 	w.cached = prog.cached;
 	if (ret)
 		fprintf(stderr, "error: %s\n", driver_last_error());
-	ret = ret < 0 ? 1 : ret ? 4 : 0;
+	ret = ret < 0 ? 1 : ret ? cmd_units_status(w.units, w.n, 4) : 0;
 	if (ret == 1)
 		goto out;
 	if (write_results(&w) || write_summary(&w, lsb_now() - t0))

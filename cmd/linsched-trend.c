@@ -294,7 +294,10 @@ fail:
 	return -1;
 }
 
-/* Prepare, run and draw every pair into @dir: 0, or 1 (printed). */
+/*
+ * Prepare, run and draw every pair into @dir: 0, or 1 (printed); 2 when
+ * the failed runs were all refused by the simulator (usage).
+ */
 static int trend_run(struct report_trend *tr, const struct driver_paths *paths,
 		     const char *repo, const char *dir,
 		     struct trend_options *o)
@@ -321,8 +324,11 @@ static int trend_run(struct report_trend *tr, const struct driver_paths *paths,
 		fprintf(stderr, "error: %s\n", report_last_error());
 		goto out;
 	}
-	if (units_run(paths, units, total, &o->engine, &prog)) {
+	g = units_run(paths, units, total, &o->engine, &prog);
+	if (g) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
+		if (g > 0)
+			ret = cmd_units_status(units, total, ret);
 		goto out;
 	}
 	if (tty)

@@ -294,6 +294,17 @@ int cmd_exit(int ret)
 	return ret ? ret : 1;
 }
 
+int cmd_units_status(const struct driver_unit *units, size_t n, int other)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (units[i].state == DRIVER_UNIT_FAILED &&
+		    units[i].status != DRIVER_USAGE)
+			return other;
+	return 2;
+}
+
 static void progress(size_t done, size_t total, size_t ran, void *arg)
 {
 	struct units_progress *p = arg;

@@ -406,11 +406,14 @@ enum driver_unit_state {
  * @target: from driver_target_prepare()
  * @spec: the run; its strings must outlive driver_units_run()
  * @state: set by driver_units_run()
+ * @status: set with DRIVER_UNIT_FAILED: the enum driver_status that
+ *	stopped it; DRIVER_USAGE when the simulator refused the run spec
  */
 struct driver_unit {
 	const struct driver_target *target;
 	struct driver_run_spec spec;
 	int state;
+	int status;
 };
 
 /**
