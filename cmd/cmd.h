@@ -186,6 +186,13 @@ int cmd_check_paths(const struct lsb_path_arg *args, size_t n);
 int cmd_check_out_dir(const char *opt, const char *dir);
 
 /*
+ * A metric @metric the runs of @paths' build variant have (kernel_work
+ * only a work build's): 0, or -1 after saying which --instrument it needs
+ * (the command exits 2, before anything is built).
+ */
+int cmd_check_metric(const char *metric, const struct driver_paths *paths);
+
+/*
  * The exit status @ret once standard output is flushed: a write error of
  * it (a full disk, /dev/full) is said, and is 1 when @ret was 0.
  */

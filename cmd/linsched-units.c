@@ -16,6 +16,7 @@
 #include "adapters/adapters.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
+#include "metrics/metrics.h"
 #include "sim/sim.h"
 #include "suite/suite.h"
 #include "workloads/workloads.h"
@@ -279,6 +280,18 @@ int cmd_check_out_dir(const char *opt, const char *dir)
 	struct lsb_path_arg a = { opt, dir, LSB_OUT_DIR };
 
 	return cmd_check_paths(&a, 1);
+}
+
+int cmd_check_metric(const char *metric, const struct driver_paths *paths)
+{
+	const struct metric_def *m = metric_find(metric);
+	const char *variant = driver_variant_name(paths);
+
+	if (!m || !m->variant || !strcmp(m->variant, variant))
+		return 0;
+	fprintf(stderr, "error: --metric '%s': only a build made with --instrument %s has it (this one is %s): add --instrument %s\n",
+		metric, m->variant, variant, m->variant);
+	return -1;
 }
 
 int cmd_exit(int ret)
