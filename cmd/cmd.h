@@ -168,7 +168,8 @@ const char *cmd_base_name(const char *s);
 
 /*
  * Split "GOOD..BAD" into @good and @bad, @len bytes each. Return 0, or -1
- * when @range is not such a range or a part is too long.
+ * after printing the error when @range is not such a range (git's A...B
+ * included) or a part is too long.
  */
 int cmd_split_range(const char *range, char *good, char *bad, size_t len);
 

@@ -89,6 +89,7 @@ static int add_rev(struct rev **revs, size_t *n, size_t *cap, const char *name)
 	return 0;
 }
 
+/* The revisions of @args, ranges expanded: 0, -1 (error) or -2 (usage). */
 static int expand(const char *repo, char **args, int nargs, struct rev **revs,
 		  size_t *n)
 {
@@ -106,14 +107,12 @@ static int expand(const char *repo, char **args, int nargs, struct rev **revs,
 				return -1;
 			continue;
 		}
-		snprintf(good, sizeof(good), "%.*s", (int)(dots - args[a]),
-			 args[a]);
-		snprintf(bad, sizeof(bad), "%s", dots + 2);
-		if (!*good || !*bad || bisect_repo_open(&r, repo) ||
+		if (cmd_split_range(args[a], good, bad, sizeof(good)))
+			return -2;	/* usage */
+		if (bisect_repo_open(&r, repo) ||
 		    bisect_classes_new(&cls, r, good, bad, 0)) {
 			fprintf(stderr, "error: '%s': %s\n", args[a],
-				*good && *bad ? bisect_last_error() :
-				"expected GOOD..BAD");
+				bisect_last_error());
 			bisect_repo_free(r);
 			return -1;
 		}
@@ -466,8 +465,12 @@ int cmd_sweep(int argc, char **argv)
 		snprintf(w.dir, sizeof(w.dir), "%s", w.out);
 	else
 		lsb_pathf(w.dir, sizeof(w.dir), "%s/sweep", w.paths.data_dir);
-	if (expand(w.repo, argv + optind, argc - optind, &w.revs, &w.nrev))
+	ret = expand(w.repo, argv + optind, argc - optind, &w.revs, &w.nrev);
+	if (ret) {
+		ret = ret == -2 ? 2 : 1;
 		goto out;
+	}
+	ret = 1;
 	tty = !w.quiet && isatty(2);
 	if (sweep_workloads(&w) || sweep_units(&w))
 		goto out;

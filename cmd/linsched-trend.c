@@ -186,11 +186,8 @@ static int parse_trend_options(struct trend_options *o, int argc,
 			"--workload and --topology are required");
 		goto usage;
 	}
-	if (cmd_split_range(argv[optind], o->good, o->bad, sizeof(o->good))) {
-		fprintf(stderr, "error: '%s' is not a range GOOD..BAD\n",
-			argv[optind]);
+	if (cmd_split_range(argv[optind], o->good, o->bad, sizeof(o->good)))
 		goto usage;
-	}
 	return 0;
 usage:
 	usage_trend(stderr);

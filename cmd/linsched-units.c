@@ -257,9 +257,16 @@ int cmd_split_range(const char *range, char *good, char *bad, size_t len)
 {
 	const char *dots = strstr(range, "..");
 
-	if (!dots || dots == range || !dots[2] || strstr(dots + 2, "..") ||
-	    (size_t)(dots - range) >= len || strlen(dots + 2) >= len)
+	if (dots && dots[2] == '.') {
+		fprintf(stderr, "error: '%s': expected GOOD..BAD (two dots; git's A...B, the commits of either side, is not a range of a history)\n",
+			range);
 		return -1;
+	}
+	if (!dots || dots == range || !dots[2] || strstr(dots + 2, "..") ||
+	    (size_t)(dots - range) >= len || strlen(dots + 2) >= len) {
+		fprintf(stderr, "error: '%s' is not a range GOOD..BAD\n", range);
+		return -1;
+	}
 	snprintf(good, len, "%.*s", (int)(dots - range), range);
 	snprintf(bad, len, "%s", dots + 2);
 	return 0;

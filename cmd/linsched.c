@@ -644,6 +644,7 @@ static int cmd_kernels(int argc, char **argv)
 		return 1;
 	}
 	setenv("LINSCHED_SUBSET", subset, 1);
+	setenv("LINSCHED_PROG", "linsched kernels", 1);	/* its messages' name */
 	execv(script, args);
 	fprintf(stderr, "error: cannot run '%s': %s\n", script, strerror(errno));
 	free(args);
