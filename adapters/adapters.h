@@ -140,12 +140,34 @@ int adapter_toolchain(const struct adapter_env *env, char out[41]);
  * @out_exe: receives the executable's path (malloc()ed, caller frees)
  *
  * On ADAPTER_EBUILD the message holds the compiler's first errors and the
- * full log stays in the build directory.
+ * full log stays in the build directory. A build that failed for a cause
+ * outside the tree (adapter_outside_cause()) is ADAPTER_EIO and leaves
+ * nothing; so does one a signal stopped (SIGINT, SIGTERM, SIGHUP: its
+ * temporary KEY.tmp.PID is removed before the process dies), and what a
+ * build of the key killed otherwise (SIGKILL) left is removed here.
  *
  * Return: 0, ADAPTER_EUNSUPPORTED, ADAPTER_EBUILD or ADAPTER_EIO.
  */
 int adapter_build(const struct adapter_env *env, const char *tree,
 		  const char *subset_hash, const char *commit, char **out_exe);
+
+/**
+ * adapter_outside_cause() - whether a build's words say the system failed
+ *	it, not the tree
+ * @text: a build log, or a build failure's message
+ * @why: receives the first line that says so
+ * @len: its size
+ *
+ * The words are errno's for what no source file causes (no space left on
+ * device, disk quota, I/O error, read-only file system, out of memory,
+ * too many open files, fork failing) and the compiler driver's for a
+ * compiler killed by a signal. A build that failed so, or in which a
+ * tool could not run or was killed, or that left its file system full,
+ * is ADAPTER_EIO: never cached as the revision's failure.
+ *
+ * Return: 1 when @text has such words, else 0.
+ */
+int adapter_outside_cause(const char *text, char *why, size_t len);
 
 /* Whether a subset's build (or its failure) is in the cache already. */
 int adapter_build_cached(const struct adapter_env *env,

@@ -35,7 +35,18 @@ int adapter_build_paths(const struct adapter_env *env, const char *subset_hash,
 int adapter_build_finish(const struct adapter_env *env, const char *dir,
 			 const char *runtime, const char *version,
 			 char **out_exe);
-/* A build in @tmp ends (@ret its outcome): failed, published or removed. */
+/*
+ * The temporary of a build of @dir, DIR.tmp.PID, into @tmp: the ones
+ * builds of @dir left when they were killed are removed, and this one
+ * will be if a signal stops the process (until adapter_build_end()).
+ * Return 0 or ADAPTER_EIO.
+ */
+int adapter_build_tmp(const char *dir, char *tmp, size_t len);
+/*
+ * A build in @tmp ends (@ret its outcome): failed, published or removed.
+ * A failure for a cause outside the tree (a full disk, a signal, a tool
+ * that could not run) is ADAPTER_EIO, never KEY.failed.
+ */
 int adapter_build_end(const struct adapter_env *env, int ret, const char *tmp,
 		      const char *dir, const char *version,
 		      const char *runtime, const char *commit,

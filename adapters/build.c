@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -218,6 +219,27 @@ static int compiler_id(char *out, size_t len)
 
 /* ---- processes ---- */
 
+/*
+ * The first child of the build under way that could not be run or was
+ * killed by a signal: whatever it was, not the tree's doing. Read and
+ * cleared when the build ends.
+ */
+static char run_fault[512];
+
+static void note_fault(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void note_fault(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*run_fault)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(run_fault, sizeof(run_fault), fmt, ap);
+	va_end(ap);
+}
+
 /* Run argv in dir with output appended to log (or inherited). */
 int adapter_run(const char *dir, const char *log, int verbose,
 		char *const argv[])
@@ -227,8 +249,10 @@ int adapter_run(const char *dir, const char *log, int verbose,
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		note_fault("cannot fork '%s': %s", argv[0], strerror(errno));
 		return -1;
+	}
 	if (!pid) {
 		if (dir && chdir(dir))
 			_exit(127);
@@ -244,9 +268,122 @@ int adapter_run(const char *dir, const char *log, int verbose,
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
+	/* a signal that stops this process stops the child first */
+	lsb_cleanup_child(pid);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			lsb_cleanup_child(0);
+			note_fault("cannot wait for '%s': %s", argv[0],
+				   strerror(errno));
+			return -1;
+		}
+	lsb_cleanup_child(0);
+	if (WIFSIGNALED(status))
+		note_fault("'%s' was killed by signal %d (%s)", argv[0],
+			   WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status) == 127)
+		note_fault("'%s' could not be run (status 127: a program not found?)",
+			   argv[0]);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * What a tool says when the system failed it, not the code it was given:
+ * errno's words of the failures no source file causes, and the compiler
+ * driver's words for a compiler that was killed (the OOM killer).
+ */
+static const char *const outside_words[] = {
+	"No space left on device", "Disk quota exceeded",
+	"Input/output error", "Read-only file system",
+	"Cannot allocate memory", "virtual memory exhausted",
+	"out of memory allocating", "Too many open files",
+	"Resource temporarily unavailable", "Killed signal terminated program",
+	"Stale file handle", "Transport endpoint is not connected",
+};
+
+int adapter_outside_cause(const char *text, char *why, size_t len)
+{
+	const char *hit = NULL, *start, *end;
+	size_t i;
+
+	for (i = 0; i < sizeof(outside_words) / sizeof(outside_words[0]); i++) {
+		const char *p = strstr(text, outside_words[i]);
+
+		if (p && (!hit || p < hit))
+			hit = p;
+	}
+	if (!hit)
+		return 0;
+	for (start = hit; start > text && start[-1] != '\n'; start--)
+		;
+	end = strchr(hit, '\n');
+	if (!end)
+		end = hit + strlen(hit);
+	while (start < end && *start == ' ')
+		start++;
+	lsb_pathf(why, len, "%.*s", (int)(end - start), start);
+	return 1;
+}
+
+/* Less free space than this after a failed build: the disk is full. */
+#define FULL_BYTES (16ULL << 20)
+
+/* Whether the file system of @path has (nearly) no room left; in @why. */
+static int fs_full(const char *path, char *why, size_t len)
+{
+	char dir[4096], *slash;
+	struct statvfs sv;
+	unsigned long long kib;
+
+	if (statvfs(path, &sv))
+		return 0;
+	kib = (unsigned long long)sv.f_bavail * sv.f_frsize / 1024;
+	/* named by the directory that stays: builds/, not the temporary */
+	lsb_pathf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	if (kib * 1024 < FULL_BYTES)
+		lsb_pathf(why, len, "the file system of '%s' is full (%llu KiB free)",
+			  dir, kib);
+	else if (sv.f_files && sv.f_favail < 64)
+		lsb_pathf(why, len, "the file system of '%s' is full (%llu inodes free)",
+			  dir, (unsigned long long)sv.f_favail);
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * Whether the build that failed in @dir (log @log) failed for a cause
+ * outside the tree: a child that could not run or was killed, a system
+ * error in the log, or a file system left (nearly) full. @why receives
+ * what says so.
+ */
+static int outside_cause(const char *dir, const char *log, char *why,
+			 size_t len)
+{
+	char line[1024] = "", full[4400] = "", *text;
+	const char *src;
+	size_t used = 0;
+
+	*why = '\0';
+	if (*run_fault)
+		used = (size_t)snprintf(why, len, "%s", run_fault);
+	text = log ? lsb_read_file(log, NULL) : NULL;
+	if (text && adapter_outside_cause(text, line, sizeof(line)) &&
+	    used < len) {
+		/* the file's path in the tree, not in the temporary */
+		src = strstr(line, "/src/");
+		src = src && strstr(line, ".tmp.") ? src + 5 : line;
+		used += (size_t)snprintf(why + used, len - used, "%s%s",
+					 used ? "; " : "", src);
+	}
+	free(text);
+	if (fs_full(dir, full, sizeof(full)) && used < len)
+		used += (size_t)snprintf(why + used, len - used, "%s%s",
+					 used ? "; " : "", full);
+	return used > 0;
 }
 
 int adapter_write_text(const char *path, const char *text)
@@ -392,7 +529,7 @@ int adapter_link(const struct adapter_env *env, const char *dir,
 	char sched[4200], arch[4200];
 	char *argv[64];
 	size_t i;
-	int n = 0;
+	int n = 0, handle, ret;
 	char objs[NR_LIB_OBJECTS][4200];
 
 	lsb_pathf(o, sizeof(o), "%s/o", dir);
@@ -423,14 +560,21 @@ int adapter_link(const struct adapter_env *env, const char *dir,
 	argv[n++] = "-lcjson";
 	argv[n++] = "-lm";
 	argv[n] = NULL;
-	if (adapter_run(NULL, log, env->verbose, argv))
+	lsb_remove_stale_tmp(exe);
+	handle = lsb_cleanup_add(tmp_exe);
+	if (adapter_run(NULL, log, env->verbose, argv)) {
+		unlink(tmp_exe);
+		lsb_cleanup_done(handle);
 		return ADAPTER_EBUILD;
-	if (rename(tmp_exe, exe)) {
+	}
+	ret = rename(tmp_exe, exe);
+	if (ret) {
 		adapter_set_error("cannot rename '%s': %s", tmp_exe,
 				  strerror(errno));
-		return ADAPTER_EIO;
+		unlink(tmp_exe);
 	}
-	return 0;
+	lsb_cleanup_done(handle);
+	return ret ? ADAPTER_EIO : 0;
 }
 
 static int runtime_id(const struct adapter_env *env, char out[41])
@@ -544,7 +688,7 @@ int adapter_build_finish(const struct adapter_env *env, const char *dir,
 			 const char *runtime, const char *version,
 			 char **out_exe)
 {
-	char path[4400], log[4400], errors[1500];
+	char path[4400], log[4400], errors[1500], why[1200];
 	int ret;
 
 	lsb_pathf(path, sizeof(path), "%s/runtime", dir);
@@ -552,6 +696,14 @@ int adapter_build_finish(const struct adapter_env *env, const char *dir,
 		/* the runtime changed: relink the kept kernel objects */
 		lsb_pathf(log, sizeof(log), "%s/link.log", dir);
 		ret = adapter_link(env, dir, log);
+		if (ret == ADAPTER_EBUILD &&
+		    outside_cause(dir, log, why, sizeof(why))) {
+			*run_fault = '\0';
+			adapter_set_error("Linux %s: relinking failed for a cause outside the tree (not cached): %s",
+					  version, why);
+			return ADAPTER_EIO;
+		}
+		*run_fault = '\0';
 		if (ret) {
 			adapter_log_errors(log, errors, sizeof(errors));
 			adapter_set_error("Linux %s: relinking failed (log: %s):\n%s",
@@ -564,6 +716,22 @@ int adapter_build_finish(const struct adapter_env *env, const char *dir,
 	lsb_pathf(path, sizeof(path), "%s/linsched-sim", dir);
 	*out_exe = strdup(path);
 	return *out_exe ? 0 : ADAPTER_EIO;
+}
+
+/* The build under way's temporary, removed if a signal stops the process. */
+static int tmp_handle = -1;
+
+int adapter_build_tmp(const char *dir, char *tmp, size_t len)
+{
+	lsb_remove_stale_tmp(dir);
+	if (lsb_pathf(tmp, len, "%s.tmp.%d", dir, (int)getpid()) < 0) {
+		adapter_set_error("path too long: '%s'", dir);
+		return ADAPTER_EIO;
+	}
+	lsb_cleanup_done(tmp_handle);
+	tmp_handle = lsb_cleanup_add(tmp);
+	*run_fault = '\0';
+	return 0;
 }
 
 /* A failed build's log becomes KEY.failed; the message names its errors. */
@@ -597,17 +765,31 @@ int adapter_build_end(const struct adapter_env *env, int ret, const char *tmp,
 		      const char *runtime, const char *commit,
 		      const char *subset_hash, char **out_exe)
 {
-	char path[4400];
+	char path[4400], why[1200];
 
-	if (ret == ADAPTER_EBUILD)
-		return build_failed(tmp, dir, version);
+	lsb_pathf(path, sizeof(path), "%s/build.log", tmp);
+	if (ret == ADAPTER_EBUILD && outside_cause(tmp, path, why, sizeof(why))) {
+		/* a full disk, a signal, a missing tool: never a verdict */
+		adapter_set_error("Linux %s: the build failed for a cause outside the tree (not cached as its failure): %s",
+				  version, why);
+		ret = ADAPTER_EIO;
+	}
+	*run_fault = '\0';
+	if (ret == ADAPTER_EBUILD) {
+		ret = build_failed(tmp, dir, version);
+		goto out;
+	}
 	lsb_pathf(path, sizeof(path), "%s/runtime", tmp);
-	if (!ret && (adapter_write_text(path, runtime) ||
-		     adapter_reuse_record(env, tmp, commit, subset_hash)))
+	if (!ret && adapter_write_text(path, runtime)) {
+		adapter_set_error("cannot write '%s': %s", path,
+				  strerror(errno));
+		ret = ADAPTER_EIO;
+	}
+	if (!ret && adapter_reuse_record(env, tmp, commit, subset_hash))
 		ret = ADAPTER_EIO;
 	if (ret) {
 		lsb_rm_rf(tmp);
-		return ret;
+		goto out;
 	}
 	if (rename(tmp, dir)) {
 		/* another run finished the same build first: use theirs */
@@ -615,10 +797,33 @@ int adapter_build_end(const struct adapter_env *env, int ret, const char *tmp,
 		if (!exists(dir)) {
 			adapter_set_error("cannot rename '%s': %s", tmp,
 					  strerror(errno));
-			return ADAPTER_EIO;
+			ret = ADAPTER_EIO;
+			goto out;
 		}
 	}
-	return adapter_build_finish(env, dir, runtime, version, out_exe);
+	ret = adapter_build_finish(env, dir, runtime, version, out_exe);
+out:
+	lsb_cleanup_done(tmp_handle);
+	tmp_handle = -1;
+	return ret;
+}
+
+/*
+ * A cached failure whose log says the system failed the build (one kept
+ * before such failures were told apart) is removed: the revision is
+ * built again. Return 1 when the failure stands.
+ */
+static int failure_stands(const char *dir, const char *log)
+{
+	char failed[4300], why[1024], *text = lsb_read_file(log, NULL);
+	int outside = text && adapter_outside_cause(text, why, sizeof(why));
+
+	free(text);
+	if (!outside)
+		return 1;
+	lsb_pathf(failed, sizeof(failed), "%s.failed", dir);
+	lsb_rm_rf(failed);
+	return 0;
 }
 
 int adapter_build(const struct adapter_env *env, const char *tree,
@@ -637,9 +842,11 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 	if (ret)
 		return ret;
 
+	/* what a build of this key killed on its way left */
+	lsb_remove_stale_tmp(dir);
 	/* a failed build fails the same way again: say so at once */
 	lsb_pathf(log, sizeof(log), "%s.failed/build.log", dir);
-	if (exists(log)) {
+	if (exists(log) && failure_stands(dir, log)) {
 		adapter_log_errors(log, errors, sizeof(errors));
 		adapter_set_error("Linux %s does not build (cached failure; log: %s):\n%s",
 				  probe.version, log, errors);
@@ -654,11 +861,13 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 					    out_exe);
 	}
 
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
-	lsb_rm_rf(tmp);
+	ret = adapter_build_tmp(dir, tmp, sizeof(tmp));
+	if (ret)
+		return ret;
 	if (lsb_mkdir_p(tmp)) {
 		adapter_set_error("cannot create '%s': %s", tmp, strerror(errno));
-		return ADAPTER_EIO;
+		return adapter_build_end(env, ADAPTER_EIO, tmp, dir, "", "",
+					 NULL, NULL, NULL);
 	}
 	lsb_pathf(log, sizeof(log), "%s/build.log", tmp);
 	lsb_pathf(path, sizeof(path), "%s/src", tmp);
@@ -668,8 +877,8 @@ int adapter_build(const struct adapter_env *env, const char *tree,
 		if (adapter_run(NULL, log, 0, cp)) {
 			adapter_set_error("cannot copy the tree '%s' into '%s'",
 					  tree, path);
-			lsb_rm_rf(tmp);
-			return ADAPTER_EIO;
+			return adapter_build_end(env, ADAPTER_EIO, tmp, dir, "",
+						 "", NULL, NULL, NULL);
 		}
 	}
 	ret = kbuild(env, tmp, &probe, log);

@@ -1114,8 +1114,11 @@ int adapter_build_reuse(const struct adapter_env *env, const char *donor,
 		       adapter_build_finish(env, dir, runtime, "", out_exe);
 	}
 
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
-	lsb_rm_rf(tmp);
+	ret = adapter_build_tmp(dir, tmp, sizeof(tmp));
+	if (ret) {
+		targets_free(&ts);
+		return ret;
+	}
 	lsb_pathf(src, sizeof(src), "%s/src", tmp);
 	lsb_pathf(log, sizeof(log), "%s/build.log", tmp);
 	lsb_pathf(path, sizeof(path), "%s/src", real);

@@ -4,12 +4,10 @@
  * git objects, atomically (write a temporary directory, then rename it).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +15,7 @@
 #include <unistd.h>
 
 #include "bisect/bisect_internal.h"
+#include "common/common.h"
 
 struct export {
 	bisect_repo *r;
@@ -220,50 +219,6 @@ static int export_complete(const char *dir, const char *hash)
 	       buf[GIT_OID_HEXSZ] == '\n';
 }
 
-/*
- * Remove "DIR.tmp.PID" directories left by this process or by processes
- * that no longer exist (killed while exporting).
- */
-static int remove_stale(const char *dir)
-{
-	char parent[PATH_MAX], prefix[PATH_MAX], path[PATH_MAX];
-	const char *slash = strrchr(dir, '/');
-	size_t plen;
-	struct dirent *de;
-	DIR *d;
-	int err = 0;
-
-	if (slash)
-		snprintf(parent, sizeof(parent), "%.*s",
-			 (int)(slash == dir ? 1 : slash - dir), dir);
-	else
-		strcpy(parent, ".");
-	plen = (size_t)snprintf(prefix, sizeof(prefix), "%s.tmp.",
-				slash ? slash + 1 : dir);
-	d = opendir(parent);
-	if (!d)
-		return bisect_error(BISECT_EIO, "cannot read '%s': %s", parent,
-				    strerror(errno));
-	while (!err && (de = readdir(d))) {
-		char *end;
-		long pid;
-
-		if (strncmp(de->d_name, prefix, plen))
-			continue;
-		errno = 0;
-		pid = strtol(de->d_name + plen, &end, 10);
-		if (errno || *end || end == de->d_name + plen || pid <= 0)
-			continue;
-		if (pid != getpid() && (kill(pid, 0) == 0 || errno != ESRCH))
-			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", parent,
-				     de->d_name) < sizeof(path))
-			err = rm_rf(path);
-	}
-	closedir(d);
-	return err;
-}
-
 static int export_subset(struct export *x, const struct subset *s,
 			 const char *hash)
 {
@@ -299,7 +254,7 @@ int bisect_export(bisect_repo *r, const char *rev_hex, const char *dir)
 	struct export *x = NULL;
 	struct subset s = { 0 };
 	size_t len;
-	int err, made_tmp = 0;
+	int err, made_tmp = 0, handle = -1;
 
 	if (!r || !rev_hex || !dir || !*dir)
 		return bisect_error(BISECT_EINVAL,
@@ -324,15 +279,15 @@ int bisect_export(bisect_repo *r, const char *rev_hex, const char *dir)
 			target, rev_hex, hash);
 		goto cleanup;
 	}
-	err = remove_stale(target);
-	if (err)
-		goto cleanup;
+	/* what exports killed on their way left (a signal removes its own) */
+	lsb_remove_stale_tmp(target);
 	x = calloc(1, sizeof(*x));
 	if (!x) {
 		err = bisect_error(BISECT_ENOMEM, "out of memory");
 		goto cleanup;
 	}
 	x->r = r;
+	handle = lsb_cleanup_add(tmp);
 	if (mkdir(tmp, 0755)) {
 		err = bisect_error(BISECT_EIO, "cannot create '%s': %s", tmp,
 				   strerror(errno));
@@ -366,6 +321,7 @@ cleanup:
 		else
 			bisect_error(err, "%s", saved);
 	}
+	lsb_cleanup_done(handle);
 	free(x);
 	subset_release(&s);
 	return err;

@@ -7,7 +7,7 @@
 
 set -euo pipefail
 
-prog=${0##*/}
+prog=${LINSCHED_PROG:-${0##*/}}
 script_dir=$(cd "$(dirname "$0")" && pwd)
 
 usage() {

@@ -177,8 +177,8 @@ int cmd_target_prepare(struct driver_target *t,
 
 /*
  * What driver_run() of @rev's simulator gave, said once on standard error
- * (a usage error of the simulator is its own message, passed through
- * already): @ret, the command's exit status.
+ * (a usage error of the simulator in its own words, without the
+ * revision): @ret, the command's exit status.
  */
 int cmd_sim_status(const struct driver_revision *rev, int ret);
 
@@ -187,9 +187,44 @@ const char *cmd_base_name(const char *s);
 
 /*
  * Split "GOOD..BAD" into @good and @bad, @len bytes each. Return 0, or -1
- * when @range is not such a range or a part is too long.
+ * after printing the error when @range is not such a range (git's A...B
+ * included) or a part is too long.
  */
 int cmd_split_range(const char *range, char *good, char *bad, size_t len);
+
+struct lsb_path_arg;
+
+/*
+ * The files and directories a command writes, checked before anything is
+ * built (lsb_check_paths(): named, no directory for a file, the directory
+ * there, no two outputs one file nor an output the file an input is read
+ * from). Return 0, or -1 after printing the error: the command exits 2.
+ */
+int cmd_check_paths(const struct lsb_path_arg *args, size_t n);
+
+/* cmd_check_paths() of one output directory @dir of option @opt (NULL: none) */
+int cmd_check_out_dir(const char *opt, const char *dir);
+
+/*
+ * A metric @metric the runs of @paths' build variant have (kernel_work
+ * only a work build's): 0, or -1 after saying which --instrument it needs
+ * (the command exits 2, before anything is built).
+ */
+int cmd_check_metric(const char *metric, const struct driver_paths *paths);
+
+/*
+ * The exit status @ret once standard output is flushed: a write error of
+ * it (a full disk, /dev/full) is said, and is 1 when @ret was 0.
+ */
+int cmd_exit(int ret);
+
+/*
+ * The exit status for units of which some failed: 2 (usage) when every
+ * failure was the simulator refusing its run spec (DRIVER_USAGE: a
+ * machine past the build's NR_CPUS, deadline tasks its admission control
+ * rejects), as 'linsched run' exits; else @other.
+ */
+int cmd_units_status(const struct driver_unit *units, size_t n, int other);
 
 /*
  * A command's units with a progress line on a terminal: done/total,

@@ -225,7 +225,7 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	args[n++] = trace;
 	args[n] = NULL;
 	s->status = cmd_sim_status(&rev, driver_run(rev.exe, args, o->timeout,
-						    NULL));
+						    0));
 	driver_revision_release(&rev);
 	if (s->status)
 		return;
@@ -503,6 +503,8 @@ int cmd_bugs(int argc, char **argv)
 		fputs(usage_bugs, stderr);
 		return 2;
 	}
+	if (cmd_check_out_dir("--out", o.out))
+		return 2;
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;

@@ -65,11 +65,8 @@ int cmd_classes(int argc, char **argv)
 		fprintf(stderr, "error: linsched classes takes one range GOOD..BAD\n");
 		goto usage;
 	}
-	if (cmd_split_range(argv[optind], good, bad, sizeof(good))) {
-		fprintf(stderr, "error: '%s' is not a range GOOD..BAD\n",
-			argv[optind]);
+	if (cmd_split_range(argv[optind], good, bad, sizeof(good)))
 		goto usage;
-	}
 	if (!repo) {
 		if (driver_paths_init(&paths)) {
 			fprintf(stderr, "error: %s\n", driver_last_error());

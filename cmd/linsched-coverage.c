@@ -178,7 +178,8 @@ static int check_opts(struct cov_run *r, int argc, char **argv)
 	}
 	r->rev = argv[optind];
 	if (cmd_opt_seed(r->seed, &r->spec.seed) ||
-	    cmd_opt_duration("--duration", r->spec.duration))
+	    cmd_opt_duration("--duration", r->spec.duration) ||
+	    cmd_check_out_dir("--out", r->out_opt))
 		return 2;
 	if (r->nr_workloads && r->nr_globs) {
 		fprintf(stderr, "error: --match chooses suite patterns, --workload replaces the suite: give one or the other\n");

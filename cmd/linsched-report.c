@@ -272,7 +272,10 @@ static int report_out(struct report *rep, const struct report_options *o,
 	return cmd_out_dir(rep->out, "linsched report");
 }
 
-/* Write the suite's files, run every unit, read the rows: 0 or -1. */
+/*
+ * Write the suite's files, run every unit, read the rows: 0, or the exit
+ * status (2 when the simulator refused the runs, as 'run' exits; else 4).
+ */
 static int report_run(struct report *rep, const struct driver_paths *paths,
 		      struct driver_engine *engine, int tty)
 {
@@ -280,20 +283,23 @@ static int report_run(struct report *rep, const struct driver_paths *paths,
 	struct driver_unit *units = NULL;
 	char dir[4200];
 	size_t n;
-	int t, ret = -1;
+	int t, ret = 4;
 
 	for (t = 0; t < rep->nr_topos; t++) {
 		report_workload_dir(rep, t, dir, sizeof(dir));
 		if (suite_files(dir, rep->patterns, rep->nr_patterns,
 				rep->topo[t].nr_cpus))
-			return -1;
+			return 4;
 	}
 	if (report_units(rep, &units, &n)) {
 		fprintf(stderr, "error: %s\n", report_last_error());
-		return -1;
+		return 4;
 	}
-	if (units_run(paths, units, n, engine, &prog)) {
+	t = units_run(paths, units, n, engine, &prog);
+	if (t) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
+		if (t > 0)
+			ret = cmd_units_status(units, n, 4);
 		goto out;
 	}
 	fprintf(stderr, "report: %zu runs, %zu from the cache, %.1f s\n", n,
@@ -346,6 +352,8 @@ int cmd_report(int argc, char **argv)
 	ret = parse_report_options(&o, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : ret;
+	if (cmd_check_out_dir("--out", o.out))
+		return 2;
 	if (report_init(&rep)) {
 		fprintf(stderr, "error: %s\n", report_last_error());
 		return 4;
@@ -377,9 +385,13 @@ int cmd_report(int argc, char **argv)
 	rep.rev[1] = &rev[1];
 	/* an output directory that cannot be made is known before a build */
 	if (report_out(&rep, &o, &paths) ||
-	    prepare_revisions(rev, &paths, repo, &o, tty) ||
-	    report_run(&rep, &paths, &o.engine, tty) ||
-	    report_finish(&rep, &paths, repo, t0))
+	    prepare_revisions(rev, &paths, repo, &o, tty))
+		goto out;
+	ret = report_run(&rep, &paths, &o.engine, tty);
+	if (ret)
+		goto out;
+	ret = 4;
+	if (report_finish(&rep, &paths, repo, t0))
 		goto out;
 	ret = rep.nr_worse ? 1 : 0;
 out:

@@ -418,7 +418,8 @@ static int parse_run_opts(int argc, char **argv, struct suite_run *r)
 	if (cmd_opt_seed(r->seed, &r->spec.seed) ||
 	    cmd_opt_duration("--duration", r->spec.duration))
 		return 2;
-	if (topology_cpus(&r->nr_cpus, r->spec.topology))
+	if (topology_cpus(&r->nr_cpus, r->spec.topology) ||
+	    cmd_check_out_dir("--out", r->out_opt))
 		return 2;
 	return select_patterns(&r->sel, &r->patterns, &r->np) ? 2 : -1;
 }

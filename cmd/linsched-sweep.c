@@ -89,6 +89,7 @@ static int add_rev(struct rev **revs, size_t *n, size_t *cap, const char *name)
 	return 0;
 }
 
+/* The revisions of @args, ranges expanded: 0, -1 (error) or -2 (usage). */
 static int expand(const char *repo, char **args, int nargs, struct rev **revs,
 		  size_t *n)
 {
@@ -106,14 +107,12 @@ static int expand(const char *repo, char **args, int nargs, struct rev **revs,
 				return -1;
 			continue;
 		}
-		snprintf(good, sizeof(good), "%.*s", (int)(dots - args[a]),
-			 args[a]);
-		snprintf(bad, sizeof(bad), "%s", dots + 2);
-		if (!*good || !*bad || bisect_repo_open(&r, repo) ||
+		if (cmd_split_range(args[a], good, bad, sizeof(good)))
+			return -2;	/* usage */
+		if (bisect_repo_open(&r, repo) ||
 		    bisect_classes_new(&cls, r, good, bad, 0)) {
 			fprintf(stderr, "error: '%s': %s\n", args[a],
-				*good && *bad ? bisect_last_error() :
-				"expected GOOD..BAD");
+				bisect_last_error());
 			bisect_repo_free(r);
 			return -1;
 		}
@@ -275,7 +274,7 @@ static int parse_sweep(struct sweep *w, int argc, char **argv)
 			fprintf(stderr, "error: %s\n", driver_last_error());
 			return 2;
 		}
-	return -1;
+	return cmd_check_out_dir("--out", w->out) ? 2 : -1;
 }
 
 /* The workloads, per topology: suite files for its CPU count. */
@@ -464,8 +463,13 @@ int cmd_sweep(int argc, char **argv)
 		snprintf(w.dir, sizeof(w.dir), "%s", w.out);
 	else
 		lsb_pathf(w.dir, sizeof(w.dir), "%s/sweep", w.paths.data_dir);
-	if (cmd_out_dir(w.dir, "linsched sweep") ||
-	    expand(w.repo, argv + optind, argc - optind, &w.revs, &w.nrev))
+	ret = expand(w.repo, argv + optind, argc - optind, &w.revs, &w.nrev);
+	if (ret) {
+		ret = ret == -2 ? 2 : 1;
+		goto out;
+	}
+	ret = 1;
+	if (cmd_out_dir(w.dir, "linsched sweep"))
 		goto out;
 	tty = !w.quiet && isatty(2);
 	if (sweep_workloads(&w) || sweep_units(&w))
@@ -475,7 +479,7 @@ int cmd_sweep(int argc, char **argv)
 	w.cached = prog.cached;
 	if (ret)
 		fprintf(stderr, "error: %s\n", driver_last_error());
-	ret = ret < 0 ? 1 : ret ? 4 : 0;
+	ret = ret < 0 ? 1 : ret ? cmd_units_status(w.units, w.n, 4) : 0;
 	if (ret == 1)
 		goto out;
 	if (write_results(&w) || write_summary(&w, lsb_now() - t0))

@@ -496,7 +496,7 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 	args[n++] = json;
 	args[n++] = "--no-metrics";
 	args[n] = NULL;
-	return cmd_sim_status(rev, driver_run(rev->exe, args, timeout, NULL));
+	return cmd_sim_status(rev, driver_run(rev->exe, args, timeout, 0));
 }
 
 /* The command line, checked. */
@@ -714,6 +714,8 @@ int cmd_timeline(int argc, char **argv)
 	ret = parse_timeline(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
+	if (cmd_check_out_dir("--out", o.out))
+		return 2;
 	ret = timeline_run(&o);
 	if (!ret)
 		ret = timeline_draw(&o);

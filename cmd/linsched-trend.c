@@ -186,11 +186,8 @@ static int parse_trend_options(struct trend_options *o, int argc,
 			"--workload and --topology are required");
 		goto usage;
 	}
-	if (cmd_split_range(argv[optind], o->good, o->bad, sizeof(o->good))) {
-		fprintf(stderr, "error: '%s' is not a range GOOD..BAD\n",
-			argv[optind]);
+	if (cmd_split_range(argv[optind], o->good, o->bad, sizeof(o->good)))
 		goto usage;
-	}
 	return 0;
 usage:
 	usage_trend(stderr);
@@ -297,7 +294,10 @@ fail:
 	return -1;
 }
 
-/* Prepare, run and draw every pair into @dir: 0, or 1 (printed). */
+/*
+ * Prepare, run and draw every pair into @dir: 0, or 1 (printed); 2 when
+ * the failed runs were all refused by the simulator (usage).
+ */
 static int trend_run(struct report_trend *tr, const struct driver_paths *paths,
 		     const char *repo, const char *dir,
 		     struct trend_options *o)
@@ -324,8 +324,11 @@ static int trend_run(struct report_trend *tr, const struct driver_paths *paths,
 		fprintf(stderr, "error: %s\n", report_last_error());
 		goto out;
 	}
-	if (units_run(paths, units, total, &o->engine, &prog)) {
+	g = units_run(paths, units, total, &o->engine, &prog);
+	if (g) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
+		if (g > 0)
+			ret = cmd_units_status(units, total, ret);
 		goto out;
 	}
 	if (tty)
@@ -364,7 +367,7 @@ int cmd_trend(int argc, char **argv)
 	ret = parse_trend_options(&o, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	if (check_specs(&o))
+	if (check_specs(&o) || cmd_check_out_dir("--out", o.out))
 		return 2;
 	if (driver_paths_init(&paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());

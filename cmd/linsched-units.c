@@ -16,6 +16,7 @@
 #include "adapters/adapters.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
+#include "metrics/metrics.h"
 #include "sim/sim.h"
 #include "suite/suite.h"
 #include "workloads/workloads.h"
@@ -250,10 +251,12 @@ int cmd_target_prepare(struct driver_target *t,
 
 int cmd_sim_status(const struct driver_revision *rev, int ret)
 {
-	if (ret == DRIVER_ERROR)
+	if (ret == DRIVER_USAGE)	/* the user's: no revision to name */
+		fprintf(stderr, "error: %s\n", driver_last_error());
+	else if (ret == DRIVER_ERROR)
 		fprintf(stderr, "error: revision '%s': %s\n", rev->name,
 			driver_last_error());
-	else if (ret && ret != DRIVER_USAGE)
+	else if (ret)
 		fprintf(stderr, "error: revision '%s' (%.12s): %s\n", rev->name,
 			rev->commit, driver_last_error());
 	return ret;
@@ -263,12 +266,72 @@ int cmd_split_range(const char *range, char *good, char *bad, size_t len)
 {
 	const char *dots = strstr(range, "..");
 
-	if (!dots || dots == range || !dots[2] || strstr(dots + 2, "..") ||
-	    (size_t)(dots - range) >= len || strlen(dots + 2) >= len)
+	if (dots && dots[2] == '.') {
+		fprintf(stderr, "error: '%s': expected GOOD..BAD (two dots; git's A...B, the commits of either side, is not a range of a history)\n",
+			range);
 		return -1;
+	}
+	if (!dots || dots == range || !dots[2] || strstr(dots + 2, "..") ||
+	    (size_t)(dots - range) >= len || strlen(dots + 2) >= len) {
+		fprintf(stderr, "error: '%s' is not a range GOOD..BAD\n", range);
+		return -1;
+	}
 	snprintf(good, len, "%.*s", (int)(dots - range), range);
 	snprintf(bad, len, "%s", dots + 2);
 	return 0;
+}
+
+int cmd_check_paths(const struct lsb_path_arg *args, size_t n)
+{
+	char err[8400];
+
+	if (!lsb_check_paths(args, n, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "error: %s\n", err);
+	return -1;
+}
+
+int cmd_check_out_dir(const char *opt, const char *dir)
+{
+	struct lsb_path_arg a = { opt, dir, LSB_OUT_DIR };
+
+	return cmd_check_paths(&a, 1);
+}
+
+int cmd_check_metric(const char *metric, const struct driver_paths *paths)
+{
+	const struct metric_def *m = metric_find(metric);
+	const char *variant = driver_variant_name(paths);
+
+	if (!m || !m->variant || !strcmp(m->variant, variant))
+		return 0;
+	fprintf(stderr, "error: --metric '%s': only a build made with --instrument %s has it (this one is %s): add --instrument %s\n",
+		metric, m->variant, variant, m->variant);
+	return -1;
+}
+
+int cmd_exit(int ret)
+{
+	int err = ferror(stdout) ? EIO : 0;
+
+	if (fflush(stdout))
+		err = errno;
+	if (!err)
+		return ret;
+	fprintf(stderr, "error: cannot write standard output: %s\n",
+		strerror(err));
+	return ret ? ret : 1;
+}
+
+int cmd_units_status(const struct driver_unit *units, size_t n, int other)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (units[i].state == DRIVER_UNIT_FAILED &&
+		    units[i].status != DRIVER_USAGE)
+			return other;
+	return 2;
 }
 
 static void progress(size_t done, size_t total, size_t ran, void *arg)

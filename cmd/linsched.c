@@ -424,6 +424,20 @@ static int check_invariants(const char *json, const char *trace)
 	return bad ? 7 : 0;
 }
 
+/* The outputs, before anything is built: 0, or -1 (printed). */
+static int run_check_paths(const struct run_opts *o)
+{
+	const struct lsb_path_arg args[] = {
+		{ "--trace", o->trace, LSB_OUT_FILE },
+		{ "--json", o->json, LSB_OUT_FILE },
+		{ "--log", o->log, LSB_OUT_FILE },
+		{ "--workload", o->workload, LSB_IN },
+		{ "--topology", o->topology, LSB_IN },
+	};
+
+	return cmd_check_paths(args, sizeof(args) / sizeof(args[0]));
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -481,7 +495,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "error: --check reads the results' invariants: not with --no-metrics or --json -\n");
 		return 2;
 	}
-	if (cmd_check_specs(&o.workload, o.topology, o.duration, o.cmdline))
+	if (run_check_paths(&o) ||
+	    cmd_check_specs(&o.workload, o.topology, o.duration, o.cmdline))
 		return 2;
 	ret = cmd_prepare(&rev, &paths, o.repo, argv[optind], o.jobs,
 			  o.verbose);
@@ -492,14 +507,16 @@ static int cmd_run(int argc, char **argv)
 		snprintf(tmp_json, sizeof(tmp_json), "%s/run-%d.json",
 			 paths.cache_dir, (int)getpid());
 		json = tmp_json;
+		lsb_cleanup_add(tmp_json);	/* gone if a signal stops it */
 	}
 	if (o.check && !o.trace) {	/* for the excerpt */
 		snprintf(tmp_trace, sizeof(tmp_trace), "%s/run-%d.trace",
 			 paths.cache_dir, (int)getpid());
 		o.trace = tmp_trace;
+		lsb_cleanup_add(tmp_trace);
 	}
 	run_args(args, driver_sim_identity(args, &rev), &o, json);
-	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, o.timeout, NULL));
+	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, o.timeout, 0));
 	if (!ret && !o.quiet && strcmp(json, "-"))
 		summary(json);
 	if (!ret && o.check)
@@ -615,7 +632,7 @@ static int cmd_domains(int argc, char **argv)
 	args[4] = "hog";
 	args[5] = "--domains";
 	args[6] = NULL;
-	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, 600, NULL));
+	ret = cmd_sim_status(&rev, driver_run(rev.exe, args, 600, 0));
 	driver_revision_release(&rev);
 	return ret;
 }
@@ -656,6 +673,7 @@ static int cmd_kernels(int argc, char **argv)
 		return 1;
 	}
 	setenv("LINSCHED_SUBSET", subset, 1);
+	setenv("LINSCHED_PROG", "linsched kernels", 1);	/* its messages' name */
 	execv(script, args);
 	fprintf(stderr, "error: cannot run '%s': %s\n", script, strerror(errno));
 	free(args);
@@ -729,7 +747,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(cmd, commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return cmd_exit(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "error: unknown command '%s'\n\n%s", cmd, usage_main);
 	return 2;
 }

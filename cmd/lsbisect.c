@@ -460,6 +460,9 @@ static int make_config(int argc, char **argv, const struct bisect_opts *o,
 		return 2;
 	}
 	cfg->run.metrics = 1;
+	if (cmd_check_out_dir("--out", o->out_dir) ||
+	    cmd_check_metric(cfg->metric, cfg->paths))
+		return 2;
 	if (cfg->run.workload &&
 	    cmd_check_specs(&cfg->run.workload, cfg->run.topology,
 			    cfg->run.duration, NULL))
@@ -547,5 +550,5 @@ int main(int argc, char **argv)
 	}
 	ret = bisect(&cfg, &o);
 	guile_config_release(&cfg);
-	return ret;
+	return cmd_exit(ret);
 }

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /**
  * lsb_pathf() - snprintf() for paths and messages
@@ -260,5 +261,109 @@ int lsb_trace_line(const char *line, int *cpu, uint64_t *t_us,
  * Return: 0; -1 when @event is not a whole sched_switch.
  */
 int lsb_trace_switch(const char *event, char *comm, size_t len, int *pid);
+
+/**
+ * enum lsb_path_kind - what a command does with a path it is given
+ * @LSB_OUT_FILE: writes it ('-': standard output)
+ * @LSB_OUT_DIR: writes files in it, making it and its parents
+ * @LSB_IN: reads it (a workload or topology file; a spec that is not a
+ *	file is nothing an output could overwrite)
+ */
+enum lsb_path_kind { LSB_OUT_FILE, LSB_OUT_DIR, LSB_IN };
+
+/**
+ * struct lsb_path_arg - a path a command is given
+ * @opt: the option that gave it ("--trace"), for the message
+ * @path: the path; NULL when the option was not given
+ * @kind: an enum lsb_path_kind
+ */
+struct lsb_path_arg {
+	const char *opt;
+	const char *path;
+	enum lsb_path_kind kind;
+};
+
+#define LSB_MAX_PATH_ARGS 16
+
+/**
+ * lsb_check_paths() - whether a command's outputs can be written, checked
+ *	before it builds or runs anything
+ * @args: its outputs, and the inputs they must not overwrite
+ * @n: their number (at most LSB_MAX_PATH_ARGS are read)
+ * @err: receives what is wrong, naming the option and the path:
+ *	"--trace '/tmp': a directory, expected a file"
+ * @len: its size
+ *
+ * An output file has a name, is not a directory and its directory exists;
+ * no two outputs are one file (the same inode, or the same name in the
+ * same directory; devices and pipes excepted), nor is one the file an
+ * input is read from, and only one writes to standard output. An output
+ * directory has a name and nothing on its path is a file.
+ *
+ * Return: 0, or -1 with @err set.
+ */
+int lsb_check_paths(const struct lsb_path_arg *args, size_t n, char *err,
+		    size_t len);
+
+/**
+ * lsb_cleanup_add() - remove a temporary if this process is stopped
+ * @path: a file or directory the process is making (copied)
+ *
+ * When SIGINT, SIGTERM or SIGHUP stops the process (the first call
+ * installs the handler; a signal the process ignores stays ignored), it
+ * stops the child lsb_cleanup_child() named, removes its temporaries
+ * (async-signal-safe, lsb_rm_rf_safe()) and dies of the signal as it
+ * would have. A forked child does not remove its parent's.
+ *
+ * Return: a handle for lsb_cleanup_done(), or -1 when the table (16) is
+ * full: the temporary is then left to lsb_remove_stale_tmp().
+ */
+int lsb_cleanup_add(const char *path);
+
+/* The temporary @handle was renamed into place or removed: forget it. */
+void lsb_cleanup_done(int handle);
+
+/**
+ * lsb_cleanup_child() - the child to stop before the temporaries go
+ * @pid: a child writing into them (make, a simulator); 0 for none
+ *
+ * It gets SIGTERM (make passes it on to its jobs and waits for them),
+ * and SIGKILL if it has not ended 5 s later.
+ */
+void lsb_cleanup_child(pid_t pid);
+
+/**
+ * lsb_rm_rf_safe() - lsb_rm_rf() with async-signal-safe calls only
+ * @path: the tree
+ *
+ * Return: 0, or -1 when something is left.
+ */
+int lsb_rm_rf_safe(const char *path);
+
+struct stat;
+
+/**
+ * lsb_tmp_is_stale() - whether a temporary "NAME.tmp.PID" is left over
+ * @pid: the PID in its name
+ * @st: its lstat()
+ *
+ * Return: 1 when no process @pid exists, when @pid is this process (an
+ * earlier attempt of its own), or when process @pid started after the
+ * temporary last changed (the PID was reused: it is not the maker); 0
+ * while its maker may be writing it.
+ */
+int lsb_tmp_is_stale(pid_t pid, const struct stat *st);
+
+/**
+ * lsb_remove_stale_tmp() - remove the leftover temporaries of a path
+ * @path: a path made by rename(2) of "PATH.tmp.PID"
+ *
+ * Removes each "PATH.tmp.PID" beside it that lsb_tmp_is_stale() says is
+ * left over (the same host is assumed: a cache shared by machines that
+ * make the same path at once is not).
+ *
+ * Return: how many were removed.
+ */
+int lsb_remove_stale_tmp(const char *path);
 
 #endif

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -341,27 +343,70 @@ void driver_revision_release(struct driver_revision *rev)
 	rev->exe = NULL;
 }
 
-/* The kernel's own words about a crash, from the simulator's stderr. */
-static void crash_message(const char *path, char *out, size_t len)
+/* What the simulator wrote on its standard error, kept in memory. */
+struct capture {
+	char *buf;		/* NUL-terminated */
+	size_t len, cap;
+	size_t dropped;		/* bytes past CAPTURE_MAX, not kept */
+};
+
+/* The most of a simulator's standard error kept (it writes a few lines). */
+#define CAPTURE_MAX (1 << 20)
+
+/* Read what @fd has now into @c: 1 at its end, else 0. */
+static int capture_read(int fd, struct capture *c)
 {
-	char line[1024];
+	char chunk[8192];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno != EAGAIN;
+		if (!n)
+			return 1;
+		if (c->len + n > CAPTURE_MAX ||
+		    (c->len + n + 1 > c->cap &&
+		     LSB_GROW(c->buf, c->len + n + 1, c->cap))) {
+			c->dropped += n;
+			continue;
+		}
+		memcpy(c->buf + c->len, chunk, n);
+		c->len += n;
+		c->buf[c->len] = '\0';
+	}
+}
+
+/*
+ * The kernel's own words about a crash, or the simulator's error, from its
+ * standard error.
+ */
+static void crash_message(const char *text, char *out, size_t len)
+{
+	const char *line, *next;
 	size_t used = 0;
-	FILE *f = fopen(path, "r");
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "kernel ", 7) && !strstr(line, "BUG:") &&
-		    !strstr(line, "WARNING:") && strncmp(line, "error: ", 7))
+	for (line = text; line && *line && used < len; line = next) {
+		size_t n;
+
+		next = strchr(line, '\n');
+		n = next ? (size_t)(next - line) : strlen(line);
+		if (next)
+			next++;
+		if (strncmp(line, "kernel ", 7) && !memmem(line, n, "BUG:", 4) &&
+		    !memmem(line, n, "WARNING:", 8) &&
+		    strncmp(line, "error: ", 7))
 			continue;
-		line[strcspn(line, "\n")] = '\0';
-		used += snprintf(out + used, len - used, "%s%s",
-				 used ? "; " : "", line + strspn(line, " "));
-		if (used >= len)
-			break;
+		while (n && *line == ' ') {
+			line++;
+			n--;
+		}
+		used += snprintf(out + used, len - used, "%s%.*s",
+				 used ? "; " : "", (int)n, line);
 	}
-	fclose(f);
 }
 
 /*
@@ -375,17 +420,23 @@ static int own_fault(int sig)
 	       sig == SIGSYS;
 }
 
-static void copy_to_stderr(const char *path)
+/*
+ * The simulator's standard error on ours; without its "error: " lines
+ * when the message the caller prints holds them (@said).
+ */
+static void pass_through(const struct capture *c, int said)
 {
-	char buf[4096];
-	size_t n;
-	FILE *f = fopen(path, "r");
+	const char *line, *next;
 
-	if (!f)
-		return;
-	while ((n = fread(buf, 1, sizeof(buf), f)))
-		fwrite(buf, 1, n, stderr);
-	fclose(f);
+	for (line = c->buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (!said || strncmp(line, "error: ", 7))
+			fwrite(line, 1, next - line, stderr);
+	}
+	if (c->dropped)
+		fprintf(stderr, "note: %zu more bytes of the simulator's standard error were dropped\n",
+			c->dropped);
 }
 
 int driver_sim_identity(char **argv, const struct driver_revision *rev)
@@ -404,108 +455,14 @@ int driver_sim_identity(char **argv, const struct driver_revision *rev)
 	return n;
 }
 
-int driver_run(const char *exe, char *const argv[], int timeout_s,
-	       const char *stderr_path)
+/* The driver status of a simulator that exited with @code; its words @msg. */
+static int sim_outcome(const char *exe, int code, const char *msg)
 {
-	char tmp_err[] = "/tmp/lsbisect-stderr.XXXXXX", msg[2048];
-	const char *err_path = stderr_path;
-	struct timespec slice;
-	double deadline;
-	sigset_t chld, old;
-	int status, fd, timed_out = 0, ret;
-	pid_t pid, parent = getpid();
-
-	if (!err_path) {
-		fd = mkstemp(tmp_err);
-		if (fd < 0) {
-			driver_set_error("cannot create a temporary file: %s",
-				  strerror(errno));
-			return DRIVER_ERROR;
-		}
-		close(fd);
-		err_path = tmp_err;
-	}
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &old);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		driver_set_error("cannot fork: %s", strerror(errno));
-		return DRIVER_ERROR;
-	}
-	if (!pid) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		/* dies with its parent; which may have died already */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-			_exit(127);
-		fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 2);
-			close(fd);
-		}
-		execv(exe, argv);
-		fprintf(stderr, "error: cannot run '%s': %s\n", exe,
-			strerror(errno));
-		_exit(127);
-	}
-	/*
-	 * Wait for SIGCHLD in slices: in a process with other threads (an
-	 * embedded Guile's), the signal may go to a thread that does not
-	 * block it and be lost, so the child is polled as well.
-	 */
-	deadline = lsb_now() + timeout_s;
-	for (;;) {
-		long left_ms;
-
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			break;
-		if (timeout_s <= 0) {
-			waitpid(pid, &status, 0);
-			break;
-		}
-		left_ms = (long)((deadline - lsb_now()) * 1000);
-		if (left_ms <= 0) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			timed_out = 1;
-			break;
-		}
-		if (left_ms > 100)
-			left_ms = 100;
-		slice.tv_sec = 0;
-		slice.tv_nsec = left_ms * 1000000;
-		sigtimedwait(&chld, NULL, &slice);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!stderr_path)
-		copy_to_stderr(err_path);
-	crash_message(err_path, msg, sizeof(msg));
-	if (!stderr_path)
-		unlink(tmp_err);
-
-	if (timed_out) {
-		driver_set_error("timed out after %d s of wall time", timeout_s);
-		return DRIVER_HUNG;
-	}
-	if (WIFSIGNALED(status) && !own_fault(WTERMSIG(status))) {
-		driver_set_error("the simulator was killed by signal %d (%s) from outside",
-				 WTERMSIG(status), strsignal(WTERMSIG(status)));
-		return DRIVER_ERROR;
-	}
-	if (WIFSIGNALED(status)) {
-		driver_set_error("crashed: killed by signal %d (%s)%s%s",
-			  WTERMSIG(status), strsignal(WTERMSIG(status)),
-			  *msg ? ": " : "", msg);
-		return DRIVER_CRASHED;
-	}
-	ret = WEXITSTATUS(status);
-	switch (ret) {
+	switch (code) {
 	case SIM_EXIT_OK:
 		return DRIVER_OK;
 	case SIM_EXIT_USAGE:
-		/* its own words, once: "error: " is the caller's to add */
+		/* its own words: "error: " is the caller's to add */
 		driver_set_error("%s", !strncmp(msg, "error: ", 7) ? msg + 7 :
 				 *msg ? msg : "the simulator refused its arguments");
 		return DRIVER_USAGE;
@@ -517,12 +474,132 @@ int driver_run(const char *exe, char *const argv[], int timeout_s,
 		driver_set_error("hung: %s", *msg ? msg : "no progress");
 		return DRIVER_HUNG;
 	default:
-		/* its words went to standard error already, or come here */
-		driver_set_error("the simulator '%s' failed with status %d%s%s", exe,
-			  ret, *msg && stderr_path ? ": " : "",
-			  stderr_path ? msg : "");
+		/* its error, as it said it (an output it could not write) */
+		if (!strncmp(msg, "error: ", 7))
+			driver_set_error("%s", msg + 7);
+		else
+			driver_set_error("the simulator '%s' failed with status %d%s%s",
+					 exe, code, *msg ? ": " : "", msg);
 		return DRIVER_ERROR;
 	}
+}
+
+/* Start @exe with its standard error into a pipe, *@fd its read end. */
+static pid_t start(const char *exe, char *const argv[], int *fd)
+{
+	pid_t pid, parent = getpid();
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		driver_set_error("cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		driver_set_error("cannot fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (!pid) {
+		/* dies with its parent; which may have died already */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		dup2(fds[1], 2);
+		execv(exe, argv);
+		fprintf(stderr, "error: cannot run '%s': %s\n", exe,
+			strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+	*fd = fds[0];
+	lsb_cleanup_child(pid);
+	return pid;
+}
+
+/*
+ * Wait for @pid, reading its standard error from @fd into @c, at most
+ * @timeout_s seconds (0: no limit; then SIGKILL). Return 1 when it timed
+ * out.
+ */
+static int wait_capturing(pid_t pid, int fd, int timeout_s, struct capture *c,
+			  int *status)
+{
+	double deadline = lsb_now() + timeout_s;
+	int eof = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct timespec slice = { 0, 100000000 };
+		long left_ms = 100;
+
+		if (waitpid(pid, status, WNOHANG) == pid)
+			break;
+		if (timeout_s > 0) {
+			left_ms = (long)((deadline - lsb_now()) * 1000);
+			if (left_ms <= 0) {
+				kill(pid, SIGKILL);
+				waitpid(pid, status, 0);
+				return 1;
+			}
+			if (left_ms > 100)
+				left_ms = 100;
+		}
+		/*
+		 * Its output, or its end: polled, not waited for by a
+		 * signal, which in a process with other threads (an
+		 * embedded Guile's) may go to one that does not block it.
+		 */
+		if (!eof && poll(&p, 1, (int)left_ms) > 0)
+			eof = capture_read(fd, c);
+		else if (eof) {
+			slice.tv_nsec = left_ms * 1000000;
+			nanosleep(&slice, NULL);
+		}
+	}
+	if (!eof)
+		capture_read(fd, c);	/* the rest, up to its end */
+	return 0;
+}
+
+int driver_run(const char *exe, char *const argv[], int timeout_s, int quiet)
+{
+	struct capture c = { 0 };
+	char msg[2048];
+	int status, fd, timed_out, ret;
+	pid_t pid;
+
+	pid = start(exe, argv, &fd);
+	if (pid < 0)
+		return DRIVER_ERROR;
+	timed_out = wait_capturing(pid, fd, timeout_s, &c, &status);
+	lsb_cleanup_child(0);
+	close(fd);
+	crash_message(c.buf ? c.buf : "", msg, sizeof(msg));
+
+	if (timed_out) {
+		driver_set_error("timed out after %d s of wall time", timeout_s);
+		ret = DRIVER_HUNG;
+	} else if (WIFSIGNALED(status) && !own_fault(WTERMSIG(status))) {
+		driver_set_error("the simulator was killed by signal %d (%s) from outside",
+				 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		ret = DRIVER_ERROR;
+	} else if (WIFSIGNALED(status)) {
+		driver_set_error("crashed: killed by signal %d (%s)%s%s",
+			  WTERMSIG(status), strsignal(WTERMSIG(status)),
+			  *msg ? ": " : "", msg);
+		ret = DRIVER_CRASHED;
+	} else {
+		ret = sim_outcome(exe, WEXITSTATUS(status), msg);
+	}
+	/* an error's own words are the message: said once, by the caller */
+	if (!quiet && c.buf)
+		pass_through(&c, (ret == DRIVER_USAGE || ret == DRIVER_ERROR) &&
+			     !strncmp(msg, "error: ", 7));
+	free(c.buf);
+	return ret;
 }
 
 /*

@@ -56,8 +56,8 @@ const char *driver_variant_name(const struct driver_paths *paths);
  *	SIM_EXIT_USAGE): a machine larger than the build's NR_CPUS, tasks the
  *	kernel refuses (SCHED_DEADLINE admission), a bad option value; not the
  *	revision's fault, never cached. The message is the simulator's own
- *	(without its "error: "), which driver_run() has already passed to
- *	standard error when it took no file
+ *	(without its "error: "), which driver_run() has not passed to
+ *	standard error: the caller says it
  * @DRIVER_BUILD_FAILED: the revision does not build
  * @DRIVER_CRASHED: the kernel hit BUG/panic or the process died of a fatal
  *	signal of its own (SEGV, BUS, FPE, ILL, ABRT, TRAP, SYS); killed by
@@ -158,18 +158,23 @@ int driver_sim_identity(char **argv, const struct driver_revision *rev);
  * @exe: the executable
  * @argv: its arguments, NULL-terminated, argv[0] included
  * @timeout_s: wall-clock limit in seconds (0: none)
- * @stderr_path: where its standard error goes (NULL: inherited)
+ * @quiet: keep its standard error to itself; else it is copied to ours
+ *	when it ends, but for its "error: " lines when driver_last_error()
+ *	holds them (DRIVER_USAGE, DRIVER_ERROR): the caller says them once
  *
- * The child gets SIGKILL when the calling process dies (PR_SET_PDEATHSIG):
- * a killed driver leaves no simulator behind to write its files later.
+ * Its standard error is read through a pipe, so its words reach the
+ * message even when no file can be written (a full disk). The child gets
+ * SIGKILL when the calling process dies (PR_SET_PDEATHSIG), and SIGTERM
+ * first when a signal stops it (lsb_cleanup_child()): a killed driver
+ * leaves no simulator behind to write its files later.
  *
  * Return: DRIVER_OK, DRIVER_CRASHED, DRIVER_HUNG, DRIVER_USAGE (the
  * simulator refused its arguments) or DRIVER_ERROR (another failure of the
- * simulator process, or of starting it), with driver_last_error()
- * describing a failure.
+ * simulator process, its own error, e.g. an output it could not write, in
+ * its words; or of starting it), with driver_last_error() describing a
+ * failure.
  */
-int driver_run(const char *exe, char *const argv[], int timeout_s,
-	       const char *stderr_path);
+int driver_run(const char *exe, char *const argv[], int timeout_s, int quiet);
 
 /**
  * struct driver_run_spec - what decides a run's result, besides the revision
@@ -401,11 +406,14 @@ enum driver_unit_state {
  * @target: from driver_target_prepare()
  * @spec: the run; its strings must outlive driver_units_run()
  * @state: set by driver_units_run()
+ * @status: set with DRIVER_UNIT_FAILED: the enum driver_status that
+ *	stopped it; DRIVER_USAGE when the simulator refused the run spec
  */
 struct driver_unit {
 	const struct driver_target *target;
 	struct driver_run_spec spec;
 	int state;
+	int status;
 };
 
 /**

@@ -388,8 +388,9 @@ static int entry_path(char *path, size_t len, const struct driver_paths *p,
 }
 
 /*
- * The temporaries of a run: CACHE/results/run.PID.HOST.json and .err, and
- * in a coverage build the directory of its counts, .coverage. The
+ * The temporaries of a run: CACHE/results/run.PID.HOST.json (.err, the
+ * simulator's standard error, in older versions) and in a coverage build
+ * the directory of its counts, .coverage. The
  * host is in the name because a cache may be shared by the nodes of a
  * cluster, where only the node that made a temporary can tell whether its
  * process still lives.
@@ -419,7 +420,7 @@ void driver_run_files_remove(const struct driver_paths *paths, pid_t pid)
 
 	run_file(path, sizeof(path), paths, pid, "json");
 	unlink(path);
-	run_file(path, sizeof(path), paths, pid, "err");
+	run_file(path, sizeof(path), paths, pid, "err");	/* older versions' */
 	unlink(path);
 	run_file(path, sizeof(path), paths, pid, "coverage");
 	lsb_rm_rf(path);
@@ -492,8 +493,8 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 		   const struct driver_run_spec *spec, const char *counts,
 		   cJSON **result)
 {
-	char json[4200], err[4200], seed[32], *args[40], *text;
-	int n = 0, ret;
+	char json[4200], dir[4200], seed[32], *args[40], *text;
+	int n = 0, ret, handle, fd;
 
 	*result = NULL;
 	run_file(json, sizeof(json), p, getpid(), "json");
@@ -534,15 +535,28 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 		args[n++] = (char *)counts;
 	}
 	args[n] = NULL;
-	lsb_pathf(err, sizeof(err), "%s/results", p->cache_dir);
-	if (lsb_mkdir_p(err)) {
-		driver_set_error("cannot create '%s': %s", err,
+	lsb_pathf(dir, sizeof(dir), "%s/results", p->cache_dir);
+	if (lsb_mkdir_p(dir)) {
+		driver_set_error("cannot create '%s': %s", dir,
 				 strerror(errno));
 		return DRIVER_ERROR;
 	}
-	run_file(err, sizeof(err), p, getpid(), "err");
-	ret = driver_run(rev->exe, args, spec->timeout_s, err);
-	unlink(err);
+	/*
+	 * The run's mark in the cache from its start (the simulator writes
+	 * the file at its end): what a process killed in it leaves, for the
+	 * next one to sweep; a signal that stops this one removes it.
+	 */
+	handle = lsb_cleanup_add(json);
+	fd = open(json, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		driver_set_error("cannot create '%s': %s", json,
+				 strerror(errno));
+		lsb_cleanup_done(handle);
+		return DRIVER_ERROR;
+	}
+	close(fd);
+	ret = driver_run(rev->exe, args, spec->timeout_s, 1);
+	lsb_cleanup_done(handle);
 	if (ret == DRIVER_CRASHED || ret == DRIVER_HUNG) {
 		out->status = ret;
 		set_reason(out, driver_last_error());
@@ -631,21 +645,24 @@ static int run_counted(struct driver_result *out,
 		       const struct driver_run_spec *spec, cJSON **result)
 {
 	char tmp[4200];
-	int ret;
+	int ret, handle;
 
 	if (p->variant != ADAPTER_COVERAGE)
 		return run_sim(out, p, rev, spec, NULL, result);
 	run_file(tmp, sizeof(tmp), p, getpid(), "coverage");
 	lsb_rm_rf(tmp);
+	handle = lsb_cleanup_add(tmp);
 	if (lsb_mkdir_p(tmp)) {
 		driver_set_error("cannot create '%s': %s", tmp, strerror(errno));
-		return DRIVER_ERROR;
-	}
-	ret = run_sim(out, p, rev, spec, tmp, result);
-	if (!ret && keep_counts(p, out, tmp, rev->name))
 		ret = DRIVER_ERROR;
+	} else {
+		ret = run_sim(out, p, rev, spec, tmp, result);
+		if (!ret && keep_counts(p, out, tmp, rev->name))
+			ret = DRIVER_ERROR;
+	}
 	if (ret)
 		lsb_rm_rf(tmp);
+	lsb_cleanup_done(handle);
 	return ret;
 }
 
@@ -683,6 +700,21 @@ static int commit_and_subset(const char *repo, const char *rev,
 	if (err)
 		driver_set_error("%s", bisect_last_error());
 	return err ? DRIVER_ERROR : 0;
+}
+
+/*
+ * A cached build failure whose reason says the system failed the build
+ * (a full disk: kept before such failures were told apart) is removed, and
+ * the revision built again. Return 1 when the failure stands.
+ */
+static int failure_stands(const char *path, const struct driver_result *r)
+{
+	char why[1024];
+
+	if (!adapter_outside_cause(r->reason, why, sizeof(why)))
+		return 1;
+	unlink(path);
+	return 0;
 }
 
 int driver_target_prepare(struct driver_target *t,
@@ -724,6 +756,9 @@ int driver_target_prepare(struct driver_target *t,
 		goto out;
 	ret = entry_read(fpath, failure, 0, NULL, 1, &failed);
 	t->removed_corrupt = failed.removed_corrupt;
+	if (ret == 1 && failed.status == DRIVER_BUILD_FAILED &&
+	    !failure_stands(fpath, &failed))
+		ret = 0;	/* built again */
 	if (ret == 1 && failed.status == DRIVER_BUILD_FAILED) {
 		t->status = DRIVER_BUILD_FAILED;
 		lsb_pathf(t->reason, sizeof(t->reason), "%s", failed.reason);

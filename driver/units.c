@@ -40,7 +40,8 @@ unit_child(const struct driver_paths *paths, const struct driver_unit *u,
 		if (write(fd, msg, strnlen(msg, 4000)) < 0)
 			ret = DRIVER_ERROR;
 	}
-	_exit(ret ? 1 : 0);
+	/* the status says what stopped it: the simulator's refusal is usage */
+	_exit(ret >= 0 && ret < 126 ? ret : DRIVER_ERROR);
 }
 
 /*
@@ -65,6 +66,7 @@ static void reap(const struct driver_paths *paths, struct slot *s,
 		return;
 	}
 	u->state = DRIVER_UNIT_FAILED;
+	u->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : DRIVER_ERROR;
 	if (!(*failed)++)
 		snprintf(first_error, len, "%s", *msg ? msg :
 			 WIFSIGNALED(wstatus) ? strsignal(WTERMSIG(wstatus)) :

@@ -255,6 +255,8 @@ struct metric_def {
 	const char *key;	/* METRIC_KEY's member */
 	int reported;		/* one of the report's columns */
 	const char *doc;	/* one line, for --help */
+	const char *variant;	/* the build variant whose results have it
+				 * (--instrument); NULL: every build's */
 };
 
 /* The catalogue, in the report's order first; *@n receives its length. */

@@ -157,6 +157,26 @@ static FILE *open_out(const char *path, const char *what)
 	return f;
 }
 
+/*
+ * Flush and close an output (standard output is only flushed): 0, or 1
+ * after saying why it could not be written, errno's words included.
+ */
+static int close_out(FILE *f, const char *path, const char *what)
+{
+	int err = ferror(f) ? EIO : 0;
+
+	/* a failed write keeps its bytes buffered: fflush() fails again */
+	if (fflush(f))
+		err = errno;
+	if (f != stdout && fclose(f) && !err)
+		err = errno;
+	if (!err)
+		return 0;
+	fprintf(stderr, "error: cannot write %s '%s': %s\n", what,
+		f == stdout ? "-" : path, strerror(err));
+	return 1;
+}
+
 /* The invariants violated, all told (the metric "violations"). */
 static double violations(const struct sim_result *res)
 {
@@ -712,6 +732,7 @@ int main(int argc, char **argv)
 	if (ret)
 		return SIM_EXIT_USAGE;
 	sysevents_warn(&wl, &res);
+	ret = 0;
 	if (json) {
 		cJSON *root = results_json(&cfg, &res, &meta);
 		char *text;
@@ -721,20 +742,15 @@ int main(int argc, char **argv)
 		text = cJSON_Print(root);
 
 		fprintf(f, "%s\n", text);
-		if (f != stdout && fclose(f)) {
-			fprintf(stderr, "error: cannot write results '%s'\n", json);
-			return 1;
-		}
+		ret |= close_out(f, json, "results");
 		free(text);
 		cJSON_Delete(root);
 	}
-	if (cfg.trace && cfg.trace != stdout && fclose(cfg.trace)) {
-		fprintf(stderr, "error: cannot write trace '%s'\n", trace);
-		return 1;
-	}
-	if (cfg.log && cfg.log != stdout)
-		fclose(cfg.log);
+	if (cfg.trace)
+		ret |= close_out(cfg.trace, trace, "trace");
+	if (cfg.log)
+		ret |= close_out(cfg.log, log, "log");
 	sim_result_release(&res);
 	workload_release(&wl);
-	return 0;
+	return ret;
 }

@@ -234,9 +234,9 @@ test_expect_success "the same when it can write: status $status, the files liste
 touch "$tmp/file"
 "$LSBISECT" "${B[@]}" --out "$tmp/file/out" > "$tmp/bf.out" 2> "$tmp/bf.err"
 status=$?
-test_expect_success "lsbisect --out under a file: status $status, named, nothing on stdout" \
-	'[ $status = 4 ] && [ ! -s "$tmp/bf.out" ] &&
-	 grep -q "^error: cannot create '\''$tmp/file/out'\'': Not a directory$" "$tmp/bf.err"'
+test_expect_success "lsbisect --out under a file: status $status (usage, before anything is built), named, nothing on stdout" \
+	'[ $status = 2 ] && [ ! -s "$tmp/bf.out" ] &&
+	 grep -q "^error: --out '\''$tmp/file/out'\'': '\''$tmp/file'\'' is not a directory$" "$tmp/bf.err"'
 R=("$REV" "$TEST_V72" --match hog-n1 --topology dual --duration 10ms --seeds 1 -q)
 mkdir -p "$tmp/ro/report.json"
 "$LINSCHED" report "${R[@]}" --out "$tmp/ro" > "$tmp/ro.out" 2> "$tmp/ro.err"
@@ -246,8 +246,8 @@ test_expect_success "report with report.json a directory: status $status, the fi
 	 grep -q "^error: cannot write '\''$tmp/ro/report.json'\'': Is a directory$" "$tmp/ro.err"'
 "$LINSCHED" report "${R[@]}" --out "$tmp/file/out" > "$tmp/rf.out" 2> "$tmp/rf.err"
 status=$?
-test_expect_success "report --out under a file: status $status, named, nothing on stdout" \
-	'[ $status = 4 ] && [ ! -s "$tmp/rf.out" ] && [ "$(lines "$tmp/rf.err")" = 1 ] &&
-	 grep -q "^error: cannot make '\''$tmp/file/out'\'': Not a directory$" "$tmp/rf.err"'
+test_expect_success "report --out under a file: status $status (usage, before anything is built), named, nothing on stdout" \
+	'[ $status = 2 ] && [ ! -s "$tmp/rf.out" ] && [ "$(lines "$tmp/rf.err")" = 1 ] &&
+	 grep -q "^error: --out '\''$tmp/file/out'\'': '\''$tmp/file'\'' is not a directory$" "$tmp/rf.err"'
 
 test_done
