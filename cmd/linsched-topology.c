@@ -59,7 +59,7 @@ static int list(void)
 static int write_json(const struct topology *t, const char *file)
 {
 	char *json = topology_to_json(t);
-	int ret = 0;
+	int ret = 0, err = 0;
 
 	if (!json) {
 		fprintf(stderr, "error: out of memory\n");
@@ -74,16 +74,23 @@ static int write_json(const struct topology *t, const char *file)
 			free(json);
 			return 1;
 		}
-		if (fputs(json, f) == EOF)
+		if (fputs(json, f) == EOF) {
+			err = errno;
 			ret = 1;
-		if (fclose(f))
+		}
+		if (fclose(f) && !ret) {
+			err = errno;
 			ret = 1;
+		}
 	} else if (fputs(json, stdout) == EOF || fflush(stdout)) {
+		err = errno;
 		ret = 1;
+		clearerr(stdout);	/* said here, with its errno, not again */
 	}
 	if (ret)
-		fprintf(stderr, "error: cannot write '%s'\n",
-			file ? file : "standard output");
+		fprintf(stderr, "error: cannot write '%s': %s\n",
+			file && strcmp(file, "-") ? file : "standard output",
+			strerror(err));
 	free(json);
 	return ret;
 }

@@ -35,7 +35,7 @@ mkdir -p "$tmp/probe"
 mount -t tmpfs -o size=8k tmpfs "$tmp/probe" 2>/dev/null ||
 	skip_all "cannot mount a tmpfs here (not root?)"
 umount "$tmp/probe"
-plan 8
+plan 10
 
 # whole DIR: every PNG ends with IEND, every SVG with </svg>
 whole() {
@@ -141,7 +141,17 @@ test_expect_success "two at once: both finish, or one is refused naming the othe
 	 { [ $s1 = 0 ] || refused 1 $pid; } && { [ $s2 = 0 ] || refused 2 "[0-9]*"; } &&
 	 [ $((s1 + s2)) -le 1 ]'
 
-# ---- 3. a script's seed the log could not keep ----
+# ---- 3. topology's writes: the file or standard output, with errno ----
+"$LINSCHED" topology show quad > /dev/full 2> "$tmp/topo1.err"
+status=$?
+test_expect_success "topology show > /dev/full: status 1, said once with errno ($status: $(cat "$tmp/topo1.err"))" \
+	'[ $status = 1 ] && [ "$(cat "$tmp/topo1.err")" = "error: cannot write '\''standard output'\'': No space left on device" ]'
+"$LINSCHED" topology --from-sysfs -o /dev/full > /dev/null 2> "$tmp/topo2.err"
+status=$?
+test_expect_success "topology --from-sysfs -o /dev/full: status 1, the file and errno ($status)" \
+	'[ $status = 1 ] && grep -q "^error: cannot write '\''/dev/full'\'': No space left on device$" "$tmp/topo2.err"'
+
+# ---- 4. a script's seed the log could not keep ----
 printf '(lambda (good this)\n  (run "%s" (expt 2 60))\n  #f)\n' "$REV" > "$tmp/big.scm"
 "$LSBISECT" "$REV" "$TEST_V612" hog -t dual -d 10ms --script "$tmp/big.scm" \
 	--out "$tmp/big" >/dev/null 2>"$tmp/big.err"
