@@ -32,19 +32,8 @@ results=$tmp/cache/results
 # a workload whose run lasts long enough to be killed in it
 LONG=(--workload 'random*64:run=100us:sleep=200us' --topology quad --duration 600s)
 
-# lines FILE: how many lines FILE has
-lines() { wc -l < "$1" | tr -d ' '; }
 # temporaries: the run.* files in the result cache
 temporaries() { ls "$results" 2>/dev/null | grep '^run\.' || true; }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 after SECONDS
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.2
-	done
-}
 has_temporary() { [ -n "$(temporaries)" ]; }
 # sims: the simulators running on this test's cache
 sims() { pgrep -f "$tmp/cache/builds/" || true; }

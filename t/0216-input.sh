@@ -26,8 +26,6 @@ private_cache "$tmp/cache"
 export LSBISECT_CACHE=$tmp/cache
 REV=$TEST_V612
 
-# lines FILE: how many lines FILE has
-lines() { wc -l < "$1" | tr -d ' '; }
 
 # refused NAME MESSAGE ARGS...: `linsched run REV ARGS` exits 2 before
 # anything is built, with the one line "error: MESSAGE" (a fixed string)

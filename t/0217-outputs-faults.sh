@@ -37,19 +37,8 @@ export LSBISECT_CACHE=$tmp/cache
 REV=$TEST_V612
 SHORT=(--topology dual --duration 10ms -q)
 
-# lines FILE: how many lines FILE has
-lines() { wc -l < "$1" | tr -d ' '; }
 # skip WHY: a test that cannot run here, as TAP says it
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 after SECONDS
-wait_for() {
-	local end=$((SECONDS + $1))
-	shift
-	until "$@"; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.2
-	done
-}
 # said FILE STATUS WANT PATTERN: the status is WANT and FILE is one line
 # matching PATTERN (grep -E)
 said() {

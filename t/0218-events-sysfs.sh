@@ -17,7 +17,6 @@ plan $((5 * 2 + 4 + 2 + NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-lines() { wc -l < "$1" | tr -d ' '; }
 ev() { json "$1" "r['system_events'][int(a[0])].get(a[1], '-')" "$2" "$3"; }
 
 # ---- 1. lsb-events that did not happen ----

@@ -81,6 +81,19 @@ PY
 
 skip_all() { echo "1..0 # SKIP $*"; exit 4; }
 
+# lines FILE: how many lines FILE has
+lines() { wc -l < "$1" | tr -d ' '; }
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 after SECONDS
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.2
+	done
+}
+
 done_testing() { [ "$tap_failed" = 0 ]; exit $?; }
 
 # Make sure the shared history holds the test releases (incremental:
