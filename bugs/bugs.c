@@ -2,7 +2,9 @@
 /*
  * bugs.c - the catalogue of real scheduler bugs: reading and checking its
  * entries, making each entry's buggy and fixed revisions, judging a
- * figure, and the signal drawn over time from a run's trace.
+ * figure, and the signal drawn over time from a run's trace. A finding
+ * (an entry with "finding" instead of "fix") has no upstream fix: its
+ * edits take the upstream change it comes from out of the fixed side.
  */
 #include <dirent.h>
 #include <math.h>
@@ -22,7 +24,7 @@ LSB_DEFINE_LAST_ERROR(bugs)
 
 /* The keys an entry may have; anything else is a misspelling. */
 static const char *const keys[] = {
-	"fix", "source", "series", "summary", "files", "workload", "topology",
+	"fix", "finding", "source", "series", "summary", "files", "workload", "topology",
 	"duration", "seed", "metric", "buggy_if", "threshold", "signal",
 	"buggy", "fixed", "edits", "instrument",
 };
@@ -192,13 +194,28 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 			goto fail;
 		}
 	b->name = strndup(file, strlen(file) - 5);
+	/* a fix, or a finding: the upstream change the behaviour comes from */
 	fix = cJSON_GetObjectItemCaseSensitive(o, "fix");
-	if (!cJSON_IsObject(fix)) {
-		bugs_set_error("%s: 'fix': expected {\"commit\", \"subject\"}", path);
+	v = cJSON_GetObjectItemCaseSensitive(o, "finding");
+	if (fix && v) {
+		bugs_set_error("%s: 'fix' and 'finding': expected one of them (a finding has no upstream fix)",
+			       path);
 		goto fail;
 	}
-	b->fix_commit = str_key(fix, "commit", path, "the fix's commit id", &bad);
-	b->fix_subject = str_key(fix, "subject", path, "the fix's subject", &bad);
+	b->finding = v != NULL;
+	if (v)
+		fix = v;
+	if (!cJSON_IsObject(fix)) {
+		bugs_set_error("%s: '%s': expected {\"commit\", \"subject\"}%s", path,
+			       b->finding ? "finding" : "fix",
+			       b->finding ? " (the upstream change it comes from)" :
+			       " (or 'finding': a behaviour with no upstream fix)");
+		goto fail;
+	}
+	b->fix_commit = str_key(fix, "commit", path, b->finding ?
+				"the change's commit id" : "the fix's commit id", &bad);
+	b->fix_subject = str_key(fix, "subject", path, b->finding ?
+				 "the change's subject" : "the fix's subject", &bad);
 	b->source = str_key(o, "source", path, "where the bug is known from", &bad);
 	b->series = str_key(o, "series", path, "a kernel series", &bad);
 	b->summary = str_key(o, "summary", path, "a paragraph", &bad);
@@ -358,34 +375,51 @@ const struct bug *bug_find(const struct bug *bugs, size_t n,
 int bug_revisions(const struct bug *b, bisect_repo *r, char buggy_hex[41],
 		  char fixed_hex[41])
 {
+	/*
+	 * One side is always a revision as it is (the fixed one; a finding's
+	 * buggy one); the other is one too, or the revision its edits are
+	 * made on (the bug put back; a finding's change taken out).
+	 */
+	const char *asis = b->finding ? b->buggy : b->fixed;
+	const char *base = b->finding ? b->fixed : b->buggy;
+	char *asis_hex = b->finding ? buggy_hex : fixed_hex;
+	char *base_hex = b->finding ? fixed_hex : buggy_hex;
 	char ref[512], *msg;
 	size_t len;
 
-	if (bisect_resolve(r, b->fixed, fixed_hex)) {
-		missing(b, "fixed", b->fixed);
+	if (bisect_resolve(r, asis, asis_hex)) {
+		missing(b, b->finding ? "buggy" : "fixed", asis);
 		return -1;
 	}
 	if (!b->nr_edits) {
-		if (bisect_resolve(r, b->buggy, buggy_hex)) {
-			missing(b, "buggy", b->buggy);
+		if (bisect_resolve(r, base, base_hex)) {
+			missing(b, b->finding ? "fixed" : "buggy", base);
 			return -1;
 		}
 		return 0;
 	}
-	len = strlen(b->name) + strlen(b->fix_subject) + strlen(b->buggy) + 256;
+	len = strlen(b->name) + strlen(b->fix_subject) + strlen(base) + 256;
 	msg = malloc(len);
 	if (!msg) {
 		bugs_set_error("out of memory");
 		return -1;
 	}
-	snprintf(msg, len,
-		 "%s: put back the bug that upstream %s fixed\n\n"
-		 "Reverts the effect of \"%s\" in %s, as lsbisect's catalogue\n"
-		 "of bugs describes, to show it in the simulator.\n",
-		 b->name, b->fix_commit, b->fix_subject, b->buggy);
+	if (b->finding)
+		snprintf(msg, len,
+			 "%s: take out upstream %s\n\n"
+			 "Reverts \"%s\"\n"
+			 "in %s, as lsbisect's catalogue of findings describes, to\n"
+			 "show the kernel without it in the simulator.\n",
+			 b->name, b->fix_commit, b->fix_subject, base);
+	else
+		snprintf(msg, len,
+			 "%s: put back the bug that upstream %s fixed\n\n"
+			 "Reverts the effect of \"%s\" in %s, as lsbisect's catalogue\n"
+			 "of bugs describes, to show it in the simulator.\n",
+			 b->name, b->fix_commit, b->fix_subject, base);
 	lsb_pathf(ref, sizeof(ref), "refs/lsbisect/bugs/%s", b->name);
-	if (bisect_commit_edits(r, b->buggy, b->edits, b->nr_edits, msg, ref,
-				buggy_hex)) {
+	if (bisect_commit_edits(r, base, b->edits, b->nr_edits, msg, ref,
+				base_hex)) {
 		bugs_set_error("%s: %s", b->name, bisect_last_error());
 		free(msg);
 		return -1;

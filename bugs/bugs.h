@@ -4,7 +4,10 @@
  * upstream fix, the workload and machine that show it, the figure that
  * tells the buggy kernel from the fixed one, and how the pair is made (two
  * releases that straddle the fix, or a release and the same release with
- * the bug put back by an edit, committed by bisect_commit_edits()).
+ * the bug put back by an edit, committed by bisect_commit_edits()). A
+ * finding is a behaviour with no upstream fix: the entry names the
+ * upstream change it comes from, and its edits take that change out of
+ * the release instead (the fixed side is the edited one).
  */
 #ifndef LSB_BUGS_H
 #define LSB_BUGS_H
@@ -17,8 +20,10 @@
  * struct bug - one entry of the catalogue (bugs/catalogue/NAME.json)
  * @name: the entry's name, its file's name without ".json"
  * @fix_commit: the upstream fix's commit id (abbreviated as upstream
- *	cites it)
+ *	cites it); for a finding, the upstream change the behaviour comes from
  * @fix_subject: its subject line
+ * @finding: no upstream fix: the entry is a finding ("finding" instead of
+ *	"fix"), and @edits take the change out of @fixed
  * @source: where the bug is known from ("kSTEP", "Debian stable 6.1.178")
  * @series: the kernel series the entry runs on ("6.12")
  * @summary: mechanism, trigger and effect, a paragraph
@@ -39,10 +44,13 @@
  *	each window; BUG_WORK_MAX, the worst single interrupt's (0: not used)
  * @instrument: the build variant both sides are built as: "work" (the
  *	kernel's work is counted, --instrument work) or NULL (plain)
- * @buggy: the buggy revision; with @edits, the revision they edit
- * @fixed: the fixed revision
- * @edits: substitutions that put the bug back into @buggy
- * @nr_edits: their number (0: @buggy is a release as it is)
+ * @buggy: the buggy revision; with @edits (not a finding), the revision
+ *	they edit
+ * @fixed: the fixed revision; with the @edits of a finding, the revision
+ *	they edit
+ * @edits: substitutions that put the bug back into @buggy, or for a
+ *	finding take the change out of @fixed
+ * @nr_edits: their number (0: both sides are releases as they are)
  */
 enum { BUG_WORK_SUM = 1, BUG_WORK_MAX };
 
@@ -50,6 +58,7 @@ struct bug {
 	char *name;
 	char *fix_commit;
 	char *fix_subject;
+	int finding;
 	char *source;
 	char *series;
 	char *summary;
@@ -107,8 +116,9 @@ const struct bug *bug_find(const struct bug *bugs, size_t n,
 /**
  * bug_revisions() - the commits of an entry's buggy and fixed kernels
  * @b: the entry
- * @r: the repository of its releases; an edited revision is committed
- *	there, under refs/lsbisect/bugs/NAME
+ * @r: the repository of its releases; an edited revision (the buggy one,
+ *	or a finding's fixed one) is committed there, under
+ *	refs/lsbisect/bugs/NAME
  * @buggy_hex: receives the buggy commit
  * @fixed_hex: receives the fixed commit
  *

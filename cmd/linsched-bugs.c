@@ -32,9 +32,13 @@ static const char usage_bugs[] =
 "two releases of the bundled history that straddle the fix, or a release\n"
 "and the same release with the bug put back by an edit, which is committed\n"
 "in the bundled history under refs/lsbisect/bugs/NAME (fixed names and\n"
-"date: the same commit every time).\n"
+"date: the same commit every time). A finding has no upstream fix: it\n"
+"names the upstream change the behaviour comes from, its buggy side is a\n"
+"release and its fixed side the same release with the change taken out by\n"
+"its edits.\n"
 "\n"
-"  list         the entries: name, series, source, fix\n"
+"  list         the entries: name, series, fix (\"finding\": none; the\n"
+"               change it comes from instead)\n"
 "  show NAME    an entry in full, its edits as a diff-like listing\n"
 "  run NAME...  build both kernels of each entry (the build cache keeps\n"
 "               them), run the workload on both with a trace, print the\n"
@@ -104,14 +108,28 @@ static int load(const char *catalogue, struct bug **bugs, size_t *n)
 	return 0;
 }
 
+/* The side (0 buggy, 1 fixed) the entry's edits make, or -1: none. */
+static int edited_side(const struct bug *b)
+{
+	if (!b->nr_edits)
+		return -1;
+	return b->finding ? 1 : 0;
+}
+
 static void list(const struct bug *bugs, size_t n)
 {
 	size_t i;
 
 	printf("%-24s %-6s %-14s %s\n", "NAME", "SERIES", "FIX", "SUBJECT");
 	for (i = 0; i < n; i++)
-		printf("%-24s %-6s %-14s %s\n", bugs[i].name, bugs[i].series,
-		       bugs[i].fix_commit, bugs[i].fix_subject);
+		if (bugs[i].finding)
+			printf("%-24s %-6s %-14s no upstream fix; from %s %s\n",
+			       bugs[i].name, bugs[i].series, "finding",
+			       bugs[i].fix_commit, bugs[i].fix_subject);
+		else
+			printf("%-24s %-6s %-14s %s\n", bugs[i].name,
+			       bugs[i].series, bugs[i].fix_commit,
+			       bugs[i].fix_subject);
 }
 
 /* Each line of @text after @prefix. */
@@ -158,7 +176,12 @@ static void show(const struct bug *b)
 	size_t i;
 
 	printf("name:      %s\n", b->name);
-	printf("fix:       %s %s\n", b->fix_commit, b->fix_subject);
+	if (b->finding) {
+		printf("fix:       none (a finding)\n");
+		printf("change:    %s %s\n", b->fix_commit, b->fix_subject);
+	} else {
+		printf("fix:       %s %s\n", b->fix_commit, b->fix_subject);
+	}
 	printf("source:    %s\n", b->source);
 	printf("series:    %s\n", b->series);
 	printf("files:    ");
@@ -180,11 +203,15 @@ static void show(const struct bug *b)
 		       b->signal_task);
 	else
 		printf("signal:    busy share of CPU %d\n", b->signal_cpu);
-	if (b->nr_edits)
+	if (b->nr_edits && !b->finding)
 		printf("buggy:     %s with the edits below\n", b->buggy);
 	else
 		printf("buggy:     %s\n", b->buggy);
-	printf("fixed:     %s\n\n", b->fixed);
+	if (b->nr_edits && b->finding)
+		printf("fixed:     %s with the edits below (the change taken out)\n\n",
+		       b->fixed);
+	else
+		printf("fixed:     %s\n\n", b->fixed);
 	wrap(b->summary);
 	for (i = 0; i < b->nr_edits; i++) {
 		printf("\nedit %zu of %s:\n", i + 1, b->edits[i].file);
@@ -275,9 +302,9 @@ static int write_signal(const struct bug *b, const struct side *sd,
 		snprintf(ylabel, sizeof(ylabel), "CPU share of %s", b->signal_task);
 	else
 		snprintf(ylabel, sizeof(ylabel), "CPU %d busy", b->signal_cpu);
-	snprintf(title, sizeof(title), "%s: %s (%s)\n%s on %s", b->name,
-		 b->fix_subject, b->fix_commit, cmd_base_name(b->workload),
-		 b->topology);
+	snprintf(title, sizeof(title), "%s: %s%s (%s)\n%s on %s", b->name,
+		 b->finding ? "finding, from " : "", b->fix_subject,
+		 b->fix_commit, cmd_base_name(b->workload), b->topology);
 	lsb_pathf(path, len, "%s/signal.gp", dir);
 	f = fopen(path, "w");
 	if (!f)
@@ -292,7 +319,8 @@ static int write_signal(const struct bug *b, const struct side *sd,
 		char key[512];
 
 		snprintf(key, sizeof(key), "%s: %s%s", sd[k].label, sd[k].rev,
-			 k == 0 && b->nr_edits ? " with the bug put back" : "");
+			 k != edited_side(b) ? "" : b->finding ?
+			 " with the change taken out" : " with the bug put back");
 		fprintf(f, "%s\"signal.dat\" using 1:%d with steps lw 2 lc rgb \"%s\" title ",
 			k ? ", " : "", k + 2, k ? "#2a9d3a" : "#c0392b");
 		plot_quote(f, key);
@@ -324,7 +352,8 @@ static int write_verdict(const struct bug *b, const struct side *sd,
 	int k, ret;
 
 	cJSON_AddStringToObject(o, "name", b->name);
-	cJSON_AddStringToObject(o, "fix", b->fix_commit);
+	/* a finding has no fix: the change it comes from instead */
+	cJSON_AddStringToObject(o, b->finding ? "finding" : "fix", b->fix_commit);
 	cJSON_AddStringToObject(o, "metric", b->metric);
 	cJSON_AddStringToObject(o, "buggy_if", b->buggy_above ? "above" : "below");
 	cJSON_AddNumberToObject(o, "threshold", b->threshold);
@@ -371,7 +400,7 @@ static int run_bug(const struct bug *b, bisect_repo *repo,
 	}
 	for (k = 0; k < 2; k++)
 		snprintf(sd[k].shown, sizeof(sd[k].shown), "%s%s", sd[k].rev,
-			 k == 0 && b->nr_edits ? "+bug" : "");
+			 k != edited_side(b) ? "" : b->finding ? "-change" : "+bug");
 	for (k = 0; k < 2; k++)
 		run_side(b, &sd[k], dir, o);
 	ok = !sd[0].status && !sd[1].status && sd[0].has_value &&
@@ -382,7 +411,11 @@ static int run_bug(const struct bug *b, bisect_repo *repo,
 		verdict = "reproduced";
 	else
 		verdict = "not reproduced";
-	printf("%s: %s (%s)\n", b->name, b->fix_subject, b->fix_commit);
+	if (b->finding)
+		printf("%s: finding, no upstream fix; from %s (%s)\n", b->name,
+		       b->fix_subject, b->fix_commit);
+	else
+		printf("%s: %s (%s)\n", b->name, b->fix_subject, b->fix_commit);
 	for (k = 0; k < 2; k++) {
 		printf("  %s %-14s %-12.12s ", sd[k].label, sd[k].shown,
 		       sd[k].commit);
