@@ -759,6 +759,7 @@ void lh_cpu_online(int cpu, int online)
 		sim.nr_offline++;
 		return;
 	}
+	sim_trace_lsb("lsb_cpu_online", "cpu=%d", cpu);
 	c->offline = 0;
 	c->offline_ns += sim.now - c->offline_since;
 	sim.nr_offline--;
