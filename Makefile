@@ -150,7 +150,7 @@ HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libcoverage.a $(O)
 # The parts of the runtime the host programs use too (topology presets,
 # the simulator's option values).
 $(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c) \
-		$(wildcard metrics/*.c) $(wildcard power/*.c) sim/options.c)
+		$(wildcard metrics/*.c) $(wildcard power/*.c) sim/options.c sim/score.c)
 
 $(SHARE)/%: adapters/%
 	@mkdir -p $(dir $@)
