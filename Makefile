@@ -43,7 +43,8 @@ endif
 # Debian packages the build and the tests need; `make deps` installs the
 # missing ones (run as root on a fresh Debian 12).
 DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
-	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time
+	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time \
+	trace-cmd rt-app
 
 # Modules: every .c in the folder goes into the library of that module.
 BISECT_SRC := $(wildcard bisect/*.c)

@@ -421,7 +421,7 @@ static int parse_lsb(struct reader *r, struct ev *e, const char *event,
 		return 0;
 	}
 	if (!strcmp(event, "lsb_cpu_offline") || !strcmp(event, "lsb_cpu_online")) {
-		e->kind = event[8] == 'f' ? EV_OFFLINE : EV_ONLINE;
+		e->kind = event[9] == 'f' ? EV_OFFLINE : EV_ONLINE;
 		if (num_int(r, event, f, "cpu", &e->cpu) ||
 		    cpu_ok(r, event, e->cpu) ||
 		    (e->kind == EV_OFFLINE &&
@@ -527,7 +527,7 @@ static int system_comm(const char *c)
 		"swapper", "<idle>", "kthreadd", "khugepaged", "ksmd",
 		"kauditd", "oom_reaper", "writeback", "kblockd", "kdevtmpfs",
 		"pool_workqueue_", "trace-cmd", "rt-app", "bash", "sh", "dash",
-		"sleep", "cat", "timeout",
+		"sleep", "cat", "timeout", "init", "systemd",
 	};
 	size_t i;
 
