@@ -68,6 +68,8 @@ struct reader {
 	int hash_cap;
 	int ours, ended;
 	size_t nr_sched;	/* sched_* events */
+	int any;		/* an event line was read */
+	uint64_t t_first, t_last;	/* of every event line */
 	uint64_t end_ns, warnings, work_ns;
 };
 
@@ -455,10 +457,14 @@ static int parse_line(struct reader *r, char *line)
 		return fail(r, "events were lost: record with a larger buffer");
 	if (r->ended)
 		return fail(r, "%s after lsb_end", event);
-	if (r->nr_ev && t < r->ev[r->nr_ev - 1].t)
+	if (r->any && t < r->t_last)
 		return fail(r, "%s: time %llu.%09llu is before the line above's",
 			    event, (unsigned long long)(t / 1000000000ULL),
 			    (unsigned long long)(t % 1000000000ULL));
+	if (!r->any)
+		r->t_first = t;
+	r->any = 1;
+	r->t_last = t;
 	if (cpu_ok(r, event, cpu))
 		return SIM_SCORE_BAD;
 	for (k = 0; k < 4; k++)
@@ -548,8 +554,8 @@ static void infer(struct reader *r, uint64_t *from, uint64_t *to)
 	const struct workload *wl = r->o->wl;
 	int i, any = 0;
 
-	*from = r->nr_ev ? r->ev[0].t : 0;
-	*to = r->nr_ev ? r->ev[r->nr_ev - 1].t : 0;
+	*from = r->t_first;
+	*to = r->t_last;
 	for (i = 0; i < r->nr_task; i++) {
 		struct ptask *p = &r->task[i];
 
