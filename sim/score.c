@@ -27,7 +27,7 @@
 
 enum {
 	EV_SWITCH, EV_WAKEUP, EV_WAKEUP_NEW, EV_MIGRATE,	/* metrics' */
-	EV_IDLE, EV_FREQ,
+	EV_IDLE, EV_FREQ, EV_WAKING,
 	EV_TASK, EV_AFFINITY, EV_WEIGHT, EV_BLOCKED, EV_OFFLINE, EV_ONLINE,
 };
 
@@ -476,6 +476,11 @@ static int parse_line(struct reader *r, char *line)
 		return k == EV_SWITCH ? parse_switch(r, e, f) :
 		       parse_wakeup(r, e, event, f);
 	}
+	if (!strcmp(event, "sched_waking")) {
+		/* read and checked; the scores count from sched_wakeup */
+		e = ev_new(r, EV_WAKING, t, cpu);
+		return parse_wakeup(r, e, event, f);
+	}
 	if (!strcmp(event, "cpu_idle") || !strcmp(event, "cpu_frequency")) {
 		long long state;
 
@@ -494,7 +499,7 @@ static int parse_line(struct reader *r, char *line)
 		e = ev_new(r, EV_TASK, t, cpu);
 		return parse_lsb(r, e, event, f);
 	}
-	return 0;	/* sched_waking and the rest: not scored */
+	return 0;	/* the rest: not scored */
 }
 
 /* ---- which tasks are the workload's (a real kernel's trace) ---- */
@@ -707,6 +712,8 @@ static void replay_one(struct replay *y, const struct ev *e, int *blocked)
 		break;
 	case EV_FREQ:
 		power_freq(&y->pw, now, e->cpu, (uint64_t)(unsigned int)e->arg);
+		break;
+	case EV_WAKING:
 		break;
 	case EV_TASK:
 		p = ptask_find(y->r, e->pid);

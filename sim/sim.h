@@ -166,9 +166,9 @@ void sim_result_release(struct sim_result *res);
  * ("hog", "hog-3", cut to 15 bytes as the kernel keeps it), or without
  * @wl every task but the idle tasks, kernel threads (swapper/N,
  * migration/N, ksoftirqd/N, kworker/..., rcu_*, cpuhp/N, idle_inject/N,
- * irq/..., kthreadd, ...), rt-app's main thread, trace-cmd and the shell
- * (bash, sh, sleep, cat, timeout); a task's class and weight come from
- * its prio (below 100 or -1: RT, counted as 1024; 100..139: nice
+ * irq/..., kthreadd, ...), init, rt-app's main thread, trace-cmd and the
+ * shell (bash, sh, sleep, cat, timeout); a task's class and weight come
+ * from its prio (below 100 or -1: RT, counted as 1024; 100..139: nice
  * prio - 120), its CPUs from @wl's "cpus", else all; the scores cover
  * the first to the last event of the workload's tasks (with @wl), else
  * of the trace.
