@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * linsched score - the scores of a trace: a simulation's own --trace, or a
- * real kernel's (tracefs, trace-cmd report -N), by the code that scores a
+ * real kernel's (tracefs, trace-cmd report), by the code that scores a
  * simulation (sim/score.c feeds metrics/ and power/; metrics/json.c writes
  * "metrics" and "invariants" as `linsched run --json` does).
  */
@@ -26,7 +26,8 @@ static const char usage_score[] =
 "invariants, by the code that scores a simulation, and each workload\n"
 "task's CPU time (from the switches). TRACE ('-': standard input) is a\n"
 "simulation's --trace, whose scores are exactly its --json's, or a real\n"
-"kernel's: tracefs's trace file, or `trace-cmd report -N` (the events\n"
+"kernel's: tracefs's trace file, or `trace-cmd report` (-t for 9 decimals;\n"
+"its sched plugin's lines or, with -N, ftrace's; the events\n"
 "sched_switch, sched_wakeup, sched_wakeup_new, sched_migrate_task;\n"
 "cpu_idle and cpu_frequency for the energy; 6 or 9 decimals).\n"
 "\n"

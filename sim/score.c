@@ -4,7 +4,8 @@
  * score): the kernel's sched and power events fed to metrics/ and power/
  * as the simulator feeds them, so that a simulation's own --trace gives
  * its --json scores again, byte for byte, and a real kernel's trace
- * (tracefs's `trace`, `trace-cmd report -N`) is scored by the same code.
+ * (tracefs's `trace`, `trace-cmd report` with or without its sched
+ * plugin) is scored by the same code.
  *
  * The simulator's trace carries lines of ours, lsb_EVENT, for what the
  * tracepoints do not: which pids are the workload's tasks and their
@@ -68,6 +69,7 @@ struct reader {
 	int hash_cap;
 	int ours, ended;
 	size_t nr_sched;	/* sched_* events */
+	int nr_lsb_tasks;	/* lsb_task lines */
 	int any;		/* an event line was read */
 	uint64_t t_first, t_last;	/* of every event line */
 	uint64_t end_ns, warnings, work_ns;
@@ -307,11 +309,67 @@ static struct ev *ev_new(struct reader *r, int kind, uint64_t t, int cpu)
 	return e;
 }
 
+/*
+ * trace-cmd report's sched plugin (libtraceevent's plugin_sched_switch.c):
+ * "COMM:PID [PRIO]" then, in a switch, the prev's state ("R", "S",
+ * "D|W", ...: its bits; a preempted task's is "R") or, in a wakeup, an
+ * optional " success=N" and " CPU:NNN". @end: where the part ends. The
+ * comm may hold ':' and " [": the last ones before @end are taken.
+ */
+static int plugin_task(struct reader *r, const char *event, const char *p,
+		       const char *end, char *comm, size_t len, int *pid,
+		       int *prio, const char **after)
+{
+	const char *b = NULL, *q, *colon = NULL;
+	char *x;
+
+	for (q = p; (q = strstr(q, " [")) && q < end; q++)
+		b = q;
+	for (q = p; b && (q = memchr(q, ':', (size_t)(b - q))); q++)
+		colon = q;
+	if (!b || !colon)
+		return fail(r, "%s: expected 'COMM:PID [PRIO]'", event);
+	*pid = (int)strtol(colon + 1, &x, 10);
+	if (x != b || *pid < 0)
+		return fail(r, "%s: expected 'COMM:PID [PRIO]'", event);
+	*prio = (int)strtol(b + 2, &x, 10);
+	if (x == b + 2 || *x != ']')
+		return fail(r, "%s: expected 'COMM:PID [PRIO]'", event);
+	snprintf(comm, len, "%.*s", (int)(colon - p), p);
+	*after = x + 1;
+	return 0;
+}
+
+static int parse_switch_plugin(struct reader *r, struct ev *e, const char *f)
+{
+	const char *arrow = strstr(f, " ==> "), *st, *end;
+	char pc[64], nc[64];
+
+	if (!arrow)
+		return fail(r, "sched_switch: expected prev_comm= or 'COMM:PID [PRIO] STATE ==> COMM:PID [PRIO]'");
+	end = arrow + strlen(arrow);
+	if (plugin_task(r, "sched_switch", f, arrow, pc, sizeof(pc), &e->arg,
+			&e->prio2, &st) ||
+	    plugin_task(r, "sched_switch", arrow + 5, end, nc, sizeof(nc),
+			&e->pid, &e->prio, &end))
+		return SIM_SCORE_BAD;
+	while (*st == ' ')
+		st++;
+	if (st == arrow)
+		return fail(r, "sched_switch: no prev state before ==>");
+	e->state = *st == 'R';
+	ptask(r, e->arg, pc, e->t);
+	ptask(r, e->pid, nc, e->t);
+	return 0;
+}
+
 static int parse_switch(struct reader *r, struct ev *e, const char *f)
 {
 	char pc[64], nc[64];
 	const char *st;
 
+	if (!field(f, "prev_comm"))
+		return parse_switch_plugin(r, e, f);
 	if (comm(r, "sched_switch", f, "prev_comm", "prev_pid", pc, sizeof(pc)) ||
 	    comm(r, "sched_switch", f, "next_comm", "next_pid", nc, sizeof(nc)) ||
 	    num_int(r, "sched_switch", f, "prev_pid", &e->arg) ||
@@ -330,11 +388,38 @@ static int parse_switch(struct reader *r, struct ev *e, const char *f)
 	return 0;
 }
 
+static int parse_wakeup_plugin(struct reader *r, struct ev *e,
+			       const char *event, const char *f)
+{
+	const char *cpu = NULL, *q, *after;
+	char c[64], *x;
+
+	for (q = f; (q = strstr(q, " CPU:")); q++)
+		cpu = q;
+	if (!cpu)
+		return fail(r, "%s: expected comm= or 'COMM:PID [PRIO] CPU:NNN'",
+			    event);
+	if (plugin_task(r, event, f, cpu, c, sizeof(c), &e->pid, &e->prio,
+			&after))
+		return SIM_SCORE_BAD;
+	e->arg = (int)strtol(cpu + 5, &x, 10);
+	if (x == cpu + 5 || (*x && *x != ' '))
+		return fail(r, "%s: CPU: expected a number", event);
+	if (cpu_ok(r, event, e->arg))
+		return SIM_SCORE_BAD;
+	if (e->pid <= 0)
+		return fail(r, "%s: pid %d: expected a task's", event, e->pid);
+	ptask(r, e->pid, c, e->t);
+	return 0;
+}
+
 static int parse_wakeup(struct reader *r, struct ev *e, const char *event,
 			const char *f)
 {
 	char c[64];
 
+	if (e->kind != EV_MIGRATE && !field(f, "comm"))
+		return parse_wakeup_plugin(r, e, event, f);
 	if (comm(r, event, f, "comm", "pid", c, sizeof(c)) ||
 	    num_int(r, event, f, "pid", &e->pid) ||
 	    num_int(r, event, f, "prio", &e->prio) ||
@@ -417,6 +502,7 @@ static int parse_lsb(struct reader *r, struct ev *e, const char *event,
 				    event);
 		e->state = !strncmp(field(f, "class"), "rt ", 3) ?
 			   METRICS_RT : METRICS_FAIR;
+		r->nr_lsb_tasks++;
 		p = ptask(r, e->pid, NULL, e->t);
 		snprintf(p->name, sizeof(p->name), "%s", name);
 		p->known = 1;
@@ -825,6 +911,9 @@ static int replay(struct reader *r, struct sim_score *out)
 	if (r->ours) {
 		if (!r->ended)
 			return fail(r, "a simulation's trace without its lsb_end line: cut short?");
+		/* --no-metrics: the simulator told no scores its tasks */
+		if (!r->nr_lsb_tasks)
+			return fail(r, "a simulation's trace without lsb_task lines: was it run with --no-metrics?");
 		y.from = 0;
 		y.to = r->end_ns;
 	} else {

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 22
+plan 23
 tmp=$(mktemp -d)
 inst=
 cleanup() {
@@ -242,6 +242,12 @@ head -n -1 "$tmp/hogs.trace" > "$tmp/cut.trace"
 s=$?
 test_expect_success "a simulation's trace cut before its lsb_end: exit 2, said ($s: $(cat "$tmp/err"))" \
 	'[ $s = 2 ] && grep -q "lsb_end line: cut short?" "$tmp/err"'
+"$LINSCHED" run "$TEST_V73" --topology quad --workload 'hog*2' --duration 100ms \
+	--no-metrics --trace "$tmp/nometrics.trace" --quiet
+"$LINSCHED" score "$tmp/nometrics.trace" --topology quad 2> "$tmp/err"
+s=$?
+test_expect_success "a run's trace made with --no-metrics (no lsb_task lines): exit 2, said ($s: $(cat "$tmp/err"))" \
+	'[ $s = 2 ] && grep -q ": a simulation'"'"'s trace without lsb_task lines: was it run with --no-metrics?$" "$tmp/err"'
 "$LINSCHED" score "$tmp/nowhere.trace" --topology quad 2> "$tmp/err"
 s=$?
 test_expect_success "a trace that is not there: exit 2, named ($s: $(cat "$tmp/err"))" \
@@ -252,5 +258,5 @@ test_expect_success "no --topology: a usage error ($s)" \
 	'[ $s = 2 ] && grep -q "^error: --topology is needed" "$tmp/err"'
 "$LINSCHED" score --help > "$tmp/help"
 test_expect_success "--help says the rule of the tasks scored in a real trace" \
-	'grep -q "kernel threads (swapper, migration/N" "$tmp/help" && grep -q "trace-cmd report -N" "$tmp/help"'
+	'grep -q "kernel threads (swapper, migration/N" "$tmp/help" && grep -q "trace-cmd report" "$tmp/help"'
 test_done

@@ -71,6 +71,36 @@ static bool test_trace_cmd(void)
 	return true;
 }
 
+/*
+ * trace-cmd report without -N: its sched plugin's "COMM:PID [PRIO] STATE
+ * ==> COMM:PID [PRIO]" and "COMM:PID [PRIO] CPU:NNN" (a comm with a space
+ * and the padding after the event's name too)
+ */
+static bool test_trace_cmd_plugin(void)
+{
+	static const char t[] =
+"          <idle>-0     [001]     4.000000000: sched_switch:         swapper/1:0 [120] R ==> hog:7 [139]\n"
+"             hog-7     [001]     5.000000000: sched_wakeup:         my task:8 [120] CPU:000\n"
+"             hog-7     [001]     5.500000000: sched_switch:         hog:7 [139] S ==> swapper/1:0 [120]\n"
+"          <idle>-0     [000]     5.700000000: sched_switch:         swapper/0:0 [120] R ==> my task:8 [120]\n"
+"         my task-8     [000]     6.000000000: sched_switch:         my task:8 [120] D|W ==> swapper/0:0 [120]\n";
+	struct sim_score s;
+	char err[256];
+
+	ASSERT_EQ(score(t, NULL, &s, err, sizeof(err)), 0);
+	ASSERT_EQ(s.nr_tasks, 2);
+	ASSERT_STREQ(s.tasks[0].name, "hog");
+	ASSERT_EQ(s.tasks[0].cpu_ns, 1500000000);
+	ASSERT_STREQ(s.tasks[1].name, "my task");
+	ASSERT_EQ(s.tasks[1].pid, 8);
+	ASSERT_EQ(s.tasks[1].cpu_ns, 300000000);
+	/* woken at 5.0 s, run at 5.7 s */
+	ASSERT_EQ(s.metrics.nr_wakeups, 1);
+	ASSERT_EQ(s.metrics.wakeup_max_ns, 700000000);
+	sim_score_release(&s);
+	return true;
+}
+
 /* pids past 65535 are numbered densely for metrics/, written as traced */
 static bool test_large_pids(void)
 {
@@ -143,9 +173,10 @@ int main(void)
 		printf("Bail out! %s\n", err);
 		return 1;
 	}
-	tap_plan(5);
+	tap_plan(6);
 	TEST(test_tracefs);
 	TEST(test_trace_cmd);
+	TEST(test_trace_cmd_plugin);
 	TEST(test_large_pids);
 	TEST(test_errors);
 	TEST(test_trace_line);
