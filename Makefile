@@ -43,7 +43,8 @@ endif
 # Debian packages the build and the tests need; `make deps` installs the
 # missing ones (run as root on a fresh Debian 12).
 DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
-	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time
+	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time \
+	trace-cmd rt-app
 
 # Modules: every .c in the folder goes into the library of that module.
 BISECT_SRC := $(wildcard bisect/*.c)
@@ -150,7 +151,7 @@ HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libcoverage.a $(O)
 # The parts of the runtime the host programs use too (topology presets,
 # the simulator's option values).
 $(O)/lib/libsim-host.a: $(call obj,$(wildcard topologies/*.c) $(wildcard workloads/*.c) \
-		$(wildcard metrics/*.c) $(wildcard power/*.c) sim/options.c)
+		$(wildcard metrics/*.c) $(wildcard power/*.c) sim/options.c sim/score.c)
 
 $(SHARE)/%: adapters/%
 	@mkdir -p $(dir $@)

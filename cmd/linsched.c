@@ -35,6 +35,8 @@ static const char usage_main[] =
 "  suite         list, write or run the workload suite\n"
 "  timeline REV  draw which task ran when on each CPU, with idle states\n"
 "                and frequency (gnuplot)\n"
+"  score TRACE   the scores of a trace: a run's own, or a real kernel's\n"
+"                (tracefs, trace-cmd), as 'run --json' gives them\n"
 "  classes A..B  list the commits of a range with their build subset\n"
 "                hashes and classes (what lsbisect and trend run)\n"
 "  trend A..B    run every revision of a range and draw how balance,\n"
@@ -719,6 +721,7 @@ static const struct {
 	{ "domains", cmd_domains },
 	{ "topology", cmd_topology },
 	{ "timeline", cmd_timeline },
+	{ "score", cmd_score },
 	{ "classes", cmd_classes },
 	{ "trend", cmd_trend },
 	{ "report", cmd_report },

@@ -240,7 +240,8 @@ double lsb_now(void);
 
 /**
  * lsb_trace_line() - the fields of a line of a trace in ftrace's text
- *	format ("comm-pid [003] ..... 0.506000: sched_switch: ...")
+ *	format ("comm-pid [003] ..... 0.506000: sched_switch: ...", 6 or 9
+ *	decimals: tracefs, trace-cmd report -t and the simulator)
  * @line: the line
  * @cpu: receives the CPU
  * @t_us: receives the time in microseconds

@@ -9,19 +9,26 @@
 
 #include "common/common.h"
 
-/* "sssss.uuuuuu" after the flags column, in microseconds. */
+/*
+ * "sssss.uuuuuu" (tracefs) or "sssss.nnnnnnnnn" (trace-cmd report -t, and
+ * the simulator's) after the flags column, in microseconds.
+ */
 int lsb_trace_line(const char *line, int *cpu, uint64_t *t_us,
 		   const char **event)
 {
 	const char *p = strchr(line, '[');
-	unsigned long long sec, usec;
-	int n = 0;
+	unsigned long long sec, frac;
+	int a = 0, b = 0, n = 0;
 
 	if (*line == '#' || !p ||
-	    sscanf(p, "[%d] %*s %llu.%llu: %n", cpu, &sec, &usec, &n) != 3 ||
-	    !n)
+	    sscanf(p, "[%d] %*s %llu.%n%llu%n: %n", cpu, &sec, &a, &frac, &b,
+		   &n) != 3 || !n)
 		return -1;
-	*t_us = sec * 1000000 + usec;
+	if (b - a == 9)
+		frac /= 1000;
+	else if (b - a != 6)
+		return -1;
+	*t_us = sec * 1000000 + frac;
 	*event = p + n;
 	return 0;
 }

@@ -234,6 +234,39 @@ void metrics_finish(struct metrics *m, uint64_t now,
 void metrics_release(struct metrics *m);
 
 /*
+ * Writing a result's "metrics" and "invariants" (metrics/json.c): the one
+ * writer of the simulator's --json and of `linsched score`. What the
+ * scores do not hold comes from the caller.
+ */
+struct cJSON;
+
+struct metrics_json_run {
+	double energy_j, mean_power_w;	/* power/'s */
+	double work_ns;			/* run work done by the workload's tasks */
+	uint64_t duration_ns;		/* for the throughput */
+	uint64_t kernel_warnings;
+	/* the workload task's name of a pid (NULL: none), or no callback */
+	const char *(*task_name)(const void *ctx, int pid);
+	/* the pid to write for a pid of the scores; NULL: the same */
+	int (*task_pid)(const void *ctx, int pid);
+	const void *ctx;
+};
+
+/* Add "metrics" to @root. */
+void metrics_json(struct cJSON *root, const struct metrics_result *mr,
+		  const struct metrics_json_run *run);
+/* Add "invariants" to @root. */
+void metrics_invariants_json(struct cJSON *root,
+			     const struct metrics_result *mr,
+			     const struct metrics_json_run *run);
+/*
+ * Make every number of @item and its successors and children that is an
+ * integer below 10^15 its digits as raw text: the bytes cJSON would
+ * print, for far less work. Call before cJSON_Print().
+ */
+void metrics_json_integers_raw(struct cJSON *item);
+
+/*
  * The catalogue: every named metric of a result (metrics/catalogue.c), the
  * one place that says what a name means. The driver, Guile, the report,
  * the trend and the help texts all read it.

@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -177,57 +176,10 @@ static int close_out(FILE *f, const char *path, const char *what)
 	return 1;
 }
 
-/* The invariants violated, all told (the metric "violations"). */
-static double violations(const struct sim_result *res)
-{
-	const struct metrics_invariants *inv = &res->metrics.inv;
-
-	return (double)(inv->idle_count + inv->starved_count +
-			inv->useless_count + res->warnings);
-}
-
-/* The scores (metrics/README.md has the definitions and units). */
-static void metrics_json(cJSON *root, const struct sim_result *res,
-			 uint64_t duration_ns)
-{
-	const struct metrics_result *mr = &res->metrics;
-	const struct power_result *pr = &res->power;
-	double work = 0;
-	cJSON *o = cJSON_AddObjectToObject(root, "metrics"), *sub;
-	int l;
-
-	cJSON_AddNumberToObject(o, "balance_score", mr->balance_score);
-	cJSON_AddNumberToObject(o, "work_conservation", mr->work_conservation);
-	sub = cJSON_AddObjectToObject(o, "wakeup_latency_ns");
-	cJSON_AddNumberToObject(sub, "p50", (double)mr->wakeup_p50_ns);
-	cJSON_AddNumberToObject(sub, "p99", (double)mr->wakeup_p99_ns);
-	cJSON_AddNumberToObject(sub, "max", (double)mr->wakeup_max_ns);
-	cJSON_AddNumberToObject(sub, "count", (double)mr->nr_wakeups);
-	cJSON_AddNumberToObject(o, "runqueue_wait_ns",
-				(double)mr->runqueue_wait_ns);
-	sub = cJSON_AddObjectToObject(o, "migrations_per_s");
-	for (l = 0; l < METRICS_NR_LEVELS; l++)
-		cJSON_AddNumberToObject(sub, metrics_level_names[l],
-					mr->migrations_per_s[l]);
-	sub = cJSON_AddObjectToObject(o, "migrations");
-	for (l = 0; l < METRICS_NR_LEVELS; l++)
-		cJSON_AddNumberToObject(sub, metrics_level_names[l],
-					(double)mr->migrations[l]);
-	cJSON_AddNumberToObject(o, "fairness", mr->fairness);
-	cJSON_AddNumberToObject(o, "fairness_tasks", mr->nr_fair);
-	cJSON_AddNumberToObject(o, "violations", violations(res));
-	cJSON_AddNumberToObject(o, "energy_j", pr->energy_j);
-	cJSON_AddNumberToObject(o, "mean_power_w", pr->mean_power_w);
-	/* run work done, in CPUs of capacity 1024 at their highest OPP */
-	for (l = 0; l < res->nr_tasks; l++)
-		work += (double)res->tasks[l].run_work_ns;
-	cJSON_AddNumberToObject(o, "throughput",
-				duration_ns ? work / (double)duration_ns : 0);
-}
-
 /* The name of workload task @pid ("" when it is none of them). */
-static const char *task_name(const struct sim_result *res, int pid)
+static const char *task_name(const void *ctx, int pid)
 {
+	const struct sim_result *res = ctx;
 	int i;
 
 	for (i = 0; pid > 0 && i < res->nr_tasks; i++)
@@ -236,49 +188,23 @@ static const char *task_name(const struct sim_result *res, int pid)
 	return "";
 }
 
-static void violation_json(cJSON *o, const char *key,
-			   const struct metrics_violation *v,
-			   const struct sim_result *res, const char *cpu,
-			   const char *cpu2)
+/* What the scores' writer takes besides the scores (metrics/json.c). */
+static struct metrics_json_run json_run(const struct sim_result *res,
+					uint64_t duration_ns)
 {
-	cJSON *f;
+	struct metrics_json_run run = {
+		.energy_j = res->power.energy_j,
+		.mean_power_w = res->power.mean_power_w,
+		.duration_ns = duration_ns,
+		.kernel_warnings = res->warnings,
+		.task_name = task_name,
+		.ctx = res,
+	};
+	int i;
 
-	if (!v->seen)
-		return;
-	f = cJSON_AddObjectToObject(o, key);
-	cJSON_AddNumberToObject(f, "time_ns", (double)v->time_ns);
-	if (v->length_ns)
-		cJSON_AddNumberToObject(f, "length_ns", (double)v->length_ns);
-	cJSON_AddNumberToObject(f, cpu, v->cpu);
-	if (cpu2)
-		cJSON_AddNumberToObject(f, cpu2, v->cpu2);
-	cJSON_AddStringToObject(f, "task", task_name(res, v->pid));
-	cJSON_AddNumberToObject(f, "pid", v->pid);
-}
-
-/* The invariants checked online (metrics/README.md). */
-static void invariants_json(cJSON *root, const struct sim_result *res)
-{
-	const struct metrics_invariants *inv = &res->metrics.inv;
-	cJSON *o = cJSON_AddObjectToObject(root, "invariants"), *s;
-
-	cJSON_AddNumberToObject(o, "violations", violations(res));
-	s = cJSON_AddObjectToObject(o, "idle_while_waiting");
-	cJSON_AddNumberToObject(s, "window_ns", (double)inv->window_ns);
-	cJSON_AddNumberToObject(s, "count", (double)inv->idle_count);
-	cJSON_AddNumberToObject(s, "time_ns", (double)inv->idle_ns);
-	violation_json(s, "first", &inv->idle_first, res, "idle_cpu",
-		       "task_cpu");
-	s = cJSON_AddObjectToObject(o, "starvation");
-	cJSON_AddNumberToObject(s, "bound_ns", (double)inv->bound_ns);
-	cJSON_AddNumberToObject(s, "count", (double)inv->starved_count);
-	cJSON_AddNumberToObject(s, "max_ns", (double)inv->starved_max_ns);
-	violation_json(s, "first", &inv->starved_first, res, "cpu", NULL);
-	s = cJSON_AddObjectToObject(o, "useless_migrations");
-	cJSON_AddNumberToObject(s, "count", (double)inv->useless_count);
-	violation_json(s, "first", &inv->useless_first, res, "from_cpu",
-		       "to_cpu");
-	cJSON_AddNumberToObject(o, "kernel_warnings", res->warnings);
+	for (i = 0; i < res->nr_tasks; i++)
+		run.work_ns += (double)res->tasks[i].run_work_ns;
+	return run;
 }
 
 /* The kernel's own work, in an instrumented build (sim.h). */
@@ -445,36 +371,6 @@ struct run_meta {
 	const char *tool_version;
 };
 
-/*
- * cJSON prints a number with sprintf("%1.15g") and reads it back with
- * sscanf() to check it: thousands of instructions each, hundreds of
- * numbers. An integer below 10^15 prints as its digits either way: such
- * numbers become those digits as raw text, the same bytes for far less.
- */
-static void json_integers_raw(cJSON *item)
-{
-	for (; item; item = item->next) {
-		double d = item->valuedouble;
-		char buf[24], *p = buf + sizeof(buf);
-		unsigned long long u;
-
-		if (item->child)
-			json_integers_raw(item->child);
-		/* negative ones are left to cJSON, -0 ("-0") among them */
-		if (!cJSON_IsNumber(item) || signbit(d) || !(d < 1e15) ||
-		    d != (double)(unsigned long long)d)
-			continue;
-		u = (unsigned long long)d;
-		*--p = '\0';
-		do
-			*--p = (char)('0' + u % 10);
-		while (u /= 10);
-		item->valuestring = strdup(p);
-		if (item->valuestring)
-			item->type = cJSON_Raw;
-	}
-}
-
 static cJSON *results_json(const struct sim_config *cfg,
 			   const struct sim_result *res,
 			   const struct run_meta *meta)
@@ -508,8 +404,10 @@ static cJSON *results_json(const struct sim_config *cfg,
 	}
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
 	if (cfg->metrics) {
-		metrics_json(root, res, cfg->duration_ns);
-		invariants_json(root, res);
+		struct metrics_json_run run = json_run(res, cfg->duration_ns);
+
+		metrics_json(root, &res->metrics, &run);
+		metrics_invariants_json(root, &res->metrics, &run);
 	}
 	work_json(root, &res->work);
 	power_json(root, cfg->topo, &res->power);
@@ -738,7 +636,7 @@ int main(int argc, char **argv)
 		char *text;
 		FILE *f = open_out(json, "results");
 
-		json_integers_raw(root);
+		metrics_json_integers_raw(root);
 		text = cJSON_Print(root);
 
 		fprintf(f, "%s\n", text);

@@ -466,11 +466,42 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 {
 	if (!sim.cfg->trace)
 		return;
-	fprintf(sim.cfg->trace, "%16.16s-%-7d [%03d] ..... %5llu.%06llu: %s: %s\n",
+	/* nanoseconds, as `trace-cmd report -t` prints them */
+	fprintf(sim.cfg->trace, "%16.16s-%-7d [%03d] ..... %5llu.%09llu: %s: %s\n",
 		pid ? comm : "<idle>", pid, cpu,
 		(unsigned long long)(sim.now / 1000000000ULL),
-		(unsigned long long)(sim.now % 1000000000ULL / 1000),
+		(unsigned long long)(sim.now % 1000000000ULL),
 		event, fields);
+}
+
+void sim_trace_lsb(const char *event, const char *fmt, ...)
+{
+	char fields[TOPOLOGY_MAX_CPUS * 5 + 256];
+	va_list ap;
+
+	if (!sim.cfg->trace)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(fields, sizeof(fields), fmt, ap);
+	va_end(ap);
+	lh_trace(0, "", 0, event, fields);
+}
+
+void sim_trace_cpus(char *buf, size_t len, int n, const int *cpus)
+{
+	size_t at;
+	int i, j;
+
+	at = (size_t)snprintf(buf, len, "cpus=%s", n ? "" : "all");
+	for (i = 0; i < n && at < len; i = j + 1) {
+		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
+			;
+		at += (size_t)snprintf(buf + at, len - at, "%s%d", i ? "," : "",
+				       cpus[i]);
+		if (j > i && at < len)
+			at += (size_t)snprintf(buf + at, len - at, "-%d",
+					       cpus[j]);
+	}
 }
 
 int lh_sched_events(void)
@@ -713,15 +744,22 @@ void lh_cpu_online(int cpu, int online)
 		c->waking = 0;
 		power_idle(&sim.power, sim.now, cpu,
 			   type->nr_states ? type->nr_states - 1 : 0);
-		/* the kernel traces nothing on an offline CPU, not even this */
-		if (sim.cfg->metrics)
+		/*
+		 * the kernel traces nothing on an offline CPU, not even this:
+		 * our line says it
+		 */
+		if (sim.cfg->metrics) {
+			sim_trace_lsb("lsb_cpu_offline", "cpu=%d prev_pid=%d",
+				      cpu, sim.metrics.cpu[cpu].curr);
 			metrics_event(&sim.metrics, sim.now, METRICS_EV_SWITCH,
 				      cpu, 0, sim.metrics.cpu[cpu].curr, 0);
+		}
 		c->offline = 1;
 		c->offline_since = sim.now;
 		sim.nr_offline++;
 		return;
 	}
+	sim_trace_lsb("lsb_cpu_online", "cpu=%d", cpu);
 	c->offline = 0;
 	c->offline_ns += sim.now - c->offline_since;
 	sim.nr_offline--;
@@ -1096,7 +1134,18 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	power_finish(&sim.power, sim.now, &out->power);
 	power_release(&sim.power);
 	sim_system_results(out);
-	return sim_tasks_results(out);
+	if (sim_tasks_results(out))
+		return -1;
+	if (sim.cfg->trace) {
+		uint64_t work = 0;
+
+		for (i = 0; i < out->nr_tasks; i++)
+			work += out->tasks[i].run_work_ns;
+		sim_trace_lsb("lsb_end", "duration_ns=%llu kernel_warnings=%u run_work_ns=%llu",
+			      (unsigned long long)sim.now, out->warnings,
+			      (unsigned long long)work);
+	}
+	return 0;
 }
 
 void sim_result_release(struct sim_result *res)

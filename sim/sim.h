@@ -157,6 +157,69 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out);
 void sim_result_release(struct sim_result *res);
 
 /*
+ * `linsched score`: the scores of a trace in ftrace's text format
+ * (sim/score.c, linked into the host programs too). The simulator's own
+ * --trace carries lines of ours (lsb_task, lsb_affinity, lsb_weight,
+ * lsb_prev_blocked, lsb_cpu_offline/online, lsb_end) with which its
+ * scores come out as its --json's. A real kernel's trace has none: then
+ * the workload's tasks are those whose comm is a task's name of @wl
+ * ("hog", "hog-3", cut to 15 bytes as the kernel keeps it), or without
+ * @wl every task but the idle tasks, kernel threads (swapper/N,
+ * migration/N, ksoftirqd/N, kworker/..., rcu_*, cpuhp/N, idle_inject/N,
+ * irq/..., kthreadd, ...), init, rt-app's main thread, trace-cmd and the
+ * shell (bash, sh, sleep, cat, timeout); a task's class and weight come
+ * from its prio (below 100 or -1: RT, counted as 1024; 100..139: nice
+ * prio - 120), its CPUs from @wl's "cpus", else all; the scores cover
+ * the first to the last event of the workload's tasks (with @wl), else
+ * of the trace.
+ */
+#define SIM_SCORE_IO 1		/* cannot read the trace */
+#define SIM_SCORE_BAD 2		/* a malformed trace */
+
+struct sim_score_opts {
+	const struct topology *topo;
+	const struct workload *wl;	/* NULL: none */
+	uint64_t window_ns, starvation_ns;	/* 0: the defaults */
+};
+
+struct sim_score_task {
+	char name[64];		/* the workload's name, or the comm */
+	int pid;		/* the trace's */
+	int id;			/* the scores' */
+	int group;		/* 1 + index in the workload's groups; 0: root */
+	uint64_t cpu_ns;	/* run time, from the switches */
+};
+
+struct sim_score {
+	int ours;			/* a simulation's own trace */
+	uint64_t start_ns;		/* in the trace's time */
+	uint64_t duration_ns;		/* scored from start_ns */
+	struct metrics_result metrics;
+	struct power_result power;
+	struct metrics_json_run run;	/* for metrics_json() */
+	int nr_tasks;
+	struct sim_score_task *tasks;	/* the workload's, first seen first */
+	int nr_ids, *ids, *id_pids;	/* the scores' pids to the trace's */
+};
+
+/**
+ * sim_score_trace() - score a trace
+ * @f: the trace, read to its end
+ * @path: its name, for messages
+ * @o: the machine, the workload and the invariants' limits
+ * @out: the scores; release with sim_score_release()
+ * @err: receives "trace 'PATH': line N: ..." or why else it failed
+ * @errlen: its size
+ *
+ * Return: 0, SIM_SCORE_BAD for a malformed trace or one without
+ * scheduler events, SIM_SCORE_IO when it cannot be read.
+ */
+int sim_score_trace(FILE *f, const char *path,
+		    const struct sim_score_opts *o, struct sim_score *out,
+		    char *err, size_t errlen);
+void sim_score_release(struct sim_score *s);
+
+/*
  * The option values of linsched-sim (sim/options.c, linked into the host
  * programs too): the commands check them with these before any build.
  */

@@ -129,6 +129,15 @@ static inline void sim_event_cancel(struct sim_event *ev)
 }
 
 /* "error: ..." and exit 1: the simulator's own failure */
+/*
+ * A line of ours in the trace (when one is written), for what the kernel's
+ * tracepoints do not carry and `linsched score` needs to give a run's own
+ * scores again: "lsb_EVENT: FIELDS" (sim/sim.c).
+ */
+void sim_trace_lsb(const char *event, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "cpus=all" (@n 0) or "cpus=0-3,6": the fields of an allowed set */
+void sim_trace_cpus(char *buf, size_t len, int n, const int *cpus);
 void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* "error: ..." and exit SIM_EXIT_USAGE: the workload asked what cannot be */
 void sim_refuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

@@ -390,11 +390,16 @@ static int task_allowed_online(int n, const int *cpus, int *out)
 
 static void task_metrics_affinity(struct sim_task *t, int n, const int *cpus)
 {
+	char list[TOPOLOGY_MAX_CPUS * 5 + 8];
 	int k;
 
 	if (!sim.cfg->metrics)
 		return;
 	k = task_allowed_online(n, cpus, online_buf);
+	if (sim.cfg->trace) {
+		sim_trace_cpus(list, sizeof(list), k, online_buf);
+		sim_trace_lsb("lsb_affinity", "pid=%d %s", t->pid, list);
+	}
 	metrics_affinity(&sim.metrics, sim.now, t->pid, k, online_buf);
 }
 
@@ -446,6 +451,12 @@ void sim_tasks_affinity_refresh(int kernel)
 	}
 }
 
+static void task_metrics_weight(struct sim_task *t, unsigned int weight)
+{
+	sim_trace_lsb("lsb_weight", "pid=%d weight=%u", t->pid, weight);
+	metrics_weight(&sim.metrics, sim.now, t->pid, weight);
+}
+
 static void task_main(void *payload)
 {
 	struct sim_task *t = payload;
@@ -472,8 +483,8 @@ static void task_main(void *payload)
 			if (ph->set_nice && !lk_task_set_nice(t->ktask, ph->nice) &&
 			    sim.cfg->metrics &&
 			    task_class(w->policy) == METRICS_FAIR)
-				metrics_weight(&sim.metrics, sim.now, t->pid,
-					       task_weight(w->policy, ph->nice));
+				task_metrics_weight(t, task_weight(w->policy,
+								   ph->nice));
 			for (l = 0; ph->loop < 0 || l < ph->loop; l++)
 				for (k = 0; k < ph->nr_events; k++)
 					task_event(t, &ph->events[k]);
@@ -523,7 +534,16 @@ void sim_task_start(struct sim_task *t)
 	lk_task_stats(t->ktask, &st);
 	t->pid = st.pid;
 	if (sim.cfg->metrics) {
+		char list[TOPOLOGY_MAX_CPUS * 5 + 8];
+
 		n = task_allowed_online(n, allowed_buf, online_buf);
+		if (sim.cfg->trace) {
+			sim_trace_cpus(list, sizeof(list), n, online_buf);
+			sim_trace_lsb("lsb_task", "pid=%d class=%s weight=%u %s name=%s",
+				      t->pid, task_class(w->policy) == METRICS_RT ?
+				      "rt" : "fair", task_weight(w->policy, w->nice),
+				      list, t->name);
+		}
 		metrics_task(&sim.metrics, sim.now, t->pid,
 			     task_class(w->policy),
 			     task_weight(w->policy, w->nice), n, online_buf);

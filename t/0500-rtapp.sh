@@ -36,8 +36,9 @@ import re, sys
 sw = re.compile(r'\[(\d+)\] \S+\s+([\d.]+): sched_switch: prev_comm=(.*?) prev_pid=\d+ .* next_comm=(.*?) next_pid=\d+')
 wk = re.compile(r'([\d.]+): sched_wakeup: comm=(.*?) pid=\d+')
 def us(s):
+    # 6 or 9 decimals (traces have nanoseconds since issue 26)
     a, b = s.split('.')
-    return int(a) * 1000000 + int(b)
+    return int(a) * 1000000 + int(b[:6])
 lines = open(sys.argv[1]).read().splitlines()
 if sys.argv[2] == 'overlap':
     runs = {}
@@ -144,7 +145,7 @@ for l in open(sys.argv[1]):
     m = re.search(r'([\d.]+): sched_wakeup: comm=(fast-\d)', l)
     if m:
         a, b = m.group(1).split('.')
-        woke.setdefault(m.group(2), []).append(int(a) * 1000000 + int(b))
+        woke.setdefault(m.group(2), []).append(int(a) * 1000000 + int(b[:6]))
 w = list(woke.values())
 gaps = [y - x for x, y in zip(w[0], w[0][1:])]
 print(min(gaps), len(w[0]), int(len(w) == 3 and w[0] == w[1] == w[2]))

@@ -104,10 +104,11 @@ for rev in $REVS; do
 		 [ "$(setprios "$tmp/cv.trace" 100 | wc -w)" = 2 ]'
 done
 
-# blocked_at TRACE NAME: in ns, when NAME last went to sleep
+# blocked_at TRACE NAME: in ns, when NAME last went to sleep (the trace
+# has 9 decimals; 6 are microseconds)
 blocked_at() {
-	sed -n "s/.* \([0-9]*\)\.\([0-9]*\): sched_switch: prev_comm=$2 .*prev_state=S .*/\1\2/p" "$1" |
-		tail -n1 | sed 's/^0*//; s/$/000/'
+	sed -n "s/.* \([0-9]*\)\.\([0-9]*\): sched_switch: prev_comm=$2 .*prev_state=S .*/\1 \2/p" "$1" |
+		tail -n1 | awk '{ f = $2; while (length(f) < 9) f = f "0"; s = $1 f; sub(/^0+/, "", s); print s }'
 }
 sed 's/"duration" : 1 }/"duration" : 1, "pi_enabled" : true }/' "$W/lock-held.json" > "$tmp/lock-held-pi.json"
 for f in "$W/lock-held.json" "$tmp/lock-held-pi.json"; do

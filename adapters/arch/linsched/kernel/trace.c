@@ -74,12 +74,20 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 			 struct task_struct *next, unsigned int prev_state)
 {
 	/* still runnable: preempted or not blocked, nor held by bandwidth */
+	bool runnable = (preempt || prev_state == TASK_RUNNING) &&
+			!linsched_task_throttled(prev);
+
 	lh_sched_event(LINSCHED_EV_SWITCH, smp_processor_id(), next->pid,
-		       next->prio, prev->pid,
-		       (preempt || prev_state == TASK_RUNNING) &&
-		       !linsched_task_throttled(prev));
+		       next->prio, prev->pid, runnable);
 	if (!tracing)
 		return;
+	/*
+	 * ours, for linsched score: the prev_state below reads R, but prev
+	 * does not stay runnable (its group's bandwidth holds it)
+	 */
+	if (!runnable && *linsched_state_char(prev_state, preempt) == 'R')
+		linsched_emit(prev, "lsb_prev_blocked", "prev_pid=%d throttled=%d",
+			      prev->pid, linsched_task_throttled(prev) ? 1 : 0);
 	linsched_emit(prev, "sched_switch",
 		      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
 		      prev->comm, prev->pid, prev->prio,
