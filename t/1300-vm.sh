@@ -15,7 +15,7 @@ command -v qemu-system-x86_64 >/dev/null && command -v rt-app >/dev/null &&
 	[ -x /bin/busybox ] || skip_all "qemu-system-x86_64, rt-app or busybox-static missing (make deps)"
 deb=$(ls "$LSBISECT_CACHE"/debs/linux-source-7.3_7.3.4-*_all.deb 2>/dev/null | head -n1)
 [ -n "$deb" ] || skip_all "no cached linux-source package of 7.3.4 (linsched kernels --versions 7.3.4)"
-plan 10
+plan 11
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 REV=$TEST_V73
@@ -59,15 +59,17 @@ test_expect_success "a release whose package is not cached: no full tree (status
 # ---- four busy loops on two vCPUs ----
 start=$SECONDS
 "$LINSCHED" vm "$REV" --workload 'hog*4' --topology 1x2x1 --duration 4 \
-	--accel "$ACCEL" --out "$tmp/hogs" > "$tmp/hogs.out" 2> "$tmp/hogs.err"
+	--runs 2 --accel "$ACCEL" --out "$tmp/hogs" > "$tmp/hogs.out" 2> "$tmp/hogs.err"
 status=$?
 diag "hogs: $((SECONDS - start)) s (kernel build included when not cached)"
 sed 's/^/# /' "$tmp/hogs.out"
-test_expect_success "four hogs on two vCPUs: each 0.45-0.55 of a CPU (status $status)" '
-	[ $status = 0 ] &&
-	for i in 0 1 2 3; do
-		s=$(json "$tmp/hogs/summary.json" "r[\"runs\"][0][\"tasks\"][$i][\"share\"]") &&
-		within "$s" 0.45 0.55 || { diag "hog-$i: $s"; false; }
+test_expect_success "four hogs on two vCPUs, two boots: each 0.45-0.55 of a CPU (status $status)" '
+	[ $status = 0 ] && json_is "$tmp/hogs/summary.json" runs.1.status ok &&
+	for run in 0 1; do
+		for i in 0 1 2 3; do
+			s=$(json "$tmp/hogs/summary.json" "r[\"runs\"][$run][\"tasks\"][$i][\"share\"]") &&
+			within "$s" 0.45 0.55 || { diag "run $run hog-$i: $s"; false; }
+		done
 	done'
 
 test_expect_success "the run keeps the trace, tasks, groups, kernel log and summary" '
@@ -76,6 +78,7 @@ test_expect_success "the run keeps the trace, tasks, groups, kernel log and summ
 	grep -q "lsb-vm: window start" "$d/trace.txt" &&
 	grep -q "lsb-vm: window end" "$d/trace.txt" &&
 	grep -q "Linux version 7.3.4" "$d/dmesg" &&
+	grep -q "Exiting" "$d/rt-app.log" && ! grep -q "must be installed" "$d/rt-app.log" &&
 	json_is "$d/tasks.json" 0.name hog-0 &&
 	json_is "$d/tasks.json" 3.group / &&
 	json_is "$tmp/hogs/summary.json" release 7.3.4 &&
@@ -108,6 +111,16 @@ status=$?
 sim=$(json "$tmp/sim.json" "round([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'lone'][0] / r['duration_ns'], 4)" 2>/dev/null)
 test_expect_success "the simulator of 7.3.4 says the same: 0.60-0.70 (status $status, $sim)" '
 	[ $status = 0 ] && within "$sim" 0.60 0.70'
+
+# a guest that does not end in time is that run's result
+"$LINSCHED" vm "$REV" --workload hog --topology 1x2x1 --duration 60 \
+	--timeout 3 --accel "$ACCEL" --out "$tmp/hung" > /dev/null 2> "$tmp/hung.err"
+status=$?
+test_expect_success "a guest past --timeout is killed: run hung, status 5 ($status)" '
+	[ $status = 5 ] && json_is "$tmp/hung/summary.json" runs.0.status hung &&
+	grep -q "^linsched vm: run 1: the guest hung: no end in 3 s" "$tmp/hung.err" &&
+	[ -s "$tmp/hung/run-1/console" ] && [ ! -e "$tmp/hung/run-1/disk.raw" ] &&
+	! grep -q "^error:" "$tmp/hung.err"'
 
 test_expect_success "--help lists the exit statuses" '
 	"$LINSCHED" vm --help > "$tmp/help" &&
