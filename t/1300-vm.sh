@@ -4,9 +4,10 @@
 # (its kernel built once from the cached Debian package, then cached),
 # 2 vCPUs, rt-app's busy loops: four share the two CPUs evenly; in two
 # groups of equal weight, one loop against four gets 0.60-0.70 of a CPU,
-# as the simulator says of the same workload. What QEMU cannot mirror (an
-# asymmetric machine, frequencies) and a release with no full tree are
-# refused with the reason.
+# as the simulator says of the same workload; timed events (hotplug, a
+# bandwidth limit) run at their times; a guest past its time limit is that
+# run's result. What QEMU cannot mirror (an asymmetric machine,
+# frequencies) and a release with no full tree are refused with the reason.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
@@ -15,7 +16,7 @@ command -v qemu-system-x86_64 >/dev/null && command -v rt-app >/dev/null &&
 	[ -x /bin/busybox ] || skip_all "qemu-system-x86_64, rt-app or busybox-static missing (make deps)"
 deb=$(ls "$LSBISECT_CACHE"/debs/linux-source-7.3_7.3.4-*_all.deb 2>/dev/null | head -n1)
 [ -n "$deb" ] || skip_all "no cached linux-source package of 7.3.4 (linsched kernels --versions 7.3.4)"
-plan 11
+plan 12
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 REV=$TEST_V73
@@ -111,6 +112,19 @@ status=$?
 sim=$(json "$tmp/sim.json" "round([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'lone'][0] / r['duration_ns'], 4)" 2>/dev/null)
 test_expect_success "the simulator of 7.3.4 says the same: 0.60-0.70 (status $status, $sim)" '
 	[ $status = 0 ] && within "$sim" 0.60 0.70'
+
+# timed events: hotplug and a bandwidth limit, through sysfs and cgroupfs
+"$LINSCHED" vm "$REV" --workload "$W/vm-events.json" --topology 1x2x1 \
+	--accel "$ACCEL" --out "$tmp/events" > /dev/null 2> "$tmp/events.err"
+status=$?
+test_expect_success "lsb-events run at their times: CPU 1 off and on, /b throttled (status $status)" '
+	[ $status = 0 ] && d=$tmp/events/run-1 &&
+	[ "$(cat "$d/events")" = "0.500000 ok /sys/devices/system/cpu/cpu1/online 0
+1.000000 ok /sys/devices/system/cpu/cpu1/online 1
+1.500000 ok /cg/b/cpu.cfs_period_us 100000
+1.500000 ok /cg/b/cpu.cfs_quota_us 50000" ] &&
+	grep -q "CPU 1 is now offline" "$d/dmesg" &&
+	[ "$(sed -n "/^== \/b/,\$ s/^nr_throttled //p" "$d/cgroups")" -gt 0 ]'
 
 # a guest that does not end in time is that run's result
 "$LINSCHED" vm "$REV" --workload hog --topology 1x2x1 --duration 60 \
