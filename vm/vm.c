@@ -230,7 +230,7 @@ int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
 	char commit[41], subset[41], tree_id[41], check[4200], dir[4200];
 	char src[4200], bz[4200], source_key[4300];
 	bisect_repo *r = NULL;
-	int ret, exported = 0;
+	int ret, exported = 0, handle = -1;
 	struct stat st;
 
 	memset(out, 0, sizeof(*out));
@@ -254,7 +254,7 @@ int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
 		}
 		fprintf(stderr, "linsched vm: exporting %.12s from '%s'\n",
 			commit, p->repo);
-		lsb_cleanup_add(src);
+		handle = lsb_cleanup_add(src);
 		if (bisect_export_tree(r, commit, src, tree_id)) {
 			ret = vm_error(VM_EIO, "%s", bisect_last_error());
 			goto cleanup;
@@ -302,6 +302,7 @@ int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
 cleanup:
 	if (exported)
 		lsb_rm_rf(src);
+	lsb_cleanup_done(handle);
 	bisect_repo_free(r);
 	return ret;
 }
