@@ -44,7 +44,9 @@ endif
 # missing ones (run as root on a fresh Debian 12).
 DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
 	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time \
-	trace-cmd rt-app
+	trace-cmd rt-app busybox-static libssl-dev
+# linsched vm's QEMU, without the recommended GUI and firmware extras
+DEB_PKGS_NORECOMMENDS := qemu-system-x86
 
 # Modules: every .c in the folder goes into the library of that module.
 BISECT_SRC := $(wildcard bisect/*.c)
@@ -57,6 +59,7 @@ PLOTS_SRC := $(wildcard plots/*.c)
 REPORT_SRC := $(wildcard report/*.c)
 BUGS_SRC := $(wildcard bugs/*.c)
 COVERAGE_SRC := $(wildcard coverage/*.c)
+VM_SRC := $(wildcard vm/*.c)
 SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
 	$(wildcard power/*.c)
 SIM_ASM := $(wildcard sim/*.S)
@@ -74,6 +77,7 @@ PLOTS_OBJ := $(call obj,$(PLOTS_SRC))
 REPORT_OBJ := $(call obj,$(REPORT_SRC))
 BUGS_OBJ := $(call obj,$(BUGS_SRC))
 COVERAGE_OBJ := $(call obj,$(COVERAGE_SRC))
+VM_OBJ := $(call obj,$(VM_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
 
@@ -86,7 +90,7 @@ SHARE := $(O)/share/lsbisect
 SHARE_FILES := $(SHARE)/linsched.config $(SHARE)/linsched.lds \
 	$(SHARE)/libsim.a $(SHARE)/kernels.sh $(SHARE)/subset.list \
 	$(SHARE)/arch/linsched/.stamp $(SHARE)/guile/lsbisect/strategy.scm \
-	$(SHARE)/bugs/.stamp
+	$(SHARE)/bugs/.stamp $(SHARE)/vm/kernel.sh $(SHARE)/vm/vm.config
 ARCH_FILES := $(shell find adapters/arch/linsched -type f)
 BUGS_FILES := $(shell find bugs/catalogue -type f)
 
@@ -144,8 +148,9 @@ $(O)/lib/libplots.a: $(PLOTS_OBJ)
 $(O)/lib/libreport.a: $(REPORT_OBJ)
 $(O)/lib/libbugs.a: $(BUGS_OBJ)
 $(O)/lib/libcoverage.a: $(COVERAGE_OBJ)
+$(O)/lib/libvm.a: $(VM_OBJ)
 
-HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libcoverage.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a \
+HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libcoverage.a $(O)/lib/libvm.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a \
 	$(O)/lib/libadapters.a $(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets,
@@ -162,6 +167,11 @@ $(SHARE)/libsim.a: $(O)/lib/libsim.a
 	$(QUIET_GEN)cp $< $@
 
 $(SHARE)/kernels.sh $(SHARE)/subset.list: $(SHARE)/%: bisect/%
+	@mkdir -p $(dir $@)
+	$(QUIET_GEN)cp -p $< $@
+
+# linsched vm: the VM kernel's build script and config fragment
+$(SHARE)/vm/%: vm/%
 	@mkdir -p $(dir $@)
 	$(QUIET_GEN)cp -p $< $@
 
@@ -219,7 +229,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c bugs common coverage driver guile metrics plots power report sim suite topologies workloads cmd t/unit
+		bisect adapters/*.c bugs common coverage driver guile metrics plots power report sim suite topologies vm workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -230,6 +240,13 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
 	elif ! apt-cache madison linux-source-6.1 2>/dev/null | grep -q .; then \
 		$$sudo apt-get update -qq; \
+	fi
+	@missing=$$(for p in $(DEB_PKGS_NORECOMMENDS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	if [ -n "$$missing" ]; then \
+		echo "installing (no recommends): $$missing"; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
 # The main job on the bundled default: make the kernel history from

@@ -143,6 +143,23 @@ int bisect_subset_hash(bisect_repo *r, const char *rev_hex,
 int bisect_export(bisect_repo *r, const char *rev_hex, const char *dir);
 
 /**
+ * bisect_export_tree() - write the whole tree of a revision into a directory
+ * @r: the repository
+ * @rev: the revision, as for bisect_resolve()
+ * @dir: the directory to create (it must not exist; its parent must)
+ * @tree_hex: receives the id of the commit's tree (40 hex digits, NUL)
+ *
+ * Every file of the commit, as bisect_export() writes the subset's (modes,
+ * symlinks), with no marker and no temporary name: for a tree used once
+ * (a full kernel build). On failure what was written is removed.
+ *
+ * Return: 0, or BISECT_EEXIST, BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EIO,
+ * BISECT_EINVAL, BISECT_ENOMEM.
+ */
+int bisect_export_tree(bisect_repo *r, const char *rev, const char *dir,
+		       char tree_hex[41]);
+
+/**
  * struct bisect_change - a file of the build subset that differs
  * @path: relative to the top of the tree (malloc()ed)
  * @oid: its blob id in the newer revision, "" when deleted

@@ -326,3 +326,37 @@ cleanup:
 	subset_release(&s);
 	return err;
 }
+
+int bisect_export_tree(bisect_repo *r, const char *rev, const char *dir,
+		       char tree_hex[41])
+{
+	git_commit *c = NULL;
+	struct export *x = NULL;
+	int err;
+
+	if (!r || !rev || !dir || !*dir)
+		return bisect_error(BISECT_EINVAL,
+				    "no repository, revision or directory");
+	if (strlen(dir) + 2 >= sizeof(x->path))
+		return bisect_error(BISECT_EINVAL, "path '%s' too long", dir);
+	if (access(dir, F_OK) == 0 || errno != ENOENT)
+		return bisect_error(BISECT_EEXIST, "'%s' exists", dir);
+	err = bisect_lookup_commit(r, rev, &c);
+	if (err)
+		return err;
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		err = bisect_error(BISECT_ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	x->r = r;
+	snprintf(x->path, sizeof(x->path), "%s", dir);
+	git_oid_tostr(tree_hex, 41, git_commit_tree_id(c));
+	err = export_tree(x, git_commit_tree_id(c));
+	if (err)
+		rm_rf(dir);
+cleanup:
+	free(x);
+	git_commit_free(c);
+	return err;
+}

@@ -28,6 +28,7 @@ int cmd_sweep_worker(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
 int cmd_trend(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
 
 struct guile_config;
 struct guile_answer;

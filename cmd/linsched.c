@@ -50,6 +50,8 @@ static const char usage_main[] =
 "                run the buggy and fixed kernels side by side\n"
 "  coverage REV  line coverage of kernel/sched/*.c (gcov) over the suite\n"
 "                or given workloads, with the biggest functions never run\n"
+"  vm REV        the same release as a real kernel in QEMU, running the\n"
+"                workload with rt-app: its trace and tasks' CPU times\n"
 "\n"
 "Run 'linsched <command> --help' for a command's options.\n"
 "Environment: LSBISECT_REPO (default repository), LSBISECT_CACHE (builds),\n"
@@ -729,6 +731,7 @@ static const struct {
 	{ "sweep-worker", cmd_sweep_worker },
 	{ "bugs", cmd_bugs },
 	{ "coverage", cmd_coverage },
+	{ "vm", cmd_vm },
 };
 
 int main(int argc, char **argv)

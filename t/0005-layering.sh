@@ -19,13 +19,14 @@ allowed() {
 	report) echo "bisect common driver metrics plots suite" ;;
 	bugs) echo "bisect common" ;;
 	coverage) echo "common" ;;
+	vm) echo "bisect common topologies workloads" ;;
 	guile) echo "bisect common driver metrics" ;;
 	cmd) echo "*" ;;
 	t) echo "*" ;;
 	esac
 }
 
-modules="common topologies workloads suite plots metrics power sim bisect adapters driver report bugs coverage guile cmd"
+modules="common topologies workloads suite plots metrics power sim bisect adapters driver report bugs coverage vm guile cmd"
 
 # includes MODULE: "file:module" for each of our headers it includes
 includes() {

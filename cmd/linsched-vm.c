@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * linsched vm - the same release booted as a real kernel in QEMU, running
+ * the workload with rt-app: the simulator's oracle (vm/).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd/cmd.h"
+#include "common/common.h"
+#include "sim/sim.h"
+#include "topologies/topologies.h"
+#include "vm/vm.h"
+#include "workloads/workloads.h"
+
+static const char usage_vm[] =
+"usage: linsched vm REV --workload W --topology T [options]\n"
+"\n"
+"Build release REV as a real x86_64 kernel from its full tree (cached), boot\n"
+"it in QEMU on the topology's shape and run the workload with rt-app; keep\n"
+"the guest's ftrace text trace, each task's CPU time, its groups' cpu.stat\n"
+"and its kernel log, for comparison with 'linsched run' of the same.\n"
+"\n"
+"  -r, --repo R        a clone holding whole trees: REV's tree is exported\n"
+"                      from it (default: the bundled history, whose\n"
+"                      releases are built from their cached Debian\n"
+"                      linux-source package)\n"
+"  -w, --workload W    an rt-app JSON file, or task groups ('hog*4'); every\n"
+"                      instance becomes one rt-app task\n"
+"  -t, --topology T    a preset, a JSON file or a shape PxCxT that QEMU can\n"
+"                      mirror: sockets x cores x threads, NUMA nodes of\n"
+"                      whole sockets with their distances; one capacity,\n"
+"                      at most one OPP, up to 64 CPUs\n"
+"  -d, --duration D    the measured window: 10s, 500ms, or a bare number of\n"
+"                      seconds (default: the workload's global.duration,\n"
+"                      else 10s)\n"
+"  -n, --runs N        boots, each a run (default 1)\n"
+"      --accel A       tcg-multi (default: a host thread per vCPU, guest\n"
+"                      time is host time), tcg-icount (one thread, time\n"
+"                      counts instructions: steady under host load, slower)\n"
+"                      or kvm\n"
+"  -o, --out DIR       results (default: vm-REV): run-N/trace.txt,\n"
+"                      run-N/tasks.json, run-N/cgroups, run-N/dmesg,\n"
+"                      run-N/console, summary.json\n"
+"      --keep          keep the initramfs and each run's raw disk\n"
+"      --timeout S     wall-clock limit of a boot (default: 120 + 10 times\n"
+"                      the window, 4 times that with tcg-icount)\n"
+"  -j, --jobs N        parallel kernel build jobs (default 2)\n"
+"  -v, --verbose       show kbuild's output\n"
+"  -h, --help          this text\n"
+"\n"
+"Exit status: 0 every run ran, 1 error, 2 usage (what QEMU or the guest\n"
+"cannot mirror included), 3 the kernel does not build, 4 a guest kernel\n"
+"panicked or wrote nothing, 5 a guest hung past the time limit (the other\n"
+"runs still run), 6 no full tree for REV.\n";
+
+struct vm_opts {
+	const char *repo, *workload, *topology, *duration, *out;
+	enum vm_accel accel;
+	int runs, keep, timeout, jobs, verbose, full_repo;
+};
+
+static int vm_option(struct vm_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'r': o->repo = arg; o->full_repo = 1; break;
+	case 'w': o->workload = arg; break;
+	case 't':
+		o->topology = arg;
+		return cmd_topology_arg(&o->topology);
+	case 'd':
+		o->duration = arg;
+		return cmd_opt_duration("--duration", arg);
+	case 'n': return opt_int("--runs", arg, 1, 1000, &o->runs);
+	case 'A':
+		if (!vm_accel_parse(arg, &o->accel))
+			break;
+		fprintf(stderr, "error: --accel '%s': expected tcg-multi, tcg-icount or kvm\n",
+			arg);
+		return -1;
+	case 'o': o->out = arg; break;
+	case 'k': o->keep = 1; break;
+	case 'O': return opt_int("--timeout", arg, 1, 1000000, &o->timeout);
+	case 'j': return opt_int("--jobs", arg, 1, 256, &o->jobs);
+	case 'v': o->verbose = 1; break;
+	default:
+		fputs(usage_vm, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The status of vm/'s error @ret, said. */
+static int vm_status(int ret)
+{
+	fprintf(stderr, "error: %s\n", vm_last_error());
+	return ret == VM_EUSAGE ? 2 : ret == VM_EBUILD ? 3 :
+	       ret == VM_ENOTREE ? 6 : 1;
+}
+
+/* The specs, before anything is built: 0, or 2 after the error. */
+static int load_specs(const struct vm_opts *o, struct topology *t,
+		      struct workload *wl, uint64_t *window_ns)
+{
+	char err[WORKLOAD_ERR_MAX];
+
+	if (topology_from_spec(t, o->topology, err, sizeof(err)) ||
+	    workload_parse(wl, o->workload, err, sizeof(err)) ||
+	    workload_check(wl, t->nr_cpus, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return 2;
+	}
+	if (o->duration)
+		sim_parse_duration(window_ns, o->duration);
+	else
+		*window_ns = wl->duration_ns ? wl->duration_ns : 10000000000ULL;
+	return 0;
+}
+
+/* One run's entry of the summary, its shares added up in @sum. */
+static cJSON *run_entry(int i, int status, double boot_s, double wall_s,
+			cJSON *tasks, double window_ns)
+{
+	static const char *const names[] = { [VM_BOOT_OK] = "ok",
+		[VM_BOOT_PANIC] = "panic", [VM_BOOT_HUNG] = "hung" };
+	cJSON *o = cJSON_CreateObject(), *t;
+
+	cJSON_AddNumberToObject(o, "run", i);
+	cJSON_AddStringToObject(o, "status", names[status]);
+	if (boot_s >= 0)
+		cJSON_AddNumberToObject(o, "boot_s", boot_s);
+	cJSON_AddNumberToObject(o, "wall_s", wall_s);
+	if (!tasks)
+		return o;
+	cJSON_AddNumberToObject(o, "window_ns", window_ns);
+	cJSON_ArrayForEach(t, tasks) {
+		const cJSON *ns = cJSON_GetObjectItem(t, "cpu_ns");
+
+		cJSON_DeleteItemFromObject(t, "comm");
+		cJSON_DeleteItemFromObject(t, "tid");
+		if (cJSON_IsNumber(ns))
+			cJSON_AddNumberToObject(t, "share",
+				(double)(long long)(1e4 * ns->valuedouble / window_ns + 0.5) / 1e4);
+	}
+	cJSON_AddItemToObject(o, "tasks", tasks);
+	return o;
+}
+
+/* The table: each task's share per run. */
+static void print_shares(const cJSON *runs, const struct vm_guest *g)
+{
+	const cJSON *r;
+	int i;
+
+	printf("%-16s %-12s %s\n", "task", "group", "share of a CPU, per run");
+	for (i = 0; i < g->nr_tasks; i++) {
+		printf("%-16s %-12s", g->names[i], g->groups[i]);
+		cJSON_ArrayForEach(r, runs) {
+			const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItem(r, "tasks"), i);
+			const cJSON *s = cJSON_GetObjectItem(t, "share");
+
+			if (cJSON_IsNumber(s))
+				printf(" %.3f", s->valuedouble);
+			else
+				printf(" -");
+		}
+		printf("\n");
+	}
+}
+
+/* The summary's head: what was booted. */
+static cJSON *summary_new(const struct vm_opts *o, const char *rev,
+			  const struct vm_kernel *k, const struct topology *t,
+			  const struct vm_machine *m, uint64_t window_ns)
+{
+	cJSON *s = cJSON_CreateObject(), *q;
+	char path[4300], id[41] = "";
+	char *cfg;
+	size_t n;
+	int i;
+
+	snprintf(path, sizeof(path), "%.*s/config",
+		 (int)(strlen(k->bzimage) - strlen("/bzImage")), k->bzimage);
+	cfg = lsb_read_file(path, &n);
+	if (cfg)
+		lsb_blob_id(cfg, n, id);
+	free(cfg);
+	cJSON_AddStringToObject(s, "revision", rev);
+	cJSON_AddStringToObject(s, "release", k->release);
+	cJSON_AddStringToObject(s, "source", k->source);
+	cJSON_AddStringToObject(s, "kernel_key", k->key);
+	cJSON_AddStringToObject(s, "config_id", id);
+	cJSON_AddStringToObject(s, "preempt", k->preempt);
+	if (*k->check)
+		cJSON_AddStringToObject(s, "kernel_sched_vs_bundled", k->check);
+	cJSON_AddStringToObject(s, "accel", vm_accel_name(o->accel));
+	cJSON_AddStringToObject(s, "workload", o->workload);
+	cJSON_AddStringToObject(s, "topology", t->name);
+	q = cJSON_AddArrayToObject(s, "qemu_machine");
+	for (i = 0; i < m->nr_args; i++)
+		cJSON_AddItemToArray(q, cJSON_CreateString(m->args[i]));
+	if (*m->note)
+		cJSON_AddStringToObject(s, "not_mirrored", m->note);
+	cJSON_AddNumberToObject(s, "window_ns", (double)window_ns);
+	return s;
+}
+
+/* The boots: 0, 4 or 5 (the first failure's), or 1/2 after the error. */
+static int boot_all(const struct vm_opts *o, const struct vm_kernel *k,
+		    const struct vm_machine *m, const struct vm_guest *g,
+		    const char *initrd, uint64_t window_ns, cJSON *summary)
+{
+	cJSON *runs = cJSON_AddArrayToObject(summary, "runs");
+	int i, ret = 0, st;
+	char dir[4200];
+
+	for (i = 1; i <= o->runs; i++) {
+		struct vm_boot b = {
+			.kernel = k->bzimage, .initramfs = initrd, .machine = m,
+			.accel = o->accel, .memory_mb = 512, .dir = dir,
+			.keep = o->keep,
+		};
+		double boot_s, wall_s, win = 0;
+		cJSON *tasks = NULL;
+
+		b.timeout_s = o->timeout ? o->timeout :
+			      (int)(120 + 10 * window_ns / 1e9) *
+			      (o->accel == VM_TCG_ICOUNT ? 4 : 1);
+		snprintf(dir, sizeof(dir), "%s/run-%d", o->out, i);
+		lsb_rm_rf(dir);
+		fprintf(stderr, "linsched vm: boot %d/%d (%s)...\n", i, o->runs,
+			vm_accel_name(o->accel));
+		st = vm_boot_run(&b, &boot_s, &wall_s);
+		if (st < 0)
+			return vm_status(st);
+		if (st == VM_BOOT_OK) {
+			tasks = vm_run_tasks(dir, g, &win);
+			if (!tasks)
+				return vm_status(VM_EIO);
+		} else if (st == VM_BOOT_HUNG) {
+			fprintf(stderr, "linsched vm: run %d: the guest hung: no end in %d s (its console: '%s/console')\n",
+				i, b.timeout_s, dir);
+		} else {
+			fprintf(stderr, "linsched vm: run %d: %s\n", i,
+				vm_last_error());
+		}
+		if (st && !ret)
+			ret = st;
+		cJSON_AddItemToArray(runs, run_entry(i, st, boot_s, wall_s,
+						     tasks, win));
+		if (st == VM_BOOT_OK)
+			fprintf(stderr, "linsched vm: run %d: ok, %.1f s wall, /init at %.2f s of guest time\n",
+				i, wall_s, boot_s);
+	}
+	print_shares(runs, g);
+	return ret;
+}
+
+/* Everything after the specs: kernel, initramfs, boots, summary. */
+static int vm_main(const struct vm_opts *o, const char *rev,
+		   const struct topology *t, const struct workload *wl,
+		   uint64_t window_ns, const struct driver_paths *paths)
+{
+	struct vm_paths p = { .share = paths->share_dir,
+			      .cache = paths->cache_dir, .repo = o->repo,
+			      .full_repo = o->full_repo };
+	static struct vm_machine m;
+	char err[WORKLOAD_ERR_MAX], initrd[4300], path[4300];
+	struct vm_guest g;
+	struct vm_kernel k;
+	cJSON *summary;
+	int ret;
+
+	if (vm_machine_from_topology(&m, t, 512, err, sizeof(err)) ||
+	    vm_guest_new(&g, wl, window_ns, t->nr_cpus, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return 2;
+	}
+	if (*m.note)
+		fprintf(stderr, "note: topology '%s': %s\n", t->name, m.note);
+	if (cmd_out_dir(o->out, "linsched vm")) {
+		ret = 1;
+		goto out;
+	}
+	ret = vm_kernel_prepare(&k, &p, rev, o->jobs, o->verbose);
+	if (ret) {
+		ret = vm_status(ret);
+		goto out;
+	}
+	if (strcmp(k.check, "identical") && *k.check)
+		fprintf(stderr, "warning: the full tree's kernel/sched differs from the bundled commit's (summary.json says which files)\n");
+	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio.gz", o->out);
+	snprintf(path, sizeof(path), "%s/rtapp.json", o->out);
+	if (lsb_write_atomic(path, g.rtapp, strlen(g.rtapp))) {
+		fprintf(stderr, "error: cannot write '%s'\n", path);
+		ret = 1;
+		goto out;
+	}
+	ret = vm_initramfs(&g, initrd);
+	if (ret) {
+		ret = vm_status(ret);
+		goto out;
+	}
+	summary = summary_new(o, rev, &k, t, &m, window_ns);
+	ret = boot_all(o, &k, &m, &g, initrd, window_ns, summary);
+	snprintf(path, sizeof(path), "%s/summary.json", o->out);
+	if (lsb_write_json(path, summary)) {
+		fprintf(stderr, "error: cannot write '%s'\n", path);
+		ret = ret ? ret : 1;
+	}
+	cJSON_Delete(summary);
+	if (!o->keep)
+		unlink(initrd);
+out:
+	vm_guest_release(&g);
+	return ret;
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "accel", required_argument, NULL, 'A' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "timeout", required_argument, NULL, 'O' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct driver_paths paths;
+	struct vm_opts o = { .runs = 1, .jobs = 2 };
+	static struct topology t;
+	struct workload wl;
+	uint64_t window_ns;
+	char out[300];
+	int c, ret;
+
+	if (driver_paths_init(&paths)) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		return 1;
+	}
+	o.repo = paths.repo;
+	while ((c = getopt_long(argc, argv, "r:w:t:d:n:o:j:vh", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_vm, stdout);
+			return 0;
+		}
+		if (vm_option(&o, c, optarg))
+			return 2;
+	}
+	if (optind + 1 != argc || !o.workload || !o.topology) {
+		fprintf(stderr, "error: %s\n", optind + 1 != argc ?
+			"linsched vm takes one revision" :
+			"--workload and --topology are required");
+		fputs(usage_vm, stderr);
+		return 2;
+	}
+	if (!o.out) {
+		snprintf(out, sizeof(out), "vm-%s", argv[optind]);
+		lsb_safe_name(out + 3);
+		o.out = out;
+	}
+	if (cmd_check_out_dir("--out", o.out))
+		return 2;
+	ret = load_specs(&o, &t, &wl, &window_ns);
+	if (ret)
+		return ret;
+	ret = vm_main(&o, argv[optind], &t, &wl, window_ns, &paths);
+	workload_release(&wl);
+	return ret;
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# linsched vm: the same release booted as a real kernel in QEMU. On 7.3.4
+# (its kernel built once from the cached Debian package, then cached),
+# 2 vCPUs, rt-app's busy loops: four share the two CPUs evenly; in two
+# groups of equal weight, one loop against four gets 0.60-0.70 of a CPU,
+# as the simulator says of the same workload; timed events (hotplug, a
+# bandwidth limit) run at their times; a guest past its time limit is that
+# run's result. What QEMU cannot mirror (an asymmetric machine,
+# frequencies) and a release with no full tree are refused with the reason.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/history.sh"
+
+ensure_kernels
+command -v qemu-system-x86_64 >/dev/null && command -v rt-app >/dev/null &&
+	[ -x /bin/busybox ] || skip_all "qemu-system-x86_64, rt-app or busybox-static missing (make deps)"
+deb=$(ls "$LSBISECT_CACHE"/debs/linux-source-7.3_7.3.4-*_all.deb 2>/dev/null | head -n1)
+[ -n "$deb" ] || skip_all "no cached linux-source package of 7.3.4 (linsched kernels --versions 7.3.4)"
+plan 12
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+REV=$TEST_V73
+W=$LSB_ROOT/t/workloads
+# icount: guest time counts instructions, steady on a loaded host
+ACCEL=${LSB_VM_ACCEL:-tcg-icount}
+
+# ---- refusals, before anything is built ----
+"$LINSCHED" vm "$REV" --workload 'hog*4' --topology biglittle-4+4 \
+	--out "$tmp/asym" 2> "$tmp/asym.err"
+status=$?
+test_expect_success "an asymmetric machine is refused with the reason (status $status)" '
+	[ $status = 2 ] && [ ! -e "$tmp/asym" ] &&
+	[ "$(cat "$tmp/asym.err")" = "error: topology '\''biglittle-4+4'\'': QEMU cannot mirror it: asymmetric capacity (CPU type '\''big'\'' has 1024, '\''little'\'' 398): every vCPU is the same" ]'
+
+"$LINSCHED" vm "$REV" --workload 'hog*4' --topology dual --out "$tmp/opp" \
+	2> "$tmp/opp.err"
+status=$?
+test_expect_success "frequencies (OPPs) are refused: a vCPU has none (status $status)" '
+	[ $status = 2 ] && grep -q "^error: topology '\''dual'\'': QEMU cannot mirror it: CPU type '\''core'\'' has 6 OPPs" "$tmp/opp.err"'
+
+# the bundled history as a full repository: its trees hold the subset only
+"$LINSCHED" vm "$REV" --repo "$LSBISECT_REPO" --workload 'hog*2' \
+	--topology 1x2x1 --out "$tmp/subset" 2> "$tmp/subset.err"
+status=$?
+test_expect_success "a repository without the whole tree: no full tree (status $status)" '
+	[ $status = 6 ] &&
+	grep -q "^error: revision '\''$REV'\'': no full tree: the repository'\''s tree has no arch/x86/Makefile" "$tmp/subset.err" &&
+	[ $(grep -c "^error:" "$tmp/subset.err") = 1 ] &&
+	[ -z "$(ls "$LSBISECT_CACHE/vm" | grep tree.tmp)" ]'
+
+# a cache without the release's package
+private_cache "$tmp/cache"
+LSBISECT_CACHE=$tmp/cache "$LINSCHED" vm "$REV" --workload 'hog*2' \
+	--topology 1x2x1 --out "$tmp/nodeb" 2> "$tmp/nodeb.err"
+status=$?
+test_expect_success "a release whose package is not cached: no full tree (status $status)" '
+	[ $status = 6 ] &&
+	grep -q "^error: revision '\''$REV'\'' (release 7.3.4): no full tree: the package '\''.*/linux-source-7.3_7.3.4-.*_all.deb'\'' is not in the cache" "$tmp/nodeb.err"'
+
+# ---- four busy loops on two vCPUs ----
+start=$SECONDS
+"$LINSCHED" vm "$REV" --workload 'hog*4' --topology 1x2x1 --duration 4 \
+	--runs 2 --accel "$ACCEL" --out "$tmp/hogs" > "$tmp/hogs.out" 2> "$tmp/hogs.err"
+status=$?
+diag "hogs: $((SECONDS - start)) s (kernel build included when not cached)"
+sed 's/^/# /' "$tmp/hogs.out"
+test_expect_success "four hogs on two vCPUs, two boots: each 0.45-0.55 of a CPU (status $status)" '
+	[ $status = 0 ] && json_is "$tmp/hogs/summary.json" runs.1.status ok &&
+	for run in 0 1; do
+		for i in 0 1 2 3; do
+			s=$(json "$tmp/hogs/summary.json" "r[\"runs\"][$run][\"tasks\"][$i][\"share\"]") &&
+			within "$s" 0.45 0.55 || { diag "run $run hog-$i: $s"; false; }
+		done
+	done'
+
+test_expect_success "the run keeps the trace, tasks, groups, kernel log and summary" '
+	d=$tmp/hogs/run-1 &&
+	grep -q "sched_switch: prev_comm=hog-" "$d/trace.txt" &&
+	grep -q "lsb-vm: window start" "$d/trace.txt" &&
+	grep -q "lsb-vm: window end" "$d/trace.txt" &&
+	grep -q "Linux version 7.3.4" "$d/dmesg" &&
+	grep -q "Exiting" "$d/rt-app.log" && ! grep -q "must be installed" "$d/rt-app.log" &&
+	json_is "$d/tasks.json" 0.name hog-0 &&
+	json_is "$d/tasks.json" 3.group / &&
+	json_is "$tmp/hogs/summary.json" release 7.3.4 &&
+	json_is "$tmp/hogs/summary.json" preempt PREEMPT_LAZY &&
+	json_is "$tmp/hogs/summary.json" kernel_sched_vs_bundled identical &&
+	json_is "$tmp/hogs/summary.json" accel "$ACCEL" &&
+	json_is "$tmp/hogs/summary.json" qemu_machine.1 cpus=2,sockets=1,cores=2,threads=1 &&
+	[ ! -e "$tmp/hogs/initramfs.cpio.gz" ] && [ ! -e "$d/disk.raw" ]'
+
+# ---- two groups of equal weight: 1 loop against 4 ----
+start=$SECONDS
+"$LINSCHED" vm "$REV" --workload "$W/vm-two-groups.json" --topology 1x2x1 \
+	--duration 6 --accel "$ACCEL" --out "$tmp/groups" > "$tmp/groups.out" \
+	2> "$tmp/groups.err"
+status=$?
+diag "two groups: $((SECONDS - start)) s"
+sed 's/^/# /' "$tmp/groups.out"
+lone=$(json "$tmp/groups/summary.json" "[t['share'] for t in r['runs'][0]['tasks'] if t['name'] == 'lone'][0]" 2>/dev/null)
+test_expect_success "in the VM the lone loop of group a gets 0.60-0.70 of a CPU (status $status, $lone)" '
+	[ $status = 0 ] && within "$lone" 0.60 0.70 &&
+	grep -q "^== /a" "$tmp/groups/run-1/cgroups" &&
+	json_is "$tmp/groups/run-1/tasks.json" 0.group /a'
+test_expect_success "the second boot of the release used the cached kernel" '
+	grep -q "^linsched vm: boot 1/1" "$tmp/groups.err" &&
+	! grep -q "building the VM kernel" "$tmp/groups.err"'
+
+LSBISECT_CACHE=$tmp/cache "$LINSCHED" run "$REV" --workload "$W/vm-two-groups.json" \
+	--topology 1x2x1 --duration 6 --json "$tmp/sim.json" --quiet 2> "$tmp/sim.err"
+status=$?
+sim=$(json "$tmp/sim.json" "round([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'lone'][0] / r['duration_ns'], 4)" 2>/dev/null)
+test_expect_success "the simulator of 7.3.4 says the same: 0.60-0.70 (status $status, $sim)" '
+	[ $status = 0 ] && within "$sim" 0.60 0.70'
+
+# timed events: hotplug and a bandwidth limit, through sysfs and cgroupfs
+"$LINSCHED" vm "$REV" --workload "$W/vm-events.json" --topology 1x2x1 \
+	--accel "$ACCEL" --out "$tmp/events" > /dev/null 2> "$tmp/events.err"
+status=$?
+test_expect_success "lsb-events run at their times: CPU 1 off and on, /b throttled (status $status)" '
+	[ $status = 0 ] && d=$tmp/events/run-1 &&
+	[ "$(cat "$d/events")" = "0.500000 ok /sys/devices/system/cpu/cpu1/online 0
+1.000000 ok /sys/devices/system/cpu/cpu1/online 1
+1.500000 ok /cg/b/cpu.cfs_period_us 100000
+1.500000 ok /cg/b/cpu.cfs_quota_us 50000" ] &&
+	grep -q "CPU 1 is now offline" "$d/dmesg" &&
+	[ "$(sed -n "/^== \/b/,\$ s/^nr_throttled //p" "$d/cgroups")" -gt 0 ]'
+
+# a guest that does not end in time is that run's result
+"$LINSCHED" vm "$REV" --workload hog --topology 1x2x1 --duration 60 \
+	--timeout 3 --accel "$ACCEL" --out "$tmp/hung" > /dev/null 2> "$tmp/hung.err"
+status=$?
+test_expect_success "a guest past --timeout is killed: run hung, status 5 ($status)" '
+	[ $status = 5 ] && json_is "$tmp/hung/summary.json" runs.0.status hung &&
+	grep -q "^linsched vm: run 1: the guest hung: no end in 3 s" "$tmp/hung.err" &&
+	[ -s "$tmp/hung/run-1/console" ] && [ ! -e "$tmp/hung/run-1/disk.raw" ] &&
+	! grep -q "^error:" "$tmp/hung.err"'
+
+test_expect_success "--help lists the exit statuses" '
+	"$LINSCHED" vm --help > "$tmp/help" &&
+	grep -q "^Exit status: 0 every run ran" "$tmp/help" &&
+	grep -q "6 no full tree for REV" "$tmp/help"'
+
+test_done
