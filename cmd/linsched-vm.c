@@ -610,10 +610,10 @@ int cmd_vm(int argc, char **argv)
 	}
 	if (!o.compare) {
 		ret = load_specs(&o, &t, &wl, &window_ns);
-		if (!ret)
+		if (!ret) {
 			ret = vm_main(&o, argv[optind], &t, &wl, window_ns, &paths);
-		if (!ret)
 			workload_release(&wl);
+		}
 	} else {
 		ret = compare_all(&o, argv[optind], &t, &paths);
 	}
