@@ -193,12 +193,17 @@ static void add_shares(struct rows *rs, const cJSON *tasks, const char *ns_key,
 
 static int sim_side(const struct vm_cmp_in *in, struct rows *rs)
 {
+	char duration[32];
 	int seed;
+
+	/* the window in ns: the same result key as "4" or "4s" */
+	snprintf(duration, sizeof(duration), "%lluns",
+		 (unsigned long long)in->window_ns);
 
 	for (seed = 1; seed <= in->seeds; seed++) {
 		struct driver_run_spec spec = {
 			.workload = in->workload, .topology = in->topology_spec,
-			.duration = in->duration, .seed = seed, .metrics = 1,
+			.duration = duration, .seed = seed, .metrics = 1,
 		};
 		struct driver_result res;
 		cJSON *j;
@@ -454,6 +459,14 @@ int vm_compare(const struct vm_cmp_in *in, cJSON **rows_out)
 	summary = read_summary(in->dir);
 	if (!summary)
 		return 2;
+	/* --no-boot: the boots were made with another window */
+	if (num(summary, "window_ns", NULL) != (double)in->window_ns) {
+		fprintf(stderr, "error: '%s/summary.json': the boots measured a %g s window, not %g s: compare with the same --duration\n",
+			in->dir, num(summary, "window_ns", NULL) / 1e9,
+			in->window_ns / 1e9);
+		cJSON_Delete(summary);
+		return 2;
+	}
 	ok = cJSON_CreateArray();
 	cJSON_ArrayForEach(run, cJSON_GetObjectItem(summary, "runs")) {
 		const cJSON *st = cJSON_GetObjectItem(run, "status");

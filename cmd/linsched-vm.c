@@ -433,8 +433,7 @@ static int compare_one(struct vm_opts *o, const char *rev,
 {
 	struct vm_cmp_in in = {
 		.rev = rev, .repo = o->repo, .workload = o->workload,
-		.topology_spec = o->topology, .duration = o->duration,
-		.dir = o->out, .topo = t, .paths = paths,
+		.topology_spec = o->topology, .dir = o->out, .topo = t, .paths = paths,
 		.seeds = o->seeds ? o->seeds : o->runs > 3 ? o->runs : 3,
 		.jobs = o->jobs, .verbose = o->verbose, .tol = o->tol,
 	};
@@ -447,6 +446,7 @@ static int compare_one(struct vm_opts *o, const char *rev,
 	if (ret)
 		return ret;
 	in.wl = &wl;
+	in.window_ns = window_ns;
 	if (!o->no_boot) {
 		/* a guest panicked or hung (4, 5): the other boots count */
 		boots = vm_main(o, rev, t, &wl, window_ns, paths);

@@ -43,7 +43,9 @@ int vm_cmp_tolerance_arg(struct vm_cmp_tol tab[VM_CMP_NR_KINDS],
 
 /* What one comparison needs: the boots are already in @dir. */
 struct vm_cmp_in {
-	const char *rev, *repo, *workload, *topology_spec, *duration, *dir;
+	const char *rev, *repo, *workload, *topology_spec, *dir;
+	uint64_t window_ns;	/* the boots' (summary.json's): the simulator's
+				   duration too */
 	const struct topology *topo;
 	const struct workload *wl;
 	const struct driver_paths *paths;

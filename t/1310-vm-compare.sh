@@ -17,7 +17,7 @@ command -v qemu-system-x86_64 >/dev/null && command -v rt-app >/dev/null &&
 	[ -x /bin/busybox ] || skip_all "qemu-system-x86_64, rt-app or busybox-static missing (make deps)"
 deb=$(ls "$LSBISECT_CACHE"/debs/linux-source-7.3_7.3.4-*_all.deb 2>/dev/null | head -n1)
 [ -n "$deb" ] || skip_all "no cached linux-source package of 7.3.4 (linsched kernels --versions 7.3.4)"
-plan 10
+plan 11
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # the simulator's results are this test's own; builds, the VM kernel and
@@ -128,6 +128,14 @@ test_expect_success "--tolerance share=0: a share outside the VM's band differs,
 test_expect_success "--no-boot judged the same boots and seeds: only the share verdicts may change" '
 	[ "$(json "$tmp/first.json" "[(m[\"metric\"], m[\"sim\"], m[\"vm\"]) for m in r[\"metrics\"]]")" = "$(json "$G/compare.json" "[(m[\"metric\"], m[\"sim\"], m[\"vm\"]) for m in r[\"metrics\"]]")" ] &&
 	[ "$(json "$tmp/first.json" "[m[\"verdict\"] for m in r[\"metrics\"] if m[\"kind\"] != \"share\"]")" = "$(json "$G/compare.json" "[m[\"verdict\"] for m in r[\"metrics\"] if m[\"kind\"] != \"share\"]")" ]'
+
+# the workload's own 8 s against the boots' 4 s window
+"$LINSCHED" vm "$REV" --workload "$W/vm-two-groups.json" --topology 1x2x1 \
+	--seeds 2 --compare --no-boot --out "$G" > /dev/null 2> "$tmp/win.err"
+status=$?
+test_expect_success "--no-boot with another window than the boots' is refused (status $status)" '
+	[ $status = 2 ] &&
+	[ "$(cat "$tmp/win.err")" = "error: '\''$G/summary.json'\'': the boots measured a 4 s window, not 8 s: compare with the same --duration" ]'
 
 test_expect_success "--help says --compare and exit status 8" '
 	"$LINSCHED" vm --help > "$tmp/help" &&
