@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cmd/cmd.h"
+#include "cmd/linsched-vm.h"
 #include "common/common.h"
 #include "sim/sim.h"
 #include "topologies/topologies.h"
@@ -31,7 +32,10 @@ static const char usage_vm[] =
 "                      releases are built from their cached Debian\n"
 "                      linux-source package)\n"
 "  -w, --workload W    an rt-app JSON file, or task groups ('hog*4'); every\n"
-"                      instance becomes one rt-app task\n"
+"                      instance becomes one rt-app task (with --compare:\n"
+"                      repeatable, each in DIR/N-NAME, and DIR/realism.md)\n"
+"      --workloads F   with --compare: the workloads listed in file F, one\n"
+"                      a line ('#' comments; paths relative to F's folder)\n"
 "  -t, --topology T    a preset, a JSON file or a shape PxCxT that QEMU can\n"
 "                      mirror: sockets x cores x threads, NUMA nodes of\n"
 "                      whole sockets with their distances; one capacity,\n"
@@ -51,25 +55,99 @@ static const char usage_vm[] =
 "      --timeout S     wall-clock limit of a boot (default: 120 + 10 times\n"
 "                      the window, 4 times that with tcg-icount)\n"
 "  -j, --jobs N        parallel kernel build jobs (default 2)\n"
+"      --compare       then run the simulator on the same release, workload,\n"
+"                      topology and window for seeds 1..N (results cached),\n"
+"                      score each boot's trace over the measured window, and\n"
+"                      per metric print the simulator's median, the VM's\n"
+"                      median and band (min-max over boots), the tolerance\n"
+"                      and a verdict: agree when the simulator's median lies\n"
+"                      in the band widened by the tolerance, else differ;\n"
+"                      writes DIR/compare.json and DIR/realism.md\n"
+"      --seeds N       the simulator's seeds (default: --runs, at least 3)\n"
+"      --tolerance K=V a kind's tolerance instead of the default (README,\n"
+"                      \"Comparing\"): share, conservation, fairness, latency\n"
+"                      (absolute: of a CPU, of CPU time, of the index, ns),\n"
+"                      migrations, balance (relative: 0.5 is 50%); repeatable\n"
+"      --no-boot       with --compare: compare the boots already in DIR\n"
 "  -v, --verbose       show kbuild's output\n"
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 every run ran, 1 error, 2 usage (what QEMU or the guest\n"
 "cannot mirror included), 3 the kernel does not build, 4 a guest kernel\n"
 "panicked or wrote nothing, 5 a guest hung past the time limit (the other\n"
-"runs still run), 6 no full tree for REV.\n";
+"runs still run), 6 no full tree for REV, 8 (--compare) a metric differs.\n";
 
 struct vm_opts {
 	const char *repo, *workload, *topology, *duration, *out;
 	enum vm_accel accel;
 	int runs, keep, timeout, jobs, verbose, full_repo;
+	/* --compare */
+	int compare, seeds, no_boot;
+	const char *workloads_file;
+	char **wls;		/* every --workload, then --workloads' */
+	int nr_wls;
+	struct vm_cmp_tol tol[VM_CMP_NR_KINDS];
 };
+
+enum { OPT_COMPARE = 0x2000, OPT_SEEDS, OPT_TOLERANCE, OPT_NO_BOOT,
+       OPT_WORKLOADS };
+
+static int add_workload(struct vm_opts *o, const char *w)
+{
+	o->wls = realloc(o->wls, (size_t)(o->nr_wls + 1) * sizeof(*o->wls));
+	if (!o->wls || !(o->wls[o->nr_wls] = strdup(w))) {
+		fprintf(stderr, "error: out of memory\n");
+		return -1;
+	}
+	o->nr_wls++;
+	return 0;
+}
+
+/* --workloads F: a workload a line, relative paths from F's folder. */
+static int read_workloads(struct vm_opts *o, const char *file)
+{
+	char *text = lsb_read_file(file, NULL), *line, *save = NULL;
+	const char *slash = strrchr(file, '/');
+	char path[4300];
+	int n = 0, ret = 0;
+
+	if (!text) {
+		fprintf(stderr, "error: --workloads '%s': cannot read it\n", file);
+		return -1;
+	}
+	for (line = strtok_r(text, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *e = line + strlen(line);
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		while (e > line && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			*--e = 0;
+		if (!*line || *line == '#')
+			continue;
+		snprintf(path, sizeof(path), "%.*s%s", slash && *line != '/' ?
+			 (int)(slash - file + 1) : 0, file, line);
+		ret = add_workload(o, access(path, F_OK) ? line : path);
+		n++;
+	}
+	free(text);
+	if (!ret && !n) {
+		fprintf(stderr, "error: --workloads '%s': no workload in it\n", file);
+		return -1;
+	}
+	return ret;
+}
 
 static int vm_option(struct vm_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'r': o->repo = arg; o->full_repo = 1; break;
-	case 'w': o->workload = arg; break;
+	case 'w': o->workload = arg; return add_workload(o, arg);
+	case OPT_WORKLOADS: o->workloads_file = arg; break;
+	case OPT_COMPARE: o->compare = 1; break;
+	case OPT_SEEDS: return opt_int("--seeds", arg, 1, 1000, &o->seeds);
+	case OPT_TOLERANCE: return vm_cmp_tolerance_arg(o->tol, arg);
+	case OPT_NO_BOOT: o->no_boot = 1; break;
 	case 't':
 		o->topology = arg;
 		return cmd_topology_arg(&o->topology);
@@ -321,6 +399,137 @@ out:
 	return ret;
 }
 
+static void free_workloads(struct vm_opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nr_wls; i++)
+		free(o->wls[i]);
+	free(o->wls);
+	o->wls = NULL;
+	o->nr_wls = 0;
+}
+
+/* Whether a --tolerance changed the table. */
+static int memcmp_tol(const struct vm_opts *o)
+{
+	struct vm_cmp_tol def[VM_CMP_NR_KINDS];
+	int i;
+
+	vm_cmp_tolerances(def);
+	for (i = 0; i < VM_CMP_NR_KINDS; i++)
+		if (def[i].abs != o->tol[i].abs || def[i].rel != o->tol[i].rel)
+			return 1;
+	return 0;
+}
+
+/*
+ * One workload's boots (unless --no-boot) and comparison: 0, 8, or the
+ * first failure's status; @rows receives its metrics.
+ */
+static int compare_one(struct vm_opts *o, const char *rev,
+		       struct topology *t, const struct driver_paths *paths,
+		       cJSON **rows)
+{
+	struct vm_cmp_in in = {
+		.rev = rev, .repo = o->repo, .workload = o->workload,
+		.topology_spec = o->topology, .dir = o->out, .topo = t, .paths = paths,
+		.seeds = o->seeds ? o->seeds : o->runs > 3 ? o->runs : 3,
+		.jobs = o->jobs, .verbose = o->verbose, .tol = o->tol,
+	};
+	struct workload wl;
+	uint64_t window_ns;
+	int boots = 0, ret;
+
+	*rows = NULL;
+	ret = load_specs(o, t, &wl, &window_ns);
+	if (ret)
+		return ret;
+	in.wl = &wl;
+	in.window_ns = window_ns;
+	if (!o->no_boot) {
+		/* a guest panicked or hung (4, 5): the other boots count */
+		boots = vm_main(o, rev, t, &wl, window_ns, paths);
+		if (boots && boots != 4 && boots != 5) {
+			workload_release(&wl);
+			return boots;
+		}
+	} else {
+		char path[4300];
+
+		snprintf(path, sizeof(path), "%s/summary.json", o->out);
+		ret = access(path, R_OK) ? 2 :
+		      cmd_out_dir(o->out, "linsched vm --compare") ? 1 : 0;
+		if (ret == 2)
+			fprintf(stderr, "error: --no-boot: no boots in '%s': '%s' is missing\n",
+				o->out, path);
+		if (ret) {
+			workload_release(&wl);
+			return ret;
+		}
+	}
+	ret = vm_compare(&in, rows);
+	workload_release(&wl);
+	return boots && (!ret || ret == VM_EXIT_DIFFER) ? boots : ret;
+}
+
+/* --compare: every workload's, then realism.md: 0, 8 or a failure's. */
+static int compare_all(struct vm_opts *o, const char *rev, struct topology *t,
+		       const struct driver_paths *paths)
+{
+	const char *dir = o->out;
+	char (*sub)[4300] = calloc((size_t)o->nr_wls, sizeof(*sub));
+	const char **names = calloc((size_t)o->nr_wls, sizeof(*names));
+	cJSON **rows = calloc((size_t)o->nr_wls, sizeof(*rows));
+	char path[4300];
+	int i, ret = 0, st;
+
+	if (!sub || !names || !rows) {
+		fprintf(stderr, "error: out of memory\n");
+		ret = 1;
+		goto out;
+	}
+	for (i = 0; i < o->nr_wls; i++) {
+		const char *b = strrchr(o->wls[i], '/');
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s", b ? b + 1 : o->wls[i]);
+		if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".json"))
+			name[strlen(name) - 5] = 0;
+		lsb_safe_name(name);
+		if (o->nr_wls > 1)
+			snprintf(sub[i], sizeof(sub[i]), "%s/%d-%s", dir, i + 1,
+				 name);
+		else
+			snprintf(sub[i], sizeof(sub[i]), "%s", dir);
+		names[i] = o->wls[i];
+		if (o->nr_wls > 1) {
+			printf("%s== %s\n", i ? "\n" : "", o->wls[i]);
+			fflush(stdout);
+		}
+		o->workload = o->wls[i];
+		o->out = sub[i];
+		st = compare_one(o, rev, t, paths, &rows[i]);
+		if (st && st != VM_EXIT_DIFFER && st != 4 && st != 5) {
+			ret = st;
+			goto out;
+		}
+		if (st && (!ret || ret == VM_EXIT_DIFFER))
+			ret = st;
+	}
+	snprintf(path, sizeof(path), "%s/realism.md", dir);
+	if (vm_realism_md(path, rev, o->topology, names, rows, o->nr_wls))
+		ret = 1;
+out:
+	o->out = dir;
+	for (i = 0; rows && i < o->nr_wls; i++)
+		cJSON_Delete(rows[i]);
+	free(rows);
+	free(names);
+	free(sub);
+	return ret;
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -335,6 +544,11 @@ int cmd_vm(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'O' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "seeds", required_argument, NULL, OPT_SEEDS },
+		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
+		{ "no-boot", no_argument, NULL, OPT_NO_BOOT },
+		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -351,15 +565,34 @@ int cmd_vm(int argc, char **argv)
 		return 1;
 	}
 	o.repo = paths.repo;
+	vm_cmp_tolerances(o.tol);
 	while ((c = getopt_long(argc, argv, "r:w:t:d:n:o:j:vh", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_vm, stdout);
 			return 0;
 		}
-		if (vm_option(&o, c, optarg))
+		if (vm_option(&o, c, optarg)) {
+			free_workloads(&o);
 			return 2;
+		}
 	}
+	if (o.workloads_file && read_workloads(&o, o.workloads_file)) {
+		free_workloads(&o);
+		return 2;
+	}
+	if (!o.compare && (o.nr_wls > 1 || o.workloads_file || o.seeds ||
+			   o.no_boot || memcmp_tol(&o))) {
+		fprintf(stderr, "error: %s needs --compare\n",
+			o.nr_wls > 1 ? "more than one --workload" :
+			o.workloads_file ? "--workloads" : o.seeds ? "--seeds" :
+			o.no_boot ? "--no-boot" : "--tolerance");
+		free_workloads(&o);
+		return 2;
+	}
+	if (o.nr_wls)
+		o.workload = o.wls[0];
 	if (optind + 1 != argc || !o.workload || !o.topology) {
+		free_workloads(&o);
 		fprintf(stderr, "error: %s\n", optind + 1 != argc ?
 			"linsched vm takes one revision" :
 			"--workload and --topology are required");
@@ -371,12 +604,19 @@ int cmd_vm(int argc, char **argv)
 		lsb_safe_name(out + 3);
 		o.out = out;
 	}
-	if (cmd_check_out_dir("--out", o.out))
+	if (cmd_check_out_dir("--out", o.out)) {
+		free_workloads(&o);
 		return 2;
-	ret = load_specs(&o, &t, &wl, &window_ns);
-	if (ret)
-		return ret;
-	ret = vm_main(&o, argv[optind], &t, &wl, window_ns, &paths);
-	workload_release(&wl);
+	}
+	if (!o.compare) {
+		ret = load_specs(&o, &t, &wl, &window_ns);
+		if (!ret) {
+			ret = vm_main(&o, argv[optind], &t, &wl, window_ns, &paths);
+			workload_release(&wl);
+		}
+	} else {
+		ret = compare_all(&o, argv[optind], &t, &paths);
+	}
+	free_workloads(&o);
 	return ret;
 }
