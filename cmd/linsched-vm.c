@@ -51,6 +51,11 @@ static const char usage_vm[] =
 "  -o, --out DIR       results (default: vm-REV): run-N/trace.txt,\n"
 "                      run-N/tasks.json, run-N/cgroups, run-N/dmesg,\n"
 "                      run-N/console, summary.json\n"
+"      --write FILE=VALUE  write a file of the guest before the workload\n"
+"                      starts (repeatable, in order; debugfs is mounted\n"
+"                      at /sys/kernel/debug), e.g.\n"
+"                      /sys/kernel/debug/sched/cgroup_mode=smp; what it\n"
+"                      reads back afterwards is in run-N/writes\n"
 "      --keep          keep the initramfs and each run's raw disk\n"
 "      --timeout S     wall-clock limit of a boot (default: 120 + 10 times\n"
 "                      the window, 4 times that with tcg-icount)\n"
@@ -77,8 +82,12 @@ static const char usage_vm[] =
 "panicked or wrote nothing, 5 a guest hung past the time limit (the other\n"
 "runs still run), 6 no full tree for REV, 8 (--compare) a metric differs.\n";
 
+#define VM_MAX_WRITES 16
+
 struct vm_opts {
 	const char *repo, *workload, *topology, *duration, *out;
+	const char *writes[VM_MAX_WRITES];
+	int nr_writes;
 	enum vm_accel accel;
 	int runs, keep, timeout, jobs, verbose, full_repo;
 	/* --compare */
@@ -163,6 +172,14 @@ static int vm_option(struct vm_opts *o, int c, const char *arg)
 		return -1;
 	case 'o': o->out = arg; break;
 	case 'k': o->keep = 1; break;
+	case 'W':
+		if (o->nr_writes == VM_MAX_WRITES) {
+			fprintf(stderr, "error: --write: at most %d\n",
+				VM_MAX_WRITES);
+			return -1;
+		}
+		o->writes[o->nr_writes++] = arg;
+		break;
 	case 'O': return opt_int("--timeout", arg, 1, 1000000, &o->timeout);
 	case 'j': return opt_int("--jobs", arg, 1, 256, &o->jobs);
 	case 'v': o->verbose = 1; break;
@@ -285,6 +302,9 @@ static cJSON *summary_new(const struct vm_opts *o, const char *rev,
 	if (*m->note)
 		cJSON_AddStringToObject(s, "not_mirrored", m->note);
 	cJSON_AddNumberToObject(s, "window_ns", (double)window_ns);
+	q = cJSON_AddArrayToObject(s, "writes");
+	for (i = 0; i < o->nr_writes; i++)
+		cJSON_AddItemToArray(q, cJSON_CreateString(o->writes[i]));
 	return s;
 }
 
@@ -357,6 +377,11 @@ static int vm_main(const struct vm_opts *o, const char *rev,
 	if (vm_machine_from_topology(&m, t, 512, err, sizeof(err)) ||
 	    vm_guest_new(&g, wl, window_ns, t->nr_cpus, err, sizeof(err))) {
 		fprintf(stderr, "error: %s\n", err);
+		return 2;
+	}
+	if (vm_guest_writes(&g, o->writes, o->nr_writes, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		vm_guest_release(&g);
 		return 2;
 	}
 	if (*m.note)
@@ -541,6 +566,7 @@ int cmd_vm(int argc, char **argv)
 		{ "accel", required_argument, NULL, 'A' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "keep", no_argument, NULL, 'k' },
+		{ "write", required_argument, NULL, 'W' },
 		{ "timeout", required_argument, NULL, 'O' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },

@@ -404,6 +404,7 @@ static const char init_head[] =
 "echo \"$up\" >/out/init_uptime\n"
 "T=/sys/kernel/tracing\n"
 "mount -t tracefs nodev $T\n"
+"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 "mount -t cgroup -o cpu cpu /cg\n"
 "# the end: results as a tar stream on the raw disk, then off\n"
 "finish() {\n"
@@ -428,6 +429,13 @@ static const char init_head[] =
 "}\n";
 
 static const char init_trace[] =
+"# the files --write names, in order, and what each reads back\n"
+"if [ -r /writes ]; then\n"
+"\twhile read -r f v; do\n"
+"\t\twr \"$f\" \"$v\"\n"
+"\t\techo \"$f: $(tr '\\n' ' ' <\"$f\" 2>&1)\" >>/out/writes\n"
+"\tdone </writes\n"
+"fi\n"
 "wr $T/buffer_size_kb $BUF\n"
 "for e in sched/sched_switch sched/sched_waking sched/sched_wakeup \\\n"
 "\t sched/sched_wakeup_new sched/sched_migrate_task power/cpu_idle \\\n"
@@ -609,8 +617,45 @@ int vm_guest_new(struct vm_guest *out, const struct workload *wl,
 	return ret;
 }
 
+int vm_guest_writes(struct vm_guest *g, const char *const *writes, int nr,
+		    char *err, size_t len)
+{
+	struct sb b = { 0 };
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		const char *w = writes[i], *eq = strchr(w, '=');
+		size_t n = eq ? (size_t)(eq - w) : 0;
+
+		if (!eq || (strncmp(w, "/sys/", 5) && strncmp(w, "/proc/", 6)) ||
+		    strcspn(w, " \t\n'\"\\$`") < n || strstr(w, "/../") ||
+		    n < 6 || w[n - 1] == '/') {
+			free(b.s);
+			snprintf(err, len, "--write '%s': expected FILE=VALUE, FILE an absolute path under /sys or /proc without spaces, quotes or '..'",
+				 w);
+			return VM_EUSAGE;
+		}
+		if (!eq[1] || strchr(eq + 1, '\n')) {
+			free(b.s);
+			snprintf(err, len, "--write '%s': expected a value of one line after '='",
+				 w);
+			return VM_EUSAGE;
+		}
+		sb_printf(&b, "%.*s %s\n", (int)n, w, eq + 1);
+	}
+	if (b.oom) {
+		free(b.s);
+		snprintf(err, len, "out of memory");
+		return VM_EIO;
+	}
+	free(g->writes);
+	g->writes = b.s;
+	return 0;
+}
+
 void vm_guest_release(struct vm_guest *g)
 {
+	free(g->writes);
 	free(g->rtapp);
 	free(g->init);
 	free(g->names);

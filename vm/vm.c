@@ -349,6 +349,9 @@ int vm_initramfs(const struct vm_guest *g, const char *path)
 	if (!ret)
 		ret = lsb_pathf(f, sizeof(f), "%s/w.json", d) < 0 ? VM_EIO :
 		      write_file(f, g->rtapp, 0644);
+	if (!ret && g->writes)
+		ret = lsb_pathf(f, sizeof(f), "%s/writes", d) < 0 ? VM_EIO :
+		      write_file(f, g->writes, 0644);
 	if (!ret && run(argv, NULL))
 		ret = vm_error(VM_EIO,
 			"cannot make the initramfs '%s' (busybox-static, rt-app, cpio and gzip are needed)",

@@ -90,10 +90,13 @@ int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
  *	kernel's comm holds it (15 bytes) and no other task has it, else
  *	"lsbN" (N the instance's index)
  * @groups: their task groups' paths ("/" for none)
+ * @writes: "FILE VALUE" lines /init writes before the workload starts
+ *	(vm_guest_writes()), NULL for none
  */
 struct vm_guest {
 	char *rtapp;
 	char *init;
+	char *writes;
 	int nr_tasks;
 	const char **names;
 	char (*comms)[16];
@@ -125,6 +128,24 @@ struct vm_guest {
 int vm_guest_new(struct vm_guest *out, const struct workload *wl,
 		 uint64_t duration_ns, int nr_cpus, char *err, size_t len);
 void vm_guest_release(struct vm_guest *g);
+
+/**
+ * vm_guest_writes() - files of the guest written before the workload
+ * @g: from vm_guest_new()
+ * @writes: "FILE=VALUE" each: FILE an absolute path under /sys or /proc
+ *	(debugfs is mounted at /sys/kernel/debug), VALUE one line
+ * @nr: how many
+ * @err: receives which one is refused and why
+ * @len: size of @err
+ *
+ * /init writes each in order once the groups are made; a failed write ends
+ * the run with the kernel's error, and run-N/writes keeps what each file
+ * reads back afterwards.
+ *
+ * Return: 0, VM_EUSAGE with @err set, or VM_EIO (memory).
+ */
+int vm_guest_writes(struct vm_guest *g, const char *const *writes, int nr,
+		    char *err, size_t len);
 
 /**
  * struct vm_paths - where things are
