@@ -615,6 +615,19 @@ const char *lk_version(void)
 	return UTS_RELEASE;
 }
 
+const char *lk_preempt_model(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return "rt";
+	if (IS_ENABLED(CONFIG_PREEMPT_LAZY))
+		return "lazy";
+	if (IS_ENABLED(CONFIG_PREEMPT))
+		return "full";
+	if (IS_ENABLED(CONFIG_PREEMPT_VOLUNTARY))
+		return "voluntary";
+	return "none";
+}
+
 /* ---- interrupts ---- */
 
 void lk_irq(int cpu, enum linsched_irq kind, void *arg)

@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	6
+#define LINSCHED_DOOR_VERSION	7
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -293,5 +293,10 @@ int lk_domains(char *buf, unsigned long len);
 int lk_max_cpus(void);
 /* The kernel version string the tree was built from. */
 const char *lk_version(void);
+/*
+ * The preemption model the tree was configured with: "none", "voluntary",
+ * "full", "lazy" or "rt" (CONFIG_PREEMPT_*).
+ */
+const char *lk_preempt_model(void);
 
 #endif
