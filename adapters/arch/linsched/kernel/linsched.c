@@ -363,6 +363,16 @@ void lk_task_pi(struct lk_task *task, struct lk_task *donor)
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
+void lk_preempt_disable(void)
+{
+	preempt_disable();
+}
+
+void lk_preempt_enable(void)
+{
+	preempt_enable();
+}
+
 /*
  * sched_setattr() rechecks the PI chain of a task whose priority it set.
  * The chain is the simulator's (its mutexes are not rt_mutexes, so no
