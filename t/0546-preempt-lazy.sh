@@ -71,21 +71,22 @@ run() {
 wakee_latency() {
 	python3 - "$1" <<'PY'
 import re, sys
-ev = re.compile(r'\[(\d+)\] \S+\s+(\d+)\.(\d{6}): (sched_wakeup|sched_switch): (.*)')
+# a trace's time: 6 decimals, or 9 (ns)
+ev = re.compile(r'\[(\d+)\] \S+\s+(\d+)\.(\d{9}|\d{6}): (sched_wakeup|sched_switch): (.*)')
 pend, n, now, tick, worst = None, 0, 0, 0, 0
 for line in open(sys.argv[1]):
     m = ev.search(line)
     if not m:
         continue
-    us = int(m.group(2)) * 1000000 + int(m.group(3))
+    ns = int(m.group(2)) * 10**9 + int(m.group(3)) * 10**(9 - len(m.group(3)))
     if m.group(4) == 'sched_wakeup' and 'comm=wakee ' in m.group(5):
-        pend = us
+        pend = ns
     elif m.group(4) == 'sched_switch' and 'next_comm=wakee ' in m.group(5) \
             and pend is not None:
         n += 1
-        now += us == pend
-        tick += m.group(1) == '001' and us % 1000 == 0
-        worst = max(worst, us - pend)
+        now += ns == pend
+        tick += m.group(1) == '001' and ns % 1000000 == 0
+        worst = max(worst, (ns - pend) // 1000)
         pend = None
 print(n, now, tick, worst)
 PY
