@@ -57,6 +57,7 @@ enum probe_id {
 	P_CPUFREQ_READY_EAS,
 	P_KMEM_CACHE_ARGS,
 	P_INIT_DL_SERVERS,
+	P_PREEMPT_LAZY,
 	NR_PROBES
 };
 
@@ -200,6 +201,15 @@ static const struct probe probes[NR_PROBES] = {
 	[P_INIT_DL_SERVERS] = { "sched_init_dl_servers", "kernel/sched/deadline.c",
 		"^void sched_init_dl_servers\\(",
 		"#define LINSCHED_SCHED_INIT_DL_SERVERS 1", NULL },
+	/*
+	 * Lazy preemption (6.13 on): x86 selects ARCH_HAS_PREEMPT_LAZY, and
+	 * the tree's Kconfig then makes PREEMPT_LAZY the default model (and
+	 * no longer offers VOLUNTARY); the arch selects it too, so that the
+	 * tree is built as real x86 kernels of it are
+	 */
+	[P_PREEMPT_LAZY] = { "preempt_lazy", "kernel/Kconfig.preempt",
+		"^config ARCH_HAS_PREEMPT_LAZY$",
+		"#define LINSCHED_HAVE_PREEMPT_LAZY 1", NULL },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

@@ -388,6 +388,7 @@ static cJSON *results_json(const struct sim_config *cfg,
 				meta->tool_version ? meta->tool_version : "");
 	cJSON_AddNumberToObject(root, "door_version", LINSCHED_DOOR_VERSION);
 	cJSON_AddStringToObject(root, "kernel_version", res->kernel_version);
+	cJSON_AddStringToObject(root, "preempt", res->preempt);
 	cJSON_AddStringToObject(root, "topology", cfg->topo->name);
 	cJSON_AddStringToObject(root, "workload", cfg->wl->spec);
 	/* a seed is any 64-bit integer: its digits, never a double's */

@@ -1106,6 +1106,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 
 	memset(out, 0, sizeof(*out));
 	out->kernel_version = lk_version();
+	out->preempt = lk_preempt_model();
 	out->nr_cpus = sim.nr_cpus;
 	out->cpus = calloc(sim.nr_cpus, sizeof(*out->cpus));
 	if (!out->cpus)

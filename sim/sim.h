@@ -125,6 +125,7 @@ const char *sim_irq_name(int kind);
 
 struct sim_result {
 	const char *kernel_version;
+	const char *preempt;		/* the build's model: lk_preempt_model() */
 	int nr_cpus;
 	struct sim_cpu_result *cpus;	/* nr_cpus entries */
 	int nr_tasks;

@@ -290,10 +290,20 @@ void sim_mutex_unlock(struct sim_res *m, struct sim_task *t)
 		hold(m, next);
 		next->blocked_on = NULL;
 	}
-	if (sim.cfg->wl->pi_enabled)
+	/*
+	 * No preemption between the deboost and the wakeup of the next
+	 * owner, as rt_mutex_slowunlock() has it: a kernel built with
+	 * PREEMPTION would otherwise run a medium task first, the
+	 * inversion PI is there to prevent.
+	 */
+	if (sim.cfg->wl->pi_enabled) {
+		lk_preempt_disable();
 		pi_adjust(t);	/* m's waiters no longer lend it theirs */
+	}
 	if (next)
 		lk_task_wake(next->ktask);
+	if (sim.cfg->wl->pi_enabled)
+		lk_preempt_enable();
 }
 
 /* pthread_cond_wait(): the mutex is held, let go while waiting. */

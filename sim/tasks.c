@@ -550,13 +550,25 @@ void sim_task_start(struct sim_task *t)
 	}
 }
 
-/* Called by init (pid 1) once the machine is up: fork every task. */
+/*
+ * Called by init (pid 1) once the machine is up: fork every task, with
+ * preemption off. A task of another policy than fair is set before its
+ * first wakeup (lk_task_new()), so in a kernel built with PREEMPTION
+ * (7.x's PREEMPT_LAZY) an RT child would preempt init inside
+ * wake_up_new_task(), and run before init has its handle or counted its
+ * pid (a NULL task in sim_mutex_lock()'s prio_of(): the suite's
+ * pi-*-on patterns crashed on 7.3.4). rt-app's children are forked fair
+ * and set their policy themselves; here init forks them all first, in
+ * every model, and the best of them runs when it lets preemption go.
+ */
 void sim_tasks_start(void)
 {
 	int i, n = nr_tasks;
 
+	lk_preempt_disable();
 	for (i = 0; i < n; i++)
 		sim_task_start(tasks[i]);
+	lk_preempt_enable();
 }
 
 /* Work done so far by a segment still running at the end of the run. */

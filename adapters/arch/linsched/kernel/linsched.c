@@ -71,15 +71,36 @@ void lk_resume(int cpu)
 }
 
 /*
- * After an interrupt: a task with need_resched set must run to call
- * schedule(), one with task works to run them (the return to user mode
- * does both); an idle CPU goes round its idle loop, as on real hardware.
+ * The bits the return to user mode reschedules on: under PREEMPT_LAZY a
+ * fair wakeup preemption sets only TIF_NEED_RESCHED_LAZY, with no IPI to
+ * a remote CPU; the tick makes it TIF_NEED_RESCHED (sched_tick()), which
+ * alone preempts kernel code, and exit_to_user_mode_loop() acts on both.
+ * A task gives the CPU back only in user mode (lk_yield()), so its CPU's
+ * next interrupt of any kind returns to user mode and acts on both bits.
+ */
+#ifdef LINSCHED_HAVE_PREEMPT_LAZY
+#ifndef CONFIG_ARCH_HAS_PREEMPT_LAZY
+#error "probe preempt_lazy found ARCH_HAS_PREEMPT_LAZY in kernel/Kconfig.preempt, but the configuration does not select it"
+#endif
+#define LINSCHED_TIF_RESCHED_USER (_TIF_NEED_RESCHED | _TIF_NEED_RESCHED_LAZY)
+#else
+#define LINSCHED_TIF_RESCHED_USER _TIF_NEED_RESCHED
+#endif
+
+/*
+ * After an interrupt: a task with need_resched set (either bit) must run
+ * to call schedule(), one with task works to run them (the return to user
+ * mode does both); an idle CPU goes round its idle loop, as on real
+ * hardware (the idle task only ever gets TIF_NEED_RESCHED:
+ * __resched_curr() makes a lazy request for it a full one).
  */
 int lk_needs_resume(int cpu)
 {
 	struct task_struct *p = linsched_curr[cpu];
 
-	return test_tsk_need_resched(p) || is_idle_task(p) || p->task_works;
+	return (READ_ONCE(task_thread_info(p)->flags) &
+		LINSCHED_TIF_RESCHED_USER) ||
+	       is_idle_task(p) || p->task_works;
 }
 
 /* Halt: wait for the next interrupt, with interrupts enabled. */
@@ -266,11 +287,15 @@ int task_work_add(struct task_struct *task, struct callback_head *work,
 	return 0;
 }
 
-/* The return to user mode: reschedule, run task works, until neither. */
+/*
+ * The return to user mode: reschedule (on either bit, as
+ * exit_to_user_mode_loop() does), run task works, until neither.
+ */
 void lk_task_user_return(void)
 {
 	for (;;) {
-		if (need_resched())
+		if (READ_ONCE(current_thread_info()->flags) &
+		    LINSCHED_TIF_RESCHED_USER)
 			schedule();
 		else if (current->task_works)
 			linsched_task_work_run();
@@ -336,6 +361,16 @@ void lk_task_pi(struct lk_task *task, struct lk_task *donor)
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	rt_mutex_setprio(p, donor ? task_of(donor) : NULL);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+void lk_preempt_disable(void)
+{
+	preempt_disable();
+}
+
+void lk_preempt_enable(void)
+{
+	preempt_enable();
 }
 
 /*
@@ -588,6 +623,19 @@ int lk_max_cpus(void)
 const char *lk_version(void)
 {
 	return UTS_RELEASE;
+}
+
+const char *lk_preempt_model(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return "rt";
+	if (IS_ENABLED(CONFIG_PREEMPT_LAZY))
+		return "lazy";
+	if (IS_ENABLED(CONFIG_PREEMPT))
+		return "full";
+	if (IS_ENABLED(CONFIG_PREEMPT_VOLUNTARY))
+		return "voluntary";
+	return "none";
 }
 
 /* ---- interrupts ---- */

@@ -4,7 +4,8 @@
  * reaches: the ftrace output side of TRACE_EVENT (no ftrace event is ever
  * enabled here; the tracepoints' probes are the arch's own, trace.c) and
  * the cpufreq driver's adjust_perf (the simulated driver has none), and
- * what 7.x's housekeeping_update() calls when cpusets change.
+ * what 7.x's housekeeping_update() calls when cpusets change, and the
+ * seq_buf text of 7.x's preempt_model_str().
  *
  * Their signatures change between kernel versions and nothing here calls
  * them, so this file includes no kernel header: each is defined as taking
@@ -42,3 +43,6 @@ LINSCHED_UNREACHED(seq_printf)
 LINSCHED_UNREACHED(seq_puts)
 LINSCHED_UNREACHED(seq_write)
 LINSCHED_UNREACHED(kernfs_path_from_node)
+/* 7.x's preempt_model_str() (PREEMPT_BUILD), for oops and dump_stack() lines */
+LINSCHED_UNREACHED(seq_buf_puts)
+LINSCHED_UNREACHED(seq_buf_printf)

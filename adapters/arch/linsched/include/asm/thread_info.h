@@ -5,6 +5,9 @@
 #define THREAD_SIZE_ORDER	2
 #define THREAD_SIZE		(4096 << THREAD_SIZE_ORDER)
 
+/* LINSCHED_HAVE_PREEMPT_LAZY: the tree has lazy preemption (probe) */
+#include <asm/linsched_adapter.h>
+
 #ifndef __ASSEMBLY__
 #include <linux/compiler.h>
 
@@ -29,6 +32,11 @@ struct thread_info {
 #define TIF_RESTORE_SIGMASK	4
 #define TIF_MEMDIE		5
 #define TIF_SYSCALL_TRACE	6
+#ifdef LINSCHED_HAVE_PREEMPT_LAZY
+/* set for a fair wakeup preemption under PREEMPT_LAZY: see lk_needs_resume() */
+#define TIF_NEED_RESCHED_LAZY	7
+#define _TIF_NEED_RESCHED_LAZY	(1 << TIF_NEED_RESCHED_LAZY)
+#endif
 
 #define _TIF_SIGPENDING		(1 << TIF_SIGPENDING)
 #define _TIF_NEED_RESCHED	(1 << TIF_NEED_RESCHED)

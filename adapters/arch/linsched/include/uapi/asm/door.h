@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	6
+#define LINSCHED_DOOR_VERSION	7
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -245,6 +245,16 @@ int lk_task_set_nice(struct lk_task *task, int nice);
  * simulator's; this is the boost of one link.
  */
 void lk_task_pi(struct lk_task *task, struct lk_task *donor);
+/*
+ * Preemption off and on again around a sequence of the simulator's own
+ * that the kernel runs with preemption off (a mutex unlock's deboost and
+ * wakeup of the next owner: rt_mutex_slowunlock()'s preempt_disable() in
+ * mark_wakeup_next_waiter() and preempt_enable() in rt_mutex_wake_up_q()).
+ * From a task's context only; lk_preempt_enable() may schedule, in a
+ * kernel built with PREEMPTION (PREEMPT_LAZY). Both do nothing otherwise.
+ */
+void lk_preempt_disable(void);
+void lk_preempt_enable(void);
 /* Wait for the next event (lk_resume of this task's CPU). */
 void lk_yield(void);
 /* Preemption point at the return to user mode. */
@@ -293,5 +303,10 @@ int lk_domains(char *buf, unsigned long len);
 int lk_max_cpus(void);
 /* The kernel version string the tree was built from. */
 const char *lk_version(void);
+/*
+ * The preemption model the tree was configured with: "none", "voluntary",
+ * "full", "lazy" or "rt" (CONFIG_PREEMPT_*).
+ */
+const char *lk_preempt_model(void);
 
 #endif
