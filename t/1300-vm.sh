@@ -4,7 +4,8 @@
 # (its kernel built once from the cached Debian package, then cached),
 # 2 vCPUs, rt-app's busy loops: four share the two CPUs evenly; in two
 # groups of equal weight, one loop against four gets 0.60-0.70 of a CPU,
-# as the simulator says of the same workload; timed events (hotplug, a
+# as the simulator says of the same workload, and 0.90-1.0 once --write
+# sets the kernel's cgroup_mode to 7.2's "smp"; timed events (hotplug, a
 # bandwidth limit) run at their times; a guest past its time limit is that
 # run's result. What QEMU cannot mirror (an asymmetric machine,
 # frequencies) and a release with no full tree are refused with the reason.
@@ -16,7 +17,7 @@ command -v qemu-system-x86_64 >/dev/null && command -v rt-app >/dev/null &&
 	[ -x /bin/busybox ] || skip_all "qemu-system-x86_64, rt-app or busybox-static missing (make deps)"
 deb=$(ls "$LSBISECT_CACHE"/debs/linux-source-7.3_7.3.4-*_all.deb 2>/dev/null | head -n1)
 [ -n "$deb" ] || skip_all "no cached linux-source package of 7.3.4 (linsched kernels --versions 7.3.4)"
-plan 12
+plan 14
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 REV=$TEST_V73
@@ -112,6 +113,25 @@ status=$?
 sim=$(json "$tmp/sim.json" "round([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == 'lone'][0] / r['duration_ns'], 4)" 2>/dev/null)
 test_expect_success "the simulator of 7.3.4 says the same: 0.60-0.70 (status $status, $sim)" '
 	[ $status = 0 ] && within "$sim" 0.60 0.70'
+
+# the kernel's own switch back to 7.2's group weights (debugfs cgroup_mode
+# "smp": calc_smp_shares()) takes the cgroup_concur finding away on the
+# real kernel too, as the catalogue's revert does in the simulator
+"$LINSCHED" vm "$REV" --workload "$W/vm-two-groups.json" --topology 1x2x1 \
+	--duration 4 --accel "$ACCEL" --out "$tmp/smp" \
+	--write /sys/kernel/debug/sched/cgroup_mode=smp > /dev/null 2> "$tmp/smp.err"
+status=$?
+smp=$(json "$tmp/smp/summary.json" "[t['share'] for t in r['runs'][0]['tasks'] if t['name'] == 'lone'][0]" 2>/dev/null)
+test_expect_success "--write cgroup_mode=smp: the lone loop gets its CPU back, 0.90-1.0 (status $status, $smp)" '
+	[ $status = 0 ] && within "$smp" 0.90 1.01 &&
+	grep -q "^/sys/kernel/debug/sched/cgroup_mode: up (smp) concur" "$tmp/smp/run-1/writes" &&
+	json_is "$tmp/smp/summary.json" writes.0 /sys/kernel/debug/sched/cgroup_mode=smp'
+"$LINSCHED" vm "$REV" --workload hog --topology 1x2x1 --out "$tmp/badw" \
+	--write /sys/kernel/debug/sched/cgroup_mode > /dev/null 2> "$tmp/badw.err"
+status=$?
+test_expect_success "--write without a value is refused before anything runs (status $status)" '
+	[ $status = 2 ] && [ ! -e "$tmp/badw" ] &&
+	grep -q "^error: --write '\''/sys/kernel/debug/sched/cgroup_mode'\'': expected FILE=VALUE" "$tmp/badw.err"'
 
 # timed events: hotplug and a bandwidth limit, through sysfs and cgroupfs
 "$LINSCHED" vm "$REV" --workload "$W/vm-events.json" --topology 1x2x1 \
