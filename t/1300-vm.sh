@@ -13,10 +13,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-command -v qemu-system-x86_64 >/dev/null && command -v rt-app >/dev/null &&
-	[ -x /bin/busybox ] || skip_all "qemu-system-x86_64, rt-app or busybox-static missing (make deps)"
-deb=$(ls "$LSBISECT_CACHE"/debs/linux-source-7.3_7.3.4-*_all.deb 2>/dev/null | head -n1)
-[ -n "$deb" ] || skip_all "no cached linux-source package of 7.3.4 (linsched kernels --versions 7.3.4)"
+vm_prereqs 7.3.4
 plan 14
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

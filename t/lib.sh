@@ -81,6 +81,16 @@ PY
 
 skip_all() { echo "1..0 # SKIP $*"; exit 4; }
 
+# vm_prereqs VERSION: skip the file without what linsched vm needs: QEMU,
+# rt-app, busybox-static and the release's cached linux-source package
+vm_prereqs() {
+	command -v qemu-system-x86_64 >/dev/null &&
+		command -v rt-app >/dev/null && [ -x /bin/busybox ] ||
+		skip_all "qemu-system-x86_64, rt-app or busybox-static missing (make deps)"
+	ls "$LSBISECT_CACHE/debs/linux-source-${1%.*}_$1-"*_all.deb >/dev/null 2>&1 ||
+		skip_all "no cached linux-source package of $1 (linsched kernels --versions $1)"
+}
+
 # lines FILE: how many lines FILE has
 lines() { wc -l < "$1" | tr -d ' '; }
 

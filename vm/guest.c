@@ -15,37 +15,33 @@
 #include "vm/vm.h"
 #include "vm/vm_internal.h"
 
-/* A growing string. */
+/* A growing string: a memory stream, as the rest of the house makes text. */
 struct sb {
+	FILE *f;
 	char *s;
-	size_t len, cap;
-	int oom;
+	size_t len;
 };
 
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(struct sb *b, const char *fmt, ...)
+static int sb_open(struct sb *b)
 {
-	va_list ap;
-	int n;
+	b->s = NULL;
+	b->len = 0;
+	b->f = open_memstream(&b->s, &b->len);
+	return b->f ? 0 : vm_error(VM_EIO, "out of memory");
+}
 
-	if (b->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && b->len + (size_t)n < b->cap)
-			break;
-		char *s = realloc(b->s, b->cap * 2 + (size_t)n + 64);
+#define sb_printf(b, ...) fprintf((b)->f, __VA_ARGS__)
 
-		if (!s || n < 0) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = b->cap * 2 + (size_t)n + 64;
+/* The string (malloc()ed), or NULL when memory ran out. */
+static char *sb_close(struct sb *b)
+{
+	int bad = ferror(b->f);
+
+	if (fclose(b->f) || bad) {
+		free(b->s);
+		return NULL;
 	}
-	b->len += (size_t)n;
+	return b->s;
 }
 
 /* @s in single quotes for sh. */
@@ -533,10 +529,12 @@ static int make_init(struct gen *g, struct vm_guest *out, uint64_t dur_ns,
 		     int nr_cpus)
 {
 	const struct workload *wl = g->wl;
-	struct sb b = { 0 };
+	struct sb b;
 	char comm[16];
 	int i, j, ret = 0;
 
+	if (sb_open(&b))
+		return VM_EIO;
 	sb_printf(&b, "%s", init_head);
 	sb_printf(&b, "NTASKS=%d\nWINDOW=%.6f\nBUF=%d\nGROUPS='",
 		  wl->nr_tasks, dur_ns / 1e9,
@@ -555,32 +553,31 @@ static int make_init(struct gen *g, struct vm_guest *out, uint64_t dur_ns,
 		sb_printf(&b, " ;;\n");
 	}
 	sb_printf(&b, "\t*) return 1 ;;\n\tesac\n}\n# the groups, with their settings\n");
-	for (i = 1; i < wl->nr_groups; i++) {
+	for (i = 1; i < wl->nr_groups && !ret; i++) {
 		const struct workload_group *gr = &wl->groups[i];
 
-		if (strchr(gr->path, '\''))
-			return refuse(g, "group '%s': a quote in a path", gr->path);
+		if (strchr(gr->path, '\'')) {
+			ret = refuse(g, "group '%s': a quote in a path", gr->path);
+			break;
+		}
 		sb_printf(&b, "mkdir -p /cg%s\n", gr->path);
 		for (j = 0; j < gr->nr_settings && !ret; j++)
 			ret = group_write(g, &b, gr->path, &gr->settings[j], "");
 	}
-	if (wl->nr_groups && wl->groups[0].nr_settings)
+	if (!ret && wl->nr_groups && wl->groups[0].nr_settings)
 		ret = refuse(g, "group '/': the root group's files are not written in the VM");
 	if (!ret) {
 		sb_printf(&b, "%s", init_trace);
 		ret = events(g, &b);
 	}
 	sb_printf(&b, "%s", init_tail);
+	out->init = sb_close(&b);
 	if (ret) {
-		free(b.s);
+		free(out->init);
+		out->init = NULL;
 		return ret;
 	}
-	if (b.oom) {
-		free(b.s);
-		return vm_error(VM_EIO, "out of memory");
-	}
-	out->init = b.s;
-	return 0;
+	return out->init ? 0 : vm_error(VM_EIO, "out of memory");
 }
 
 int vm_guest_new(struct vm_guest *out, const struct workload *wl,
@@ -620,9 +617,14 @@ int vm_guest_new(struct vm_guest *out, const struct workload *wl,
 int vm_guest_writes(struct vm_guest *g, const char *const *writes, int nr,
 		    char *err, size_t len)
 {
-	struct sb b = { 0 };
+	struct sb b;
+	char *text;
 	int i;
 
+	if (sb_open(&b)) {
+		snprintf(err, len, "out of memory");
+		return VM_EIO;
+	}
 	for (i = 0; i < nr; i++) {
 		const char *w = writes[i], *eq = strchr(w, '=');
 		size_t n = eq ? (size_t)(eq - w) : 0;
@@ -630,26 +632,28 @@ int vm_guest_writes(struct vm_guest *g, const char *const *writes, int nr,
 		if (!eq || (strncmp(w, "/sys/", 5) && strncmp(w, "/proc/", 6)) ||
 		    strcspn(w, " \t\n'\"\\$`") < n || strstr(w, "/../") ||
 		    n < 6 || w[n - 1] == '/') {
-			free(b.s);
+			free(sb_close(&b));
 			snprintf(err, len, "--write '%s': expected FILE=VALUE, FILE an absolute path under /sys or /proc without spaces, quotes or '..'",
 				 w);
 			return VM_EUSAGE;
 		}
 		if (!eq[1] || strchr(eq + 1, '\n')) {
-			free(b.s);
+			free(sb_close(&b));
 			snprintf(err, len, "--write '%s': expected a value of one line after '='",
 				 w);
 			return VM_EUSAGE;
 		}
 		sb_printf(&b, "%.*s %s\n", (int)n, w, eq + 1);
 	}
-	if (b.oom) {
-		free(b.s);
+	text = sb_close(&b);
+	if (!text) {
 		snprintf(err, len, "out of memory");
 		return VM_EIO;
 	}
 	free(g->writes);
-	g->writes = b.s;
+	g->writes = nr ? text : NULL;
+	if (!nr)
+		free(text);
 	return 0;
 }
 
