@@ -60,7 +60,7 @@ REPORT_SRC := $(wildcard report/*.c)
 BUGS_SRC := $(wildcard bugs/*.c)
 COVERAGE_SRC := $(wildcard coverage/*.c)
 VM_SRC := $(wildcard vm/*.c)
-SIM_SRC := $(wildcard sim/*.c) $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
+SIM_SRC := $(wildcard sim/*.c) common/json.c $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
 	$(wildcard power/*.c)
 SIM_ASM := $(wildcard sim/*.S)
 CMD_SRC := $(wildcard cmd/*.c)
@@ -206,7 +206,7 @@ $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 $(O)/t/idle.t: $(call obj,sim/idle.c)
 
 check: all
-	O=$(O) prove --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
+	O=$(O) prove --timer --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
 
 # Whole-process benchmarks with figures and ratios; see bench/README.
 bench: all

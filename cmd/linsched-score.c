@@ -177,7 +177,6 @@ static cJSON *score_json(const struct score_opts *o,
 	}
 	if (wl && wl->nr_groups)
 		groups_json(root, wl, s);
-	metrics_json_integers_raw(root);
 	return root;
 }
 
@@ -194,7 +193,7 @@ static int write_json(const char *path, cJSON *root)
 		}
 		return 0;
 	}
-	text = cJSON_Print(root);
+	text = lsb_json_print(root, 1);
 	if (!text || printf("%s\n", text) < 0 || fflush(stdout)) {
 		fprintf(stderr, "error: cannot write --json '-': %s\n",
 			text ? strerror(errno) : "out of memory");

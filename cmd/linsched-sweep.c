@@ -144,7 +144,7 @@ static void write_line(FILE *f, const struct rev *rv, const char *topo,
 	cJSON_AddNumberToObject(o, "seed", (double)seed);
 	cJSON_AddStringToObject(o, "status", driver_status_name(r->status));
 	cJSON_AddStringToObject(o, "reason", r->reason);
-	text = cJSON_PrintUnformatted(o);
+	text = lsb_json_print(o, 0);
 	cJSON_Delete(o);
 	if (!text)
 		return;

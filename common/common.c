@@ -219,9 +219,9 @@ fail:
 	return -1;
 }
 
-int lsb_write_json(const char *path, const struct cJSON *json)
+int lsb_write_json(const char *path, const cJSON *json)
 {
-	char *text = cJSON_Print(json), *line;
+	char *text = lsb_json_print(json, 1), *line;
 	size_t len;
 	int ret;
 

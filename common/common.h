@@ -116,7 +116,19 @@ const char *lsb_version(void);
 struct cJSON;
 
 /*
- * Replace @path, as lsb_write_atomic() does, with @json as cJSON_Print()
+ * @json as text, as cJSON_Print() (@formatted) or cJSON_PrintUnformatted()
+ * print it but with every number exact: cJSON keeps 15 significant digits
+ * when they read back within an epsilon, which loses the last bit of some
+ * doubles; here a number reads back as the very double it was. Integers
+ * below 10^15 are their digits, printed for far less work than cJSON's
+ * sprintf() and sscanf() round trip. @json is changed while it prints and
+ * restored: no other thread may read it meanwhile. Free the text.
+ * Return: the text, or NULL when out of memory.
+ */
+char *lsb_json_print(const struct cJSON *json, int formatted);
+
+/*
+ * Replace @path, as lsb_write_atomic() does, with @json as lsb_json_print()
  * prints it and a newline. Return 0, or -1 with errno set.
  */
 int lsb_write_json(const char *path, const struct cJSON *json);

@@ -308,7 +308,7 @@ static int entry_read(const char *path, const char *key, int timeout_s,
 		    cJSON_GetObjectItemCaseSensitive(item, "workload"))
 			cJSON_ReplaceItemInObjectCaseSensitive(item, "workload",
 				cJSON_CreateString(workload));
-		out->json = cJSON_PrintUnformatted(item);
+		out->json = lsb_json_print(item, 0);
 		if (!out->json)
 			goto out;
 	}
@@ -371,7 +371,7 @@ static char *entry_body(const char *key, const struct driver_result *r,
 	cJSON_AddNumberToObject(o, "time", (double)time(NULL));
 	if (result)
 		cJSON_AddItemToObject(o, "result", result);
-	text = cJSON_PrintUnformatted(o);
+	text = lsb_json_print(o, 0);
 	cJSON_Delete(o);
 	if (!text)
 		driver_set_error("out of memory");
@@ -577,7 +577,7 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 		return DRIVER_ERROR;
 	}
 	out->status = DRIVER_OK;
-	out->json = cJSON_PrintUnformatted(*result);
+	out->json = lsb_json_print(*result, 0);
 	if (!out->json) {
 		driver_set_error("out of memory");
 		return DRIVER_ERROR;

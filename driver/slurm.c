@@ -200,7 +200,7 @@ static char *units_text(const struct driver_paths *paths,
 		cJSON_AddItemToArray(a, o);
 	}
 	free(tgt);
-	text = cJSON_PrintUnformatted(root);
+	text = lsb_json_print(root, 0);
 	cJSON_Delete(root);
 	if (!text)
 		driver_set_error("out of memory");

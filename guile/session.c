@@ -71,7 +71,7 @@ static int log_event(struct session *s, const cJSON *ev, int keep)
 
 	if (s->log_state == LOG_NONE)
 		return 0;
-	text = cJSON_PrintUnformatted(ev);
+	text = lsb_json_print(ev, 0);
 	if (!text) {
 		guile_set_error("out of memory");
 		return SESSION_STOP;
@@ -320,7 +320,7 @@ static int same_bisection(const cJSON *logged, const cJSON *now,
 
 		if ((!a && !b) || (a && b && cJSON_Compare(a, b, 1)))
 			continue;
-		was = a ? cJSON_PrintUnformatted(a) : NULL;
+		was = a ? lsb_json_print(a, 0) : NULL;
 		guile_set_error("the log '%s' is of another bisection: its %s was %s; run with the same arguments, or without --continue to start again",
 				path, keys[i], was ? was : "not set");
 		free(was);
@@ -1348,7 +1348,7 @@ int session_step(struct session *s, long cls, const char *verdict,
 		return SESSION_STOP;
 	}
 	if (details)
-		st->details = cJSON_PrintUnformatted(details);
+		st->details = lsb_json_print(details, 0);
 
 	ev = cJSON_CreateObject();
 	cJSON_AddStringToObject(ev, "event", "step");

@@ -106,33 +106,3 @@ void metrics_invariants_json(struct cJSON *root,
 	cJSON_AddNumberToObject(o, "kernel_warnings",
 				(double)run->kernel_warnings);
 }
-
-/*
- * cJSON prints a number with sprintf("%1.15g") and reads it back with
- * sscanf() to check it: thousands of instructions each, hundreds of
- * numbers. An integer below 10^15 prints as its digits either way: such
- * numbers become those digits as raw text, the same bytes for far less.
- */
-void metrics_json_integers_raw(struct cJSON *item)
-{
-	for (; item; item = item->next) {
-		double d = item->valuedouble;
-		char buf[24], *p = buf + sizeof(buf);
-		unsigned long long u;
-
-		if (item->child)
-			metrics_json_integers_raw(item->child);
-		/* negative ones are left to cJSON, -0 ("-0") among them */
-		if (!cJSON_IsNumber(item) || signbit(d) || !(d < 1e15) ||
-		    d != (double)(unsigned long long)d)
-			continue;
-		u = (unsigned long long)d;
-		*--p = '\0';
-		do
-			*--p = (char)('0' + u % 10);
-		while (u /= 10);
-		item->valuestring = strdup(p);
-		if (item->valuestring)
-			item->type = cJSON_Raw;
-	}
-}

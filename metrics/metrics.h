@@ -259,12 +259,6 @@ void metrics_json(struct cJSON *root, const struct metrics_result *mr,
 void metrics_invariants_json(struct cJSON *root,
 			     const struct metrics_result *mr,
 			     const struct metrics_json_run *run);
-/*
- * Make every number of @item and its successors and children that is an
- * integer below 10^15 its digits as raw text: the bytes cJSON would
- * print, for far less work. Call before cJSON_Print().
- */
-void metrics_json_integers_raw(struct cJSON *item);
 
 /*
  * The catalogue: every named metric of a result (metrics/catalogue.c), the

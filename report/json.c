@@ -7,6 +7,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/common.h"
+
 #include "report/report_internal.h"
 #include "suite/suite.h"
 
@@ -252,7 +254,7 @@ char *report_json(const struct report *rep)
 	for (i = 0; i < rep->nr_rows; i++)
 		cJSON_AddItemToArray(a, json_row(rep, &rep->rows[i]));
 	cJSON_AddNumberToObject(root, "wall_s", rep->wall_s);
-	text = cJSON_Print(root);
+	text = lsb_json_print(root, 1);
 	cJSON_Delete(root);
 	return text;
 }

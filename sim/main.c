@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
+
+#include "common/common.h"
 #include <asm/door.h>
 
 #include "sim/sim.h"
@@ -637,8 +639,7 @@ int main(int argc, char **argv)
 		char *text;
 		FILE *f = open_out(json, "results");
 
-		metrics_json_integers_raw(root);
-		text = cJSON_Print(root);
+		text = lsb_json_print(root, 1);
 
 		fprintf(f, "%s\n", text);
 		ret |= close_out(f, json, "results");

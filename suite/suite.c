@@ -15,6 +15,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/common.h"
+
 #include "suite/suite.h"
 
 enum family {
@@ -1385,7 +1387,7 @@ char *suite_pattern_json(int i, int nr_cpus)
 	cJSON_AddStringToObject(global, "default_policy", "SCHED_OTHER");
 	if (p->fam == F_PI)
 		cJSON_AddBoolToObject(global, "pi_enabled", p->c);
-	text = cJSON_Print(root);
+	text = lsb_json_print(root, 1);
 	cJSON_Delete(root);
 	return text;
 }

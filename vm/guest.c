@@ -11,6 +11,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/common.h"
+
 #include "workloads/workloads.h"
 #include "vm/vm.h"
 #include "vm/vm_internal.h"
@@ -309,7 +311,7 @@ static int make_rtapp(struct gen *g, struct vm_guest *out, uint64_t dur_ns)
 	}
 	g->task = NULL;
 	if (!ret) {
-		out->rtapp = cJSON_Print(root);
+		out->rtapp = lsb_json_print(root, 1);
 		if (!out->rtapp)
 			ret = VM_EIO;
 	}

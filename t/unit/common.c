@@ -2,11 +2,12 @@
 /*
  * common/: the check of a command's outputs before it starts, the
  * temporaries a signal or a later process removes, and the helpers that
- * compute (ranges of numbers as text).
+ * compute (ranges of numbers as text), and JSON printed exactly.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "common/common.h"
 #include "t/tap.h"
@@ -309,13 +312,43 @@ static bool test_ranges_text_cut(void)
 	return true;
 }
 
+/*
+ * The double one bit above 0.66 prints as 0.66 through cJSON (15 digits
+ * read back within an epsilon); lsb_json_print() gives it 17 digits, so it
+ * reads back as itself, and leaves the others as cJSON prints them.
+ */
+static bool test_json_print_exact(void)
+{
+	const double above = nextafter(0.66, 1);
+	const double v[] = { above, 0.66, 3, 1e15, -2, 2.5, 1e-5 };
+	cJSON *a = cJSON_CreateDoubleArray(v, 7), *back, *e;
+	char *ours = lsb_json_print(a, 0), *theirs = cJSON_PrintUnformatted(a);
+	size_t i = 0;
+
+	ASSERT_TRUE(ours && theirs);
+	ASSERT_STREQ(theirs, "[0.66,0.66,3,1e+15,-2,2.5,1e-05]");
+	ASSERT_STREQ(ours, "[0.66000000000000014,0.66,3,1e+15,-2,2.5,1e-05]");
+	back = cJSON_Parse(ours);
+	ASSERT_TRUE(back);
+	cJSON_ArrayForEach(e, back)
+		ASSERT_TRUE(e->valuedouble == v[i++]);
+	/* the tree printed is as it was: numbers, no text */
+	cJSON_ArrayForEach(e, a)
+		ASSERT_TRUE(cJSON_IsNumber(e) && !e->valuestring);
+	cJSON_Delete(back);
+	cJSON_Delete(a);
+	free(ours);
+	free(theirs);
+	return true;
+}
+
 int main(void)
 {
 	int ret;
 
 	if (!mkdtemp(dir))
 		tap_skip_all("cannot make a temporary directory");
-	tap_plan(11);
+	tap_plan(12);
 	TEST(test_good_outputs);
 	TEST(test_empty_and_directories);
 	TEST(test_one_file_twice);
@@ -327,6 +360,7 @@ int main(void)
 	TEST(test_stale_temporaries);
 	TEST(test_ranges_text);
 	TEST(test_ranges_text_cut);
+	TEST(test_json_print_exact);
 	ret = tap_done();
 	lsb_rm_rf(dir);
 	return ret;
