@@ -161,6 +161,10 @@ static cJSON *score_json(const struct score_opts *o,
 	cJSON_AddStringToObject(root, "workload", wl ? wl->spec : "");
 	cJSON_AddNumberToObject(root, "start_ns", (double)s->start_ns);
 	cJSON_AddNumberToObject(root, "duration_ns", (double)s->duration_ns);
+	cJSON_AddNumberToObject(root, "trace_gaps", s->gaps);
+	if (s->gaps)
+		cJSON_AddNumberToObject(root, "first_gap_ns",
+					(double)s->first_gap_ns);
 	metrics_json(root, &s->metrics, &s->run);
 	metrics_invariants_json(root, &s->metrics, &s->run);
 	arr = cJSON_AddArrayToObject(root, "tasks");
@@ -170,6 +174,8 @@ static cJSON *score_json(const struct score_opts *o,
 		cJSON_AddStringToObject(t, "name", s->tasks[i].name);
 		cJSON_AddNumberToObject(t, "pid", s->tasks[i].pid);
 		cJSON_AddNumberToObject(t, "cpu_ns", (double)s->tasks[i].cpu_ns);
+		if (s->tasks[i].gaps)
+			cJSON_AddNumberToObject(t, "trace_gaps", s->tasks[i].gaps);
 		if (wl && wl->nr_groups)
 			cJSON_AddStringToObject(t, "taskgroup", s->tasks[i].group ?
 				wl->groups[s->tasks[i].group - 1].path : "/");
@@ -231,10 +237,10 @@ static void print_scores(const struct sim_score *s)
 	       (unsigned long long)m->inv.useless_count);
 	printf("\n%-16s %8s %14s %7s\n", "task", "pid", "cpu_ns", "cpu%");
 	for (i = 0; i < s->nr_tasks; i++)
-		printf("%-16s %8d %14llu %7.2f\n", s->tasks[i].name,
+		printf("%-16s %8d %14llu %7.2f%s\n", s->tasks[i].name,
 		       s->tasks[i].pid, (unsigned long long)s->tasks[i].cpu_ns,
 		       s->duration_ns ? 100.0 * s->tasks[i].cpu_ns /
-		       s->duration_ns : 0);
+		       s->duration_ns : 0, s->tasks[i].gaps ? " *" : "");
 }
 
 static int score(const struct score_opts *o, const struct topology *topo,
@@ -262,6 +268,12 @@ static int score(const struct score_opts *o, const struct topology *topo,
 	}
 	if (!o->quiet)
 		print_scores(&s);
+	if (s.gaps)
+		fprintf(stderr, "warning: trace '%s': %d sched_switch events name a prev task other than the one the trace put on that CPU, the first at %llu.%06llu: events are missing from the trace; the CPU times of the tasks involved (\"trace_gaps\" in --json%s) are bounds\n",
+			o->trace, s.gaps,
+			(unsigned long long)(s.first_gap_ns / 1000000000),
+			(unsigned long long)(s.first_gap_ns / 1000 % 1000000),
+			o->quiet ? "" : ", * above");
 	if (o->json) {
 		cJSON *root = score_json(o, topo, wl, &s);
 

@@ -51,6 +51,7 @@ struct ptask {
 	int told;		/* metrics_task() done */
 	int prio;		/* last seen, -2: none */
 	int running;
+	int gaps;		/* switches around it with events missing */
 	uint64_t since, cpu_ns;
 	uint64_t first, last;	/* its events' times */
 };
@@ -698,7 +699,9 @@ struct replay {
 	struct power pw;
 	uint64_t from, to;
 	char *idle;		/* per CPU */
-	int *curr;		/* per CPU: the trace's pid running */
+	int *curr;		/* per CPU: the trace's pid running, -1: unknown */
+	int gaps;
+	uint64_t first_gap;	/* the trace's time */
 };
 
 static int id_of(struct replay *y, int pid)
@@ -750,10 +753,31 @@ static void seen(struct replay *y, int pid, int prio, uint64_t now)
 	}
 }
 
-static void run_time(struct replay *y, int cpu, int next, uint64_t now)
+/* The trace put another task than @prev on @cpu: events are missing. */
+static void gap(struct replay *y, int cpu, int prev, uint64_t t)
 {
 	struct ptask *p;
 
+	if (!y->gaps++)
+		y->first_gap = t;
+	if (y->curr[cpu] > 0 && (p = ptask_find(y->r, y->curr[cpu])))
+		p->gaps++;
+	if (prev > 0 && (p = ptask_find(y->r, prev)))
+		p->gaps++;
+}
+
+/*
+ * @cpu switches from @prev to @next. The time since the CPU's last switch
+ * is its current task's: when that is not @prev, the switch that put @prev
+ * there is missing, and @prev's time from it unknown.
+ */
+static void run_time(struct replay *y, int cpu, int prev, int next,
+		     uint64_t now, uint64_t t)
+{
+	struct ptask *p;
+
+	if (y->curr[cpu] >= 0 && y->curr[cpu] != prev)
+		gap(y, cpu, prev, t);
 	if (y->curr[cpu] > 0 && (p = ptask_find(y->r, y->curr[cpu])) &&
 	    p->running) {
 		p->cpu_ns += now - p->since;
@@ -780,7 +804,7 @@ static void replay_one(struct replay *y, const struct ev *e, int *blocked)
 			      id_of(y, e->pid), id_of(y, e->arg),
 			      e->state && *blocked != e->arg);
 		*blocked = -1;
-		run_time(y, e->cpu, e->pid, now);
+		run_time(y, e->cpu, e->arg, e->pid, now, e->t);
 		break;
 	case EV_WAKEUP:
 	case EV_WAKEUP_NEW:
@@ -825,7 +849,7 @@ static void replay_one(struct replay *y, const struct ev *e, int *blocked)
 		y->idle[e->cpu] = 1;
 		metrics_event(&y->m, now, METRICS_EV_SWITCH, e->cpu, 0,
 			      id_of(y, e->arg), 0);
-		run_time(y, e->cpu, 0, now);
+		run_time(y, e->cpu, y->curr[e->cpu], 0, now, e->t);
 		break;
 	case EV_ONLINE:
 		power_idle(&y->pw, now, e->cpu, POWER_BUSY);
@@ -880,6 +904,7 @@ static void results(struct replay *y, struct sim_score *out)
 		t->pid = p->pid;
 		t->id = p->id;
 		t->cpu_ns = p->cpu_ns;
+		t->gaps = p->gaps;
 		t->group = 0;
 		if (p->wl < 0)
 			p->wl = wl_task(wl, p->name);
@@ -890,6 +915,8 @@ static void results(struct replay *y, struct sim_score *out)
 	out->run.mean_power_w = out->power.mean_power_w;
 	out->run.duration_ns = out->duration_ns;
 	out->run.kernel_warnings = r->warnings;
+	out->gaps = y->gaps;
+	out->first_gap_ns = y->first_gap;
 	/* a real trace: the tasks' CPU time, as at capacity 1024 */
 	if (r->ours) {
 		out->run.work_ns = (double)r->work_ns;
@@ -926,7 +953,7 @@ static int replay(struct reader *r, struct sim_score *out)
 	y.idle = grow(NULL, (size_t)r->o->topo->nr_cpus, 1);
 	y.curr = grow(NULL, (size_t)r->o->topo->nr_cpus, sizeof(int));
 	memset(y.idle, 0, (size_t)r->o->topo->nr_cpus);
-	memset(y.curr, 0, (size_t)r->o->topo->nr_cpus * sizeof(int));
+	memset(y.curr, 0xff, (size_t)r->o->topo->nr_cpus * sizeof(int));
 	metrics_init(&y.m, r->o->topo);
 	metrics_limits(&y.m, r->o->window_ns, r->o->starvation_ns);
 	power_init(&y.pw, r->o->topo, 0);

@@ -189,6 +189,7 @@ struct sim_score_task {
 	int id;			/* the scores' */
 	int group;		/* 1 + index in the workload's groups; 0: root */
 	uint64_t cpu_ns;	/* run time, from the switches */
+	int gaps;		/* switches around it with events missing */
 };
 
 struct sim_score {
@@ -201,6 +202,14 @@ struct sim_score {
 	int nr_tasks;
 	struct sim_score_task *tasks;	/* the workload's, first seen first */
 	int nr_ids, *ids, *id_pids;	/* the scores' pids to the trace's */
+	/*
+	 * Switches whose prev was not the task the trace had put on that CPU:
+	 * events are missing (a real kernel drops some, as a container's
+	 * tracefs does those of tasks outside it); the CPU times of the tasks
+	 * involved are bounds, not measures.
+	 */
+	int gaps;
+	uint64_t first_gap_ns;		/* in the trace's time */
 };
 
 /**

@@ -52,7 +52,8 @@ test_expect_success() {
 		ok 0 "$desc"
 	else
 		ok 1 "$desc"
-		diag "failed: $body"
+		# on stderr too: prove shows it, and so does a CI log
+		diag "failed: $desc: $body" | tee /dev/stderr
 	fi
 }
 
