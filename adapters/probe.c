@@ -58,6 +58,8 @@ enum probe_id {
 	P_KMEM_CACHE_ARGS,
 	P_INIT_DL_SERVERS,
 	P_PREEMPT_LAZY,
+	P_HRES_KEY,
+	P_HRTICK_DEFERRED,
 	NR_PROBES
 };
 
@@ -210,6 +212,19 @@ static const struct probe probes[NR_PROBES] = {
 	[P_PREEMPT_LAZY] = { "preempt_lazy", "kernel/Kconfig.preempt",
 		"^config ARCH_HAS_PREEMPT_LAZY$",
 		"#define LINSCHED_HAVE_PREEMPT_LAZY 1", NULL },
+	/* 7.x: high resolution mode is a static key, not a base's flag */
+	[P_HRES_KEY] = { "hrtimer_highres_enabled_key", "include/linux/hrtimer.h",
+		"^extern struct static_key_false hrtimer_highres_enabled_key;",
+		"#define LINSCHED_HRES_KEY 1", NULL },
+	/*
+	 * HRTICK (slices ended by an hrtimer, not the tick) defaults to on
+	 * with HRTIMER_REARM_DEFERRED, which x86 has (GENERIC_ENTRY and the
+	 * generic TIF bits) and the arch has not: the arch turns the feature
+	 * on at boot, as the tree's default on x86
+	 */
+	[P_HRTICK_DEFERRED] = { "hrtick_rearm_deferred", "kernel/sched/features.h",
+		"^#ifdef CONFIG_HRTIMER_REARM_DEFERRED$",
+		"#define LINSCHED_HRTICK_AS_X86 1", NULL },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

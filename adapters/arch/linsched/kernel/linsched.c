@@ -560,6 +560,7 @@ static void linsched_boot_main(void)
 	linsched_set_online(0);
 	set_cpu_active(0, true);
 	linsched_parse_cmdline();
+	linsched_features_init();
 	sched_init();
 	linsched_cgroup_init();
 	sched_clock_init();

@@ -46,6 +46,7 @@ void linsched_tick(int cpu);
 void linsched_tick_cpu_up(int cpu);
 void linsched_jiffies_update(void);
 void linsched_timers_init(void);
+void linsched_features_init(void);
 void linsched_hrtimer_setup(struct hrtimer *timer,
 			    enum hrtimer_restart (*function)(struct hrtimer *));
 

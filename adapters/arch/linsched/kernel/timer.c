@@ -52,13 +52,28 @@ static ktime_t linsched_get_time(void)
 	return ns_to_ktime(lh_now());
 }
 
-/* Every timer lives on its CPU's first clock base: there is one clock. */
+#if defined(CONFIG_HIGH_RES_TIMERS) && defined(LINSCHED_HRES_KEY)
+DEFINE_STATIC_KEY_FALSE(hrtimer_highres_enabled_key);
+#endif
+
+/*
+ * Every timer lives on its CPU's first clock base: there is one clock.
+ * Each base is in high resolution mode from the start (a real one
+ * switches once its clock event device can do one-shot): hrtick_enabled()
+ * reads it, through the base (6.x) or a static key (7.x).
+ */
 void linsched_timers_init(void)
 {
 	int cpu;
 
+#if defined(CONFIG_HIGH_RES_TIMERS) && defined(LINSCHED_HRES_KEY)
+	static_branch_enable(&hrtimer_highres_enabled_key);
+#endif
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		bases[cpu].cpu = cpu;
+#ifdef CONFIG_HIGH_RES_TIMERS
+		bases[cpu].hres_active = 1;
+#endif
 		bases[cpu].clock_base[0].cpu_base = &bases[cpu];
 #ifdef LINSCHED_HRTIMER_BASE_GET_TIME
 		bases[cpu].clock_base[0].get_time = linsched_get_time;
