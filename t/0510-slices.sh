@@ -36,10 +36,12 @@ done
 cmp -s <(json "$tmp/plain-$TEST_V61.json" "r['tasks'], r['metrics']") \
 	<(json "$tmp/slice-$TEST_V61.json" "r['tasks'], r['metrics']")
 ok $? "$TEST_V61 ignores a fair task's sched_runtime (same tasks and metrics)"
+# without one, the wakee waits for the hog's slice to end: at a tick on
+# 6.12 (p99 >= 1 ms), by the hrtick on 7.x (HRTICK on, as on x86: 400 us)
 for rev in $TEST_V612 $TEST_V72 $TEST_V73; do
 	a=$(p99 "$tmp/plain-$rev.json"); b=$(p99 "$tmp/slice-$rev.json")
 	test_expect_success "$rev: a 100 us slice brings the short task's wake-up p99 down ($a -> $b ns)" \
-		'[ "$a" -ge 1000000 ] && [ "$b" -lt "$a" ]'
+		'[ "$a" -ge 300000 ] && [ "$b" -lt $((a / 2)) ]'
 done
 
 # what dl-runtime, dl-period and dl-deadline may go with
