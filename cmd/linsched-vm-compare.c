@@ -150,16 +150,48 @@ static void add_metrics(struct rows *rs, const cJSON *m, int side)
 	add(rs, "balance score", K_BAL, side, num(m, "balance_score", NULL));
 }
 
-/* Tasks' shares (cpu_ns / window) and their groups' sums, as rows. */
-static void add_shares(struct rows *rs, const cJSON *tasks, const char *ns_key,
-		       const char *group_key, double window_ns, int groups,
-		       int side)
+/* The definition @name is an instance of in @wl, -1: none. */
+static int task_def(const struct workload *wl, const char *name)
+{
+	int i;
+
+	for (i = 0; i < wl->nr_tasks; i++)
+		if (!strcmp(wl->tasks[i].name, name))
+			return wl->tasks[i].def;
+	return -1;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * Tasks' shares (cpu_ns / window) and their groups' sums, as rows. The
+ * instances of one definition (rt-app's "instance", a spec's *N) are
+ * interchangeable: which of them a CPU favours is chance (the order the
+ * threads start in, a vCPU's timing), not policy. So they are compared by
+ * rank: in each run the first instance's row gets the largest share among
+ * them, the second the next, and so on.
+ */
+static void add_shares(struct rows *rs, const struct workload *wl,
+		       const cJSON *tasks, const char *ns_key,
+		       const char *group_key, double window_ns, int side)
 {
 	struct { char path[96]; double share; } g[64];
+	int n = cJSON_GetArraySize(tasks), ng = 0, nt = 0, i, j, k;
+	const char **name = calloc((size_t)n + 1, sizeof(*name));
+	const char **group = calloc((size_t)n + 1, sizeof(*group));
+	double *share = calloc((size_t)n + 1, sizeof(*share));
+	double *ranked = calloc((size_t)n + 1, sizeof(*ranked));
+	int *def = calloc((size_t)n + 1, sizeof(*def));
 	const cJSON *t;
-	int ng = 0, i;
-	char name[160];
+	char row[160];
 
+	if (!name || !group || !share || !ranked || !def)
+		abort();
 	cJSON_ArrayForEach(t, tasks) {
 		const cJSON *nm = cJSON_GetObjectItem(t, "name");
 		const cJSON *gp = cJSON_GetObjectItem(t, group_key);
@@ -167,26 +199,52 @@ static void add_shares(struct rows *rs, const cJSON *tasks, const char *ns_key,
 
 		if (!cJSON_IsString(nm) || isnan(s))
 			continue;
-		snprintf(name, sizeof(name), "share %s", nm->valuestring);
-		add(rs, name, K_SHARE, side, s);
-		if (!groups)
+		name[nt] = nm->valuestring;
+		group[nt] = cJSON_IsString(gp) ? gp->valuestring : "/";
+		def[nt] = task_def(wl, nm->valuestring);
+		share[nt++] = s;
+	}
+	/* each definition's shares, largest first, to its rows in order */
+	for (i = 0; i < nt; i++) {
+		if (def[i] < 0) {
+			snprintf(row, sizeof(row), "share %s", name[i]);
+			add(rs, row, K_SHARE, side, share[i]);
 			continue;
-		for (i = 0; i < ng; i++)
-			if (!strcmp(g[i].path, cJSON_IsString(gp) ?
-				    gp->valuestring : "/"))
+		}
+		for (j = 0; j < i && def[j] != def[i]; j++)
+			;
+		if (j < i)
+			continue;	/* done with its first instance */
+		for (k = 0, j = i; j < nt; j++)
+			if (def[j] == def[i])
+				ranked[k++] = share[j];
+		qsort(ranked, (size_t)k, sizeof(*ranked), cmp_desc);
+		for (k = 0, j = i; j < nt; j++)
+			if (def[j] == def[i]) {
+				snprintf(row, sizeof(row), "share %s", name[j]);
+				add(rs, row, K_SHARE, side, ranked[k++]);
+			}
+	}
+	for (i = 0; wl->nr_groups && i < nt; i++) {
+		for (j = 0; j < ng; j++)
+			if (!strcmp(g[j].path, group[i]))
 				break;
-		if (i == ng && ng < 64) {
-			snprintf(g[ng].path, sizeof(g[ng].path), "%s",
-				 cJSON_IsString(gp) ? gp->valuestring : "/");
+		if (j == ng && ng < 64) {
+			snprintf(g[ng].path, sizeof(g[ng].path), "%s", group[i]);
 			g[ng++].share = 0;
 		}
-		if (i < 64)
-			g[i].share += s;
+		if (j < 64)
+			g[j].share += share[i];
 	}
 	for (i = 0; i < ng; i++) {
-		snprintf(name, sizeof(name), "share group %.96s", g[i].path);
-		add(rs, name, K_SHARE, side, g[i].share);
+		snprintf(row, sizeof(row), "share group %.96s", g[i].path);
+		add(rs, row, K_SHARE, side, g[i].share);
 	}
+	free(name);
+	free(group);
+	free(share);
+	free(ranked);
+	free(def);
 }
 
 /* ---- the two sides ---- */
@@ -228,9 +286,9 @@ static int sim_side(const struct vm_cmp_in *in, struct rows *rs)
 				in->rev, seed);
 			return 1;
 		}
-		add_shares(rs, cJSON_GetObjectItem(j, "tasks"), "sum_exec_ns",
-			   "taskgroup", num(j, "duration_ns", NULL),
-			   in->wl->nr_groups > 0, 0);
+		add_shares(rs, in->wl, cJSON_GetObjectItem(j, "tasks"),
+			   "sum_exec_ns", "taskgroup", num(j, "duration_ns", NULL),
+			   0);
 		add_metrics(rs, cJSON_GetObjectItem(j, "metrics"), 0);
 		cJSON_Delete(j);
 	}
@@ -278,8 +336,8 @@ static int vm_run_side(const struct vm_cmp_in *in, const cJSON *run,
 	cJSON *root;
 	int ret;
 
-	add_shares(rs, cJSON_GetObjectItem(run, "tasks"), "cpu_ns", "group",
-		   num(run, "window_ns", NULL), in->wl->nr_groups > 0, 1);
+	add_shares(rs, in->wl, cJSON_GetObjectItem(run, "tasks"), "cpu_ns",
+		   "group", num(run, "window_ns", NULL), 1);
 	snprintf(path, sizeof(path), "%s/run-%d/trace.txt", in->dir,
 		 (int)num(run, "run", NULL));
 	text = window_trace(path, &len);

@@ -79,10 +79,18 @@ vm_shares=$(json "$G/summary.json" "' '.join(repr(t['cpu_ns'] / x['window_ns']) 
 sim2=$(json "$G/compare.json" "[m['sim'][1] for m in r['metrics'] if m['metric'] == 'share lone'][0]")
 vm_vals=$(json "$G/compare.json" "' '.join(repr(v) for v in [m for m in r['metrics'] if m['metric'] == 'share lone'][0]['vm'])")
 vm_min=$(json "$G/summary.json" "repr(min(t['cpu_ns'] / x['window_ns'] for x in r['runs'] for t in x['tasks'] if t['name'] == 'lone'))")
-test_expect_success "its numbers: seed 2 is linsched run's, the band the boots' cpu_ns / window ($run_share; $vm_shares)" '
+# the four crowd loops are instances of one task: compared by rank, the
+# largest share in crowd-0's row
+run_crowd=$(json "$tmp/seed2.json" "sorted((t['sum_exec_ns'] / r['duration_ns'] for t in r['tasks'] if t['name'].startswith('crowd-')), reverse=True)")
+cmp_crowd=$(json "$G/compare.json" "[[m['sim'][1] for m in r['metrics'] if m['metric'] == 'share crowd-%d' % i][0] for i in range(4)]")
+vm_crowd=$(json "$G/summary.json" "sorted((t['cpu_ns'] / r['runs'][0]['window_ns'] for t in r['runs'][0]['tasks'] if t['name'].startswith('crowd-')), reverse=True)")
+cmp_vm_crowd=$(json "$G/compare.json" "[[m['vm'][0] for m in r['metrics'] if m['metric'] == 'share crowd-%d' % i][0] for i in range(4)]")
+test_expect_success "its numbers: seed 2 is linsched run's, the band the boots' cpu_ns / window, the crowd by rank ($run_share; $vm_shares; $cmp_crowd)" '
 	[ -n "$run_share" ] && [ "$sim2" = "$run_share" ] &&
 	[ -n "$vm_shares" ] && [ "$vm_vals" = "$vm_shares" ] &&
-	[ "$(lone "$G/compare.json" vm_min)" = "$vm_min" ]'
+	[ "$(lone "$G/compare.json" vm_min)" = "$vm_min" ] &&
+	[ -n "$run_crowd" ] && [ "$cmp_crowd" = "$run_crowd" ] &&
+	[ -n "$vm_crowd" ] && [ "$cmp_vm_crowd" = "$vm_crowd" ]'
 
 test_expect_success "compare.json: what was compared, the tolerances, each metric" '
 	json_is "$G/compare.json" revision "$REV" &&
