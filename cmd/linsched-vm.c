@@ -61,6 +61,9 @@ static const char usage_vm[] =
 "      --keep          keep the initramfs and each run's raw disk\n"
 "      --timeout S     wall-clock limit of a boot (default: 120 + 10 times\n"
 "                      the window, 4 times that with tcg-icount)\n"
+"      --recalibrate   let rt-app measure its loop's speed again (the first\n"
+"                      boot of a kernel under an accel does, and later\n"
+"                      boots reuse what it measured)\n"
 "  -j, --jobs N        parallel kernel build jobs (default 2)\n"
 "      --compare       then run the simulator on the same release, workload,\n"
 "                      topology and window for seeds 1..N (results cached),\n"
@@ -94,6 +97,7 @@ struct vm_opts {
 	int runs, keep, timeout, jobs, verbose, full_repo;
 	/* --compare */
 	int compare, seeds, no_boot;
+	int recalibrate;
 	const char *workloads_file;
 	char **wls;		/* every --workload, then --workloads' */
 	int nr_wls;
@@ -101,7 +105,7 @@ struct vm_opts {
 };
 
 enum { OPT_COMPARE = 0x2000, OPT_SEEDS, OPT_TOLERANCE, OPT_NO_BOOT,
-       OPT_WORKLOADS };
+       OPT_WORKLOADS, OPT_RECALIBRATE };
 
 static int add_workload(struct vm_opts *o, const char *w)
 {
@@ -159,6 +163,7 @@ static int vm_option(struct vm_opts *o, int c, const char *arg)
 	case OPT_SEEDS: return opt_int("--seeds", arg, 1, 1000, &o->seeds);
 	case OPT_TOLERANCE: return vm_cmp_tolerance_arg(o->tol, arg);
 	case OPT_NO_BOOT: o->no_boot = 1; break;
+	case OPT_RECALIBRATE: o->recalibrate = 1; break;
 	case 't':
 		o->topology = arg;
 		return cmd_topology_arg(&o->topology);
@@ -313,7 +318,8 @@ static cJSON *summary_new(const struct vm_opts *o, const char *rev,
 /* The boots: 0, 4 or 5 (the first failure's), or 1/2 after the error. */
 static int boot_all(const struct vm_opts *o, const struct vm_kernel *k,
 		    const struct vm_machine *m, const struct vm_guest *g,
-		    const char *initrd, uint64_t window_ns, cJSON *summary)
+		    const char *initrd, uint64_t window_ns, cJSON *summary,
+		    const struct vm_paths *p, int calibration)
 {
 	cJSON *runs = cJSON_AddArrayToObject(summary, "runs");
 	int i, ret = 0, st;
@@ -342,6 +348,10 @@ static int boot_all(const struct vm_opts *o, const struct vm_kernel *k,
 			tasks = vm_run_tasks(dir, g, &win);
 			if (!tasks)
 				return vm_status(VM_EIO);
+			if (!calibration) {
+				vm_calibration_save(p, k, o->accel, dir);
+				calibration = -1;
+			}
 		} else if (st == VM_BOOT_HUNG) {
 			fprintf(stderr, "linsched vm: run %d: the guest hung: no end in %d s (its console: '%s/console')\n",
 				i, b.timeout_s, dir);
@@ -374,7 +384,7 @@ static int vm_main(const struct vm_opts *o, const char *rev,
 	struct vm_guest g;
 	struct vm_kernel k;
 	cJSON *summary;
-	int ret;
+	int ret, calibration;
 
 	if (vm_machine_from_topology(&m, t, 512, err, sizeof(err)) ||
 	    vm_guest_new(&g, wl, window_ns, t->nr_cpus, err, sizeof(err))) {
@@ -399,6 +409,12 @@ static int vm_main(const struct vm_opts *o, const char *rev,
 	}
 	if (strcmp(k.check, "identical") && *k.check)
 		fprintf(stderr, "warning: the full tree's kernel/sched differs from the bundled commit's (summary.json says which files)\n");
+	calibration = o->recalibrate ? 0 : vm_calibration_get(&p, &k, o->accel);
+	if (calibration && vm_guest_calibration(&g, calibration)) {
+		fprintf(stderr, "error: out of memory\n");
+		ret = 1;
+		goto out;
+	}
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio.gz", o->out);
 	snprintf(path, sizeof(path), "%s/rtapp.json", o->out);
 	if (lsb_write_atomic(path, g.rtapp, strlen(g.rtapp))) {
@@ -412,7 +428,14 @@ static int vm_main(const struct vm_opts *o, const char *rev,
 		goto out;
 	}
 	summary = summary_new(o, rev, &k, t, &m, window_ns);
-	ret = boot_all(o, &k, &m, &g, initrd, window_ns, summary);
+	if (calibration)
+		cJSON_AddNumberToObject(summary, "rtapp_calibration_ns",
+					calibration);
+	else
+		cJSON_AddStringToObject(summary, "rtapp_calibration_ns",
+					"measured");
+	ret = boot_all(o, &k, &m, &g, initrd, window_ns, summary, &p,
+		       calibration);
 	snprintf(path, sizeof(path), "%s/summary.json", o->out);
 	if (lsb_write_json(path, summary)) {
 		fprintf(stderr, "error: cannot write '%s'\n", path);
@@ -577,6 +600,7 @@ int cmd_vm(int argc, char **argv)
 		{ "tolerance", required_argument, NULL, OPT_TOLERANCE },
 		{ "no-boot", no_argument, NULL, OPT_NO_BOOT },
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
+		{ "recalibrate", no_argument, NULL, OPT_RECALIBRATE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -88,6 +88,7 @@ test_expect_success "the run keeps the trace, tasks, groups, kernel log and summ
 	[ ! -e "$tmp/hogs/initramfs.cpio.gz" ] && [ ! -e "$d/disk.raw" ]'
 
 # ---- two groups of equal weight: 1 loop against 4 ----
+# (rt-app's calibration: measured by the release's first boot, kept)
 start=$SECONDS
 "$LINSCHED" vm "$REV" --workload "$W/vm-two-groups.json" --topology 1x2x1 \
 	--duration 6 --accel "$ACCEL" --out "$tmp/groups" > "$tmp/groups.out" \
@@ -100,9 +101,14 @@ test_expect_success "in the VM the lone loop of group a gets 0.60-0.70 of a CPU 
 	[ $status = 0 ] && within "$lone" 0.60 0.70 &&
 	grep -q "^== /a" "$tmp/groups/run-1/cgroups" &&
 	json_is "$tmp/groups/run-1/tasks.json" 0.group /a'
-test_expect_success "the second boot of the release used the cached kernel" '
+key=$(json "$tmp/groups/summary.json" "r['kernel_key']" 2>/dev/null)
+cal=$(cat "$LSBISECT_CACHE/vm/$key.calibration-$ACCEL" 2>/dev/null)
+test_expect_success "the second boot of the release used the cached kernel and rt-app's calibration ($cal ns)" '
 	grep -q "^linsched vm: boot 1/1" "$tmp/groups.err" &&
-	! grep -q "building the VM kernel" "$tmp/groups.err"'
+	! grep -q "building the VM kernel" "$tmp/groups.err" &&
+	[ -n "$cal" ] && json_is "$tmp/groups/summary.json" rtapp_calibration_ns "$cal" &&
+	json_is "$tmp/groups/rtapp.json" global.calibration "$cal" &&
+	grep -q "^\[rt-app\] <notice> pLoad = ${cal}ns$" "$tmp/groups/run-1/rt-app.log"'
 
 LSBISECT_CACHE=$tmp/cache "$LINSCHED" run "$REV" --workload "$W/vm-two-groups.json" \
 	--topology 1x2x1 --duration 6 --json "$tmp/sim.json" --quiet 2> "$tmp/sim.err"
@@ -156,6 +162,7 @@ test_expect_success "a guest past --timeout is killed: run hung, status 5 ($stat
 test_expect_success "--help lists the exit statuses" '
 	"$LINSCHED" vm --help > "$tmp/help" &&
 	grep -q "^Exit status: 0 every run ran" "$tmp/help" &&
+	grep -q "^      --recalibrate   let rt-app measure" "$tmp/help" &&
 	grep -q "6 no full tree for REV" "$tmp/help"'
 
 test_done

@@ -616,6 +616,23 @@ int vm_guest_new(struct vm_guest *out, const struct workload *wl,
 	return ret;
 }
 
+int vm_guest_calibration(struct vm_guest *g, int ns)
+{
+	cJSON *root = cJSON_Parse(g->rtapp), *glob;
+	char *text = NULL;
+
+	glob = cJSON_GetObjectItemCaseSensitive(root, "global");
+	if (glob && cJSON_ReplaceItemInObjectCaseSensitive(glob, "calibration",
+							   cJSON_CreateNumber(ns)))
+		text = lsb_json_print(root, 1);
+	cJSON_Delete(root);
+	if (!text)
+		return VM_EIO;
+	free(g->rtapp);
+	g->rtapp = text;
+	return 0;
+}
+
 int vm_guest_writes(struct vm_guest *g, const char *const *writes, int nr,
 		    char *err, size_t len)
 {

@@ -331,6 +331,48 @@ static int write_file(const char *path, const char *text, mode_t mode)
 	return 0;
 }
 
+static void calibration_path(char *buf, size_t len, const struct vm_paths *p,
+			     const struct vm_kernel *k, enum vm_accel a)
+{
+	lsb_pathf(buf, len, "%s/vm/%s.calibration-%s", p->cache, k->key,
+		  vm_accel_name(a));
+}
+
+int vm_calibration_get(const struct vm_paths *p, const struct vm_kernel *k,
+		       enum vm_accel a)
+{
+	char path[4300], *text;
+	long ns = 0;
+
+	calibration_path(path, sizeof(path), p, k, a);
+	text = lsb_read_file(path, NULL);
+	if (text)
+		text[strcspn(text, "\n")] = '\0';
+	if (text && lsb_parse_long(text, 1, 1000000, &ns))
+		ns = 0;
+	free(text);
+	return (int)ns;
+}
+
+void vm_calibration_save(const struct vm_paths *p, const struct vm_kernel *k,
+			 enum vm_accel a, const char *run_dir)
+{
+	char path[4300], buf[32], *log, *at;
+	long ns;
+
+	lsb_pathf(path, sizeof(path), "%s/rt-app.log", run_dir);
+	log = lsb_read_file(path, NULL);
+	at = log ? strstr(log, "pLoad = ") : NULL;
+	ns = at ? strtol(at + strlen("pLoad = "), NULL, 10) : 0;
+	free(log);
+	if (ns < 1 || ns > 1000000)
+		return;
+	calibration_path(path, sizeof(path), p, k, a);
+	snprintf(buf, sizeof(buf), "%ld\n", ns);
+	/* a cache: a write that fails leaves the next boot to measure */
+	(void)lsb_write_atomic(path, buf, strlen(buf));
+}
+
 int vm_initramfs(const struct vm_guest *g, const char *path)
 {
 	char d[4200], f[4300];

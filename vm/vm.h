@@ -194,6 +194,23 @@ struct vm_kernel {
 int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
 		      const char *rev, int jobs, int verbose);
 
+/*
+ * rt-app's calibration (ns per loop of its busy work) that an earlier boot
+ * of @k under @a measured, kept as @p->cache/vm/KEY.calibration-ACCEL: 0
+ * when none. rt-app measures it at every start otherwise, 6-7 s of guest
+ * time with tcg-icount and up to 30 s with tcg-multi, before the window.
+ */
+int vm_calibration_get(const struct vm_paths *p, const struct vm_kernel *k,
+		       enum vm_accel a);
+/* Keep what @run_dir/rt-app.log measured ("pLoad = Nns"), atomically. */
+void vm_calibration_save(const struct vm_paths *p, const struct vm_kernel *k,
+			 enum vm_accel a, const char *run_dir);
+/*
+ * Give @g's rt-app the calibration @ns instead of measuring it ("CPU0").
+ * Return: 0, or VM_EIO (memory).
+ */
+int vm_guest_calibration(struct vm_guest *g, int ns);
+
 /**
  * vm_initramfs() - write the guest's initramfs (newc cpio, gzip) to @path
  * @g: the guest
