@@ -221,16 +221,16 @@ out = []
 for l in open(sys.argv[2]):
     tid, ns = map(int, l.split())
     cpu, gaps = got.get(tid, (0, 0))
-    out.append('%d:%d/%d:%d:%.4f' % (tid, cpu, ns, gaps, abs(cpu - ns) / ns))
+    out.append('%d:%d:%d:%d:%.4f' % (tid, cpu, ns, gaps, abs(cpu - ns) / ns))
 print(' '.join(out))
 PY
 )
 	gaps=$(json "$tmp/real.score" "r['trace_gaps']")
-	test_expect_success "each thread's CPU time from the switches is within 2 % of /proc's schedstat, or no more when gaps bound it (tid:score/proc:gaps:error $cmpl; $gaps gaps)" \
+	test_expect_success "each thread's CPU time from the switches is within 2 % of /proc's schedstat, or no more when gaps bound it (tid:score:proc:gaps:error $cmpl; $gaps gaps)" \
 		'bad=0
 		 for x in $cmpl; do
-			g=${x%:*}; g=${g##*:}; c=${x#*:}; c=${c%%/*}; p=${x#*/}; p=${p%%:*}
-			if [ "$g" = 0 ]; then within "${x##*:}" 0 0.02 || bad=1
+			IFS=: read -r tid c p g e <<< "$x"
+			if [ "$g" = 0 ]; then within "$e" 0 0.02 || bad=1
 			else [ "$gaps" -gt 0 ] && within "$c" 0 "$((p + p / 50))" || bad=1
 			fi
 		 done
