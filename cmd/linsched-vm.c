@@ -39,7 +39,9 @@ static const char usage_vm[] =
 "  -t, --topology T    a preset, a JSON file or a shape PxCxT that QEMU can\n"
 "                      mirror: sockets x cores x threads, NUMA nodes of\n"
 "                      whole sockets with their distances; one capacity,\n"
-"                      at most one OPP, up to 64 CPUs\n"
+"                      at most one OPP, up to 64 CPUs; its CPU numbers are\n"
+"                      mapped onto QEMU's (SMT siblings neighbours there)\n"
+"                      and the trace comes back in the topology's\n"
 "  -d, --duration D    the measured window: 10s, 500ms, or a bare number of\n"
 "                      seconds (default: the workload's global.duration,\n"
 "                      else 10s)\n"
@@ -306,6 +308,12 @@ static cJSON *summary_new(const struct vm_opts *o, const char *rev,
 	q = cJSON_AddArrayToObject(s, "qemu_machine");
 	for (i = 0; i < m->nr_args; i++)
 		cJSON_AddItemToArray(q, cJSON_CreateString(m->args[i]));
+	if (m->renumbered) {
+		q = cJSON_AddArrayToObject(s, "guest_cpu");
+		for (i = 0; i < m->nr_cpus; i++)
+			cJSON_AddItemToArray(q,
+					cJSON_CreateNumber(m->guest_cpu[i]));
+	}
 	if (*m->note)
 		cJSON_AddStringToObject(s, "not_mirrored", m->note);
 	cJSON_AddNumberToObject(s, "window_ns", (double)window_ns);
@@ -345,7 +353,7 @@ static int boot_all(const struct vm_opts *o, const struct vm_kernel *k,
 		if (st < 0)
 			return vm_status(st);
 		if (st == VM_BOOT_OK) {
-			tasks = vm_run_tasks(dir, g, &win);
+			tasks = vm_run_tasks(dir, g, m, &win);
 			if (!tasks)
 				return vm_status(VM_EIO);
 			if (!calibration) {
@@ -387,7 +395,7 @@ static int vm_main(const struct vm_opts *o, const char *rev,
 	int ret, calibration;
 
 	if (vm_machine_from_topology(&m, t, 512, err, sizeof(err)) ||
-	    vm_guest_new(&g, wl, window_ns, t->nr_cpus, err, sizeof(err))) {
+	    vm_guest_new(&g, wl, window_ns, &m, err, sizeof(err))) {
 		fprintf(stderr, "error: %s\n", err);
 		return 2;
 	}

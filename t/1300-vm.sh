@@ -7,14 +7,16 @@
 # as the simulator says of the same workload, and 0.90-1.0 once --write
 # sets the kernel's cgroup_mode to 7.2's "smp"; timed events (hotplug, a
 # bandwidth limit) run at their times; a guest past its time limit is that
-# run's result. What QEMU cannot mirror (an asymmetric machine,
+# run's result. On an SMT machine QEMU numbers the vCPUs otherwise than
+# the topology: a pinned loop and the trace follow the topology's numbers.
+# What QEMU cannot mirror (an asymmetric machine,
 # frequencies) and a release with no full tree are refused with the reason.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
 vm_prereqs 7.3.4
-plan 14
+plan 16
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 REV=$TEST_V73
@@ -135,6 +137,33 @@ status=$?
 test_expect_success "--write without a value is refused before anything runs (status $status)" '
 	[ $status = 2 ] && [ ! -e "$tmp/badw" ] &&
 	grep -q "^error: --write '\''/sys/kernel/debug/sched/cgroup_mode'\'': expected FILE=VALUE" "$tmp/badw.err"'
+
+# ---- SMT: QEMU's vCPUs numbered otherwise than the topology's CPUs ----
+# 1x2x2: CPU 2 is CPU 0's sibling here, vCPU 1 in QEMU. A loop pinned to
+# CPU 2 runs on vCPU 1 and its trace comes back on CPU 2; the free loop
+# ends on the other core (1 or 3), in the VM as in the simulator.
+"$LINSCHED" vm "$REV" --workload 'hog*1:cpus=2+hog*1' --topology 1x2x2 \
+	--duration 3 --accel "$ACCEL" --out "$tmp/smt" > /dev/null 2> "$tmp/smt.err"
+status=$?
+# the CPUs a task was switched in or out on ("[NNN]" -> N), one a line
+cpus_of() {
+	sed -n "/lsb-vm: window end/q; s/.*\[0*\([0-9][0-9]*\)\] .*sched_switch:.*_comm=$2 .*/\1/p" "$1" | sort -u
+}
+test_expect_success "SMT in the VM: a loop pinned to CPU 2 runs on vCPU 1, and comes back as CPU 2 (status $status)" '
+	[ $status = 0 ] && d=$tmp/smt/run-1 &&
+	json_is "$tmp/smt/summary.json" qemu_machine.1 cpus=4,sockets=1,cores=2,threads=2 &&
+	[ "$(json "$tmp/smt/summary.json" "r[\"guest_cpu\"]")" = "[0, 2, 1, 3]" ] &&
+	[ "$(json "$tmp/smt/rtapp.json" "r[\"tasks\"][\"hog-0\"][\"cpus\"]")" = "[1]" ] &&
+	json_is "$d/tasks.json" 0.cpu 2 &&
+	[ "$(cpus_of "$d/trace.txt" hog-0)" = "$(cpus_of "$d/trace.txt" hog-0 | grep -x 2)" ] &&
+	[ "$(cpus_of "$d/trace.guest.txt" hog-0)" = "$(cpus_of "$d/trace.guest.txt" hog-0 | grep -x 1)" ] &&
+	[ "$(grep -c "sched_switch" "$d/trace.txt")" = "$(grep -c "sched_switch" "$d/trace.guest.txt")" ]'
+vm_free=$(json "$tmp/smt/run-1/tasks.json" "r[1][\"cpu\"]" 2>/dev/null)
+"$LINSCHED" run "$REV" --workload 'hog*1:cpus=2+hog*1' --topology 1x2x2 \
+	--duration 3 --json "$tmp/smt-sim.json" --quiet 2> /dev/null
+sim_free=$(json "$tmp/smt-sim.json" "r[\"tasks\"][1][\"cpu\"]" 2>/dev/null)
+test_expect_success "the free loop ends on the other core: VM CPU $vm_free, simulator CPU $sim_free" '
+	case "$vm_free:$sim_free" in [13]:[13]) true ;; *) false ;; esac'
 
 # timed events: hotplug and a bandwidth limit, through sysfs and cgroupfs
 "$LINSCHED" vm "$REV" --workload "$W/vm-events.json" --topology 1x2x1 \

@@ -61,6 +61,7 @@ static void sb_quote(struct sb *b, const char *s)
 
 struct gen {
 	const struct workload *wl;
+	const int *guest_cpu;	/* the vCPU of each topology CPU */
 	char *err;
 	size_t len;
 	const char *task;	/* for messages */
@@ -170,13 +171,15 @@ static int add_event(struct gen *g, cJSON *ph, const struct workload_event *e,
 	return refuse(g, "'%s': unknown event", e->key);
 }
 
-static int add_cpus(cJSON *o, const int *cpus, int n)
+/* An affinity, in the guest's numbering. */
+static int add_cpus(const struct gen *g, cJSON *o, const int *cpus, int n)
 {
 	cJSON *a = cJSON_AddArrayToObject(o, "cpus");
 	int i;
 
 	for (i = 0; a && i < n; i++)
-		if (!cJSON_AddItemToArray(a, cJSON_CreateNumber(cpus[i])))
+		if (!cJSON_AddItemToArray(a,
+				cJSON_CreateNumber(g->guest_cpu[cpus[i]])))
 			return VM_EIO;
 	return a ? 0 : VM_EIO;
 }
@@ -195,7 +198,7 @@ static int add_phase(struct gen *g, cJSON *phases,
 			      ph->name, g->wl->groups[ph->group - 1].path);
 	if (!cJSON_AddNumberToObject(o, "loop", (double)ph->loop))
 		return VM_EIO;
-	if (ph->nr_cpus && add_cpus(o, ph->cpus, ph->nr_cpus))
+	if (ph->nr_cpus && add_cpus(g, o, ph->cpus, ph->nr_cpus))
 		return VM_EIO;
 	if (ph->set_nice && !cJSON_AddNumberToObject(o, "priority", ph->nice))
 		return VM_EIO;
@@ -239,7 +242,7 @@ static int add_task(struct gen *g, cJSON *tasks, const struct workload_task *t,
 	if (!ret && t->dl_deadline_ns)
 		ret = add_us(g, o, "dl-deadline", "dl-deadline", t->dl_deadline_ns);
 	if (!ret && t->nr_cpus)
-		ret = add_cpus(o, t->cpus, t->nr_cpus);
+		ret = add_cpus(g, o, t->cpus, t->nr_cpus);
 	if (!ret && t->util_min >= 0 &&
 	    !cJSON_AddNumberToObject(o, "util_min", t->util_min))
 		ret = VM_EIO;
@@ -446,12 +449,15 @@ static const char init_trace[] =
 "rt-app /w.json >/out/rt-app.log 2>&1 &\n"
 "RT=$!\n"
 "# rt-app calibrates, then starts its threads, which name themselves\n"
+"# TID NS CPU COMM: CPU the last one it ran on (stat's 39th field)\n"
 "snap() {\n"
 "\tfor d in /proc/$RT/task/*; do\n"
 "\t\t[ \"${d##*/}\" = \"$RT\" ] && continue\n"
 "\t\tread c <$d/comm 2>/dev/null || continue\n"
 "\t\tread ns rest <$d/schedstat 2>/dev/null || continue\n"
-"\t\techo \"${d##*/} $ns $c\"\n"
+"\t\tread st <$d/stat 2>/dev/null || continue\n"
+"\t\tset -- ${st##*) }\n"
+"\t\techo \"${d##*/} $ns ${37:--1} $c\"\n"
 "\tdone\n"
 "}\n"
 "n=0\n"
@@ -518,7 +524,8 @@ static int events(struct gen *g, struct sb *b)
 			char f[80];
 
 			snprintf(f, sizeof(f),
-				 "/sys/devices/system/cpu/cpu%d/online", e->cpu);
+				 "/sys/devices/system/cpu/cpu%d/online",
+				 g->guest_cpu[e->cpu]);
 			sb_printf(b, "\twr %s %d %s\n", f,
 				  e->type == WL_SYS_CPU_UP, log);
 		}
@@ -583,9 +590,11 @@ static int make_init(struct gen *g, struct vm_guest *out, uint64_t dur_ns,
 }
 
 int vm_guest_new(struct vm_guest *out, const struct workload *wl,
-		 uint64_t duration_ns, int nr_cpus, char *err, size_t len)
+		 uint64_t duration_ns, const struct vm_machine *m, char *err,
+		 size_t len)
 {
-	struct gen g = { .wl = wl, .err = err, .len = len };
+	struct gen g = { .wl = wl, .guest_cpu = m->guest_cpu, .err = err,
+			 .len = len };
 	int i, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -593,7 +602,7 @@ int vm_guest_new(struct vm_guest *out, const struct workload *wl,
 		return refuse(&g, "cpuset files are not written in the VM (its /init mounts cgroup v1's cpu controller alone)");
 	ret = make_rtapp(&g, out, duration_ns);
 	if (!ret)
-		ret = make_init(&g, out, duration_ns, nr_cpus);
+		ret = make_init(&g, out, duration_ns, m->nr_cpus);
 	if (!ret) {
 		out->nr_tasks = wl->nr_tasks;
 		out->names = calloc((size_t)wl->nr_tasks, sizeof(*out->names));

@@ -2,16 +2,15 @@
 /*
  * vm/machine.c - a topology as QEMU's -smp and -numa flags, or why not.
  */
+#define _GNU_SOURCE	/* memmem() */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "topologies/topologies.h"
 #include "vm/vm.h"
 #include "vm/vm_internal.h"
-
-/* The most vCPUs: vm.config's NR_CPUS. */
-#define VM_MAX_CPUS 64
 
 int vm_accel_parse(const char *name, enum vm_accel *out)
 {
@@ -74,45 +73,58 @@ static int check_types(const struct topology *t, char *err, size_t len)
 }
 
 /*
- * QEMU's numbering: CPU i is thread i % T of core (i / T) % C of socket
- * i / (T C), every socket alike; a socket shares one last-level cache.
+ * QEMU numbers vCPU i as thread i % T of core (i / T) % C of socket
+ * i / (T C), every socket alike with one last-level cache. A topology may
+ * number its CPUs otherwise (Linux on x86 numbers SMT siblings apart, as
+ * the shapes do): @guest[i] becomes the vCPU that plays CPU i, sockets in
+ * the order of their first CPU, cores likewise within a socket, threads
+ * by CPU number within a core.
  */
 static int check_shape(const struct topology *t, int *sockets, int *cores,
-		       int *threads, char *err, size_t len)
+		       int *threads, int *guest, char *err, size_t len)
 {
-	int n = t->nr_cpus, c = 0, th = 0, i;
+	int n = t->nr_cpus, nr_s = 0, i, j;
+	int sock[VM_MAX_CPUS], core[VM_MAX_CPUS], th[VM_MAX_CPUS];
+	int head[VM_MAX_CPUS];	/* the first CPU of its core */
+	int nr_core[VM_MAX_CPUS] = { 0 }, nr_th[VM_MAX_CPUS] = { 0 };
 
 	for (i = 0; i < n; i++) {
 		const struct topology_cpu *p = &t->cpu[i];
 
-		if (p->package == t->cpu[0].package && p->core == t->cpu[0].core)
-			th++;
-		if (p->package == t->cpu[0].package)
-			c++;
+		for (j = 0; j < i && t->cpu[j].package != p->package; j++)
+			;
+		if (j == i) {
+			sock[i] = nr_s++;
+		} else {
+			sock[i] = sock[j];
+			if (p->cluster != t->cpu[j].cluster)
+				return refuse(err, len, t,
+					"the package of CPU %d holds several clusters (last-level caches): QEMU's x86 -smp gives a socket one",
+					i);
+		}
+		for (j = 0; j < i && (t->cpu[j].package != p->package ||
+				      t->cpu[j].core != p->core); j++)
+			;
+		head[i] = j;
+		if (j == i)
+			core[i] = nr_core[sock[i]]++;
+		else
+			core[i] = core[j];
+		th[i] = nr_th[j]++;
 	}
-	c /= th;
-	if (n % (c * th))
-		return refuse(err, len, t,
-			"its %d CPUs are not sockets of equal cores of equal threads", n);
-	for (i = 0; i < n; i++) {
-		const struct topology_cpu *p = &t->cpu[i];
-		const struct topology_cpu *first = &t->cpu[i / (th * c) * th * c];
-		int same = i && p->package == p[-1].package &&
-			   p->core == p[-1].core;
-
-		if ((i % (th * c) == 0) != (!i || p->package != p[-1].package) ||
-		    (i % th != 0) != same)
+	/* every socket as many cores as the first, every core as many threads */
+	for (i = 0; i < n; i++)
+		if (nr_core[sock[i]] != nr_core[0] ||
+		    nr_th[head[i]] != nr_th[0])
 			return refuse(err, len, t,
-				"CPU %d is not numbered as QEMU numbers its vCPUs (socket by socket, core by core, thread by thread; %d cores of %d threads a socket)",
-				i, c, th);
-		if (p->cluster != first->cluster)
-			return refuse(err, len, t,
-				"the package of CPU %d holds several clusters (last-level caches): QEMU's x86 -smp gives a socket one",
-				i);
-	}
-	*sockets = n / (c * th);
-	*cores = c;
-	*threads = th;
+				"its %d CPUs are not sockets of equal cores of equal threads (CPU %d: %d cores in its package, %d threads in its core; CPU 0: %d and %d)",
+				n, i, nr_core[sock[i]], nr_th[head[i]],
+				nr_core[0], nr_th[0]);
+	*sockets = nr_s;
+	*cores = nr_core[0];
+	*threads = nr_th[0];
+	for (i = 0; i < n; i++)
+		guest[i] = (sock[i] * *cores + core[i]) * *threads + th[i];
 	return 0;
 }
 
@@ -120,22 +132,24 @@ static int check_shape(const struct topology *t, int *sockets, int *cores,
 static int numa_args(struct vm_machine *out, const struct topology *t,
 		     int per_socket, int memory_mb, char *err, size_t len)
 {
-	int node, i, j, first, last;
+	int node, i, j, first, last, count;
 
 	for (node = 0; node < t->nr_nodes; node++) {
 		first = last = -1;
+		count = 0;
 		for (i = 0; i < t->nr_cpus; i++) {
+			int g = out->guest_cpu[i];
+
 			if (t->cpu[i].node != node)
 				continue;
-			if (first < 0)
-				first = i;
-			else if (i != last + 1)
-				return refuse(err, len, t,
-					"NUMA node %d: its CPUs are not consecutive (a node is a range of whole sockets here)",
-					node);
-			last = i;
+			if (first < 0 || g < first)
+				first = g;
+			if (g > last)
+				last = g;
+			count++;
 		}
-		if (first < 0 || first % per_socket || (last + 1) % per_socket)
+		if (first < 0 || count != last - first + 1 ||
+		    first % per_socket || (last + 1) % per_socket)
 			return refuse(err, len, t,
 				"NUMA node %d: not a range of whole sockets",
 				node);
@@ -160,7 +174,7 @@ static int numa_args(struct vm_machine *out, const struct topology *t,
 int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
 			     int memory_mb, char *err, size_t len)
 {
-	int sockets = 0, cores = 0, threads = 0, ret;
+	int sockets = 0, cores = 0, threads = 0, ret, i;
 
 	memset(out, 0, sizeof(*out));
 	if (t->nr_cpus > VM_MAX_CPUS)
@@ -173,10 +187,14 @@ int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
 			t->cmdline);
 	ret = check_types(t, err, len);
 	if (!ret)
-		ret = check_shape(t, &sockets, &cores, &threads, err, len);
+		ret = check_shape(t, &sockets, &cores, &threads,
+				  out->guest_cpu, err, len);
 	if (ret)
 		return ret;
 	out->nr_cpus = t->nr_cpus;
+	for (i = 0; i < t->nr_cpus; i++)
+		if (out->guest_cpu[i] != i)
+			out->renumbered = 1;
 	if (t->types[0].nr_states)
 		snprintf(out->note, sizeof(out->note),
 			 "the topology's idle states are not mirrored: the guest has no cpuidle driver and its vCPUs halt with no exit latency");
@@ -188,4 +206,111 @@ int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
 	if (!ret && out->overflow)
 		ret = refuse(err, len, t, "too many QEMU arguments");
 	return ret;
+}
+
+/* Append @s (@n bytes) to @out; 0, or -1 when out of memory. */
+static int put(struct vm_text *out, const char *s, size_t n)
+{
+	if (out->len + n + 1 > out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 65536;
+		char *p;
+
+		while (cap < out->len + n + 1)
+			cap *= 2;
+		p = realloc(out->text, cap);
+		if (!p)
+			return -1;
+		out->text = p;
+		out->cap = cap;
+	}
+	memcpy(out->text + out->len, s, n);
+	out->len += n;
+	out->text[out->len] = '\0';
+	return 0;
+}
+
+/* A CPU number of the guest's as the topology's, @width digits at least. */
+static int put_cpu(struct vm_text *out, const int *topo, int nr, long cpu,
+		   int width)
+{
+	char buf[24];
+	int n;
+
+	if (cpu >= 0 && cpu < nr)
+		cpu = topo[cpu];
+	n = snprintf(buf, sizeof(buf), "%0*ld", width, cpu);
+	return put(out, buf, (size_t)n);
+}
+
+/*
+ * Where a line names a CPU: the first " [digits]" (the ring buffer's CPU
+ * of an event line), "CPU:" and "CPU " heads of the lost-events and
+ * buffer-started notes, and the fields of the events /init enables.
+ */
+static const char *const cpu_marks[] = {
+	" [", "target_cpu=", "orig_cpu=", "dest_cpu=", "cpu_id=",
+	"CPU:", "##### CPU ",
+};
+
+static const char *next_mark(const char *s, const char *end, int seen_head,
+			     size_t *mark_len)
+{
+	const char *best = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(cpu_marks) / sizeof(cpu_marks[0]); i++) {
+		const char *p = s;
+		size_t n = strlen(cpu_marks[i]);
+
+		if (i == 0 && seen_head)
+			continue;
+		while ((p = memmem(p, (size_t)(end - p), cpu_marks[i], n))) {
+			if (p + n < end && p[n] >= '0' && p[n] <= '9')
+				break;
+			p += n;
+		}
+		if (p && (!best || p < best)) {
+			best = p;
+			*mark_len = n;
+		}
+	}
+	return best;
+}
+
+int vm_trace_renumber(const struct vm_machine *m, const char *text,
+		      size_t len, struct vm_text *out)
+{
+	const char *end = text + len, *line = text, *eol, *p, *mark;
+	int topo[VM_MAX_CPUS], i;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < m->nr_cpus; i++)
+		topo[m->guest_cpu[i]] = i;
+	if (put(out, "", 0))
+		return -1;
+	for (; line < end; line = eol) {
+		int seen_head = 0;
+
+		eol = memchr(line, '\n', (size_t)(end - line));
+		eol = eol ? eol + 1 : end;
+		for (p = line; (mark = next_mark(p, eol, seen_head, &n)); ) {
+			char *stop;
+			long cpu = strtol(mark + n, &stop, 10);
+
+			if (put(out, p, (size_t)(mark + n - p)) ||
+			    put_cpu(out, topo, m->nr_cpus, cpu,
+				    (int)(stop - (mark + n))))
+				goto oom;
+			seen_head |= mark[0] == ' ' && mark[1] == '[';
+			p = stop;
+		}
+		if (put(out, p, (size_t)(eol - p)))
+			goto oom;
+	}
+	return 0;
+oom:
+	free(out->text);
+	memset(out, 0, sizeof(*out));
+	return -1;
 }

@@ -530,6 +530,37 @@ int vm_boot_run(const struct vm_boot *b, double *boot_s, double *wall_s)
 	return unpack(b, disk, console, status, boot_s);
 }
 
+/*
+ * The guest's trace in the topology's CPU numbers: trace.txt, the
+ * guest's own kept as trace.guest.txt.
+ */
+static int renumber(const struct vm_boot *b)
+{
+	char path[4300], raw[4300];
+	struct vm_text t;
+	size_t n;
+	char *text;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/trace.txt", b->dir);
+	snprintf(raw, sizeof(raw), "%s/trace.guest.txt", b->dir);
+	text = lsb_read_file(path, &n);
+	if (!text)
+		return vm_error(VM_EIO, "cannot read '%s': %s", path,
+				strerror(errno));
+	ret = vm_trace_renumber(b->machine, text, n, &t);
+	free(text);
+	if (ret)
+		return vm_error(VM_EIO, "out of memory");
+	if (rename(path, raw))
+		ret = vm_error(VM_EIO, "cannot rename '%s': %s", path,
+			       strerror(errno));
+	else if (lsb_write_atomic(path, t.text, t.len))
+		ret = vm_error(VM_EIO, "cannot write '%s'", path);
+	free(t.text);
+	return ret ? ret : VM_BOOT_OK;
+}
+
 /* What the guest wrote, from the raw disk into @b->dir. */
 static int unpack(const struct vm_boot *b, const char *disk,
 		  const char *console, int status, double *boot_s)
@@ -548,7 +579,7 @@ static int unpack(const struct vm_boot *b, const char *disk,
 		return vm_error(VM_EUSAGE, "guest: %s", error);
 	read_line(b->dir, "window", window, sizeof(window));
 	if (!bad && *window)
-		return VM_BOOT_OK;
+		return b->machine->renumbered ? renumber(b) : VM_BOOT_OK;
 	if (!panic_line(console, buf, sizeof(buf)))
 		snprintf(buf, sizeof(buf), "the guest wrote no results (QEMU %s %d)",
 			 WIFEXITED(status) ? "exited with" : "was killed by signal",
@@ -557,18 +588,25 @@ static int unpack(const struct vm_boot *b, const char *disk,
 	return VM_BOOT_PANIC;
 }
 
-/* "TID NS COMM" lines: @ns[i] for the task whose comm is COMM (-1: none). */
+/*
+ * "TID NS CPU COMM" lines: @ns[i] and @cpu[i] for the task whose comm is
+ * COMM (-1: none).
+ */
 static int read_snap(const char *dir, const char *file,
-		     const struct vm_guest *g, long long *ns, long *tid)
+		     const struct vm_guest *g, long long *ns, long *tid,
+		     int *cpu)
 {
 	char path[4400], comm[64];
 	char *text, *line, *save = NULL;
 	long long v;
 	long t;
-	int i, off;
+	int i, off, c;
 
-	for (i = 0; i < g->nr_tasks; i++)
+	for (i = 0; i < g->nr_tasks; i++) {
 		ns[i] = -1;
+		if (cpu)
+			cpu[i] = -1;
+	}
 	if (lsb_pathf(path, sizeof(path), "%s/%s", dir, file) < 0)
 		return -1;
 	text = lsb_read_file(path, NULL);
@@ -577,7 +615,7 @@ static int read_snap(const char *dir, const char *file,
 				strerror(errno));
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%ld %lld %n", &t, &v, &off) != 2)
+		if (sscanf(line, "%ld %lld %d %n", &t, &v, &c, &off) != 3)
 			continue;
 		snprintf(comm, sizeof(comm), "%s", line + off);
 		for (i = 0; i < g->nr_tasks; i++)
@@ -585,28 +623,43 @@ static int read_snap(const char *dir, const char *file,
 				ns[i] = v;
 				if (tid)
 					tid[i] = t;
+				if (cpu)
+					cpu[i] = c;
 			}
 	}
 	free(text);
 	return 0;
 }
 
+/* A vCPU as the topology's CPU (-1 stays). */
+static int topology_cpu(const struct vm_machine *m, int vcpu)
+{
+	int i;
+
+	for (i = 0; i < m->nr_cpus; i++)
+		if (m->guest_cpu[i] == vcpu)
+			return i;
+	return -1;
+}
+
 cJSON *vm_run_tasks(const char *dir, const struct vm_guest *g,
-		    double *window_ns)
+		    const struct vm_machine *m, double *window_ns)
 {
 	long long *a = calloc((size_t)g->nr_tasks + 1, sizeof(*a));
 	long long *z = calloc((size_t)g->nr_tasks + 1, sizeof(*z));
 	long *tid = calloc((size_t)g->nr_tasks + 1, sizeof(*tid));
+	int *cpu = calloc((size_t)g->nr_tasks + 1, sizeof(*cpu));
 	cJSON *arr = NULL, *o;
 	char buf[256], path[4400];
 	double up0 = 0, up1 = 0;
 	int i;
 
 	read_line(dir, "window", buf, sizeof(buf));
-	if (!a || !z || !tid || sscanf(buf, "%lf %lf", &up0, &up1) != 2 ||
-	    !(up1 > up0) || read_snap(dir, "start", g, a, tid) ||
-	    read_snap(dir, "end", g, z, NULL)) {
-		if (a && z && tid)
+	if (!a || !z || !tid || !cpu ||
+	    sscanf(buf, "%lf %lf", &up0, &up1) != 2 || !(up1 > up0) ||
+	    read_snap(dir, "start", g, a, tid, NULL) ||
+	    read_snap(dir, "end", g, z, NULL, cpu)) {
+		if (a && z && tid && cpu)
 			vm_error(-1, "'%s': no measured window in what the guest wrote",
 				 dir);
 		goto out;
@@ -624,6 +677,7 @@ cJSON *vm_run_tasks(const char *dir, const struct vm_guest *g,
 			cJSON_AddNumberToObject(o, "cpu_ns", (double)(z[i] - a[i]));
 		else
 			cJSON_AddNullToObject(o, "cpu_ns");
+		cJSON_AddNumberToObject(o, "cpu", topology_cpu(m, cpu[i]));
 		cJSON_AddStringToObject(o, "group", g->groups[i]);
 	}
 	if (lsb_pathf(path, sizeof(path), "%s/tasks.json", dir) < 0 ||
@@ -637,5 +691,6 @@ out:
 	free(a);
 	free(z);
 	free(tid);
+	free(cpu);
 	return arr;
 }

@@ -44,6 +44,9 @@ enum vm_accel {
 int vm_accel_parse(const char *name, enum vm_accel *out);
 const char *vm_accel_name(enum vm_accel a);
 
+/* The most vCPUs: vm.config's NR_CPUS. */
+#define VM_MAX_CPUS 64
+
 /**
  * struct vm_machine - QEMU's view of a topology
  * @args: QEMU's arguments for it (-smp; -object, -numa per node and
@@ -52,11 +55,18 @@ const char *vm_accel_name(enum vm_accel a);
  * @note: what is not mirrored but allowed ("" when nothing): the
  *	topology's idle states (the guest has no cpuidle driver)
  * @overflow: more arguments than @args holds
+ * @guest_cpu: the vCPU that plays the topology's CPU i (QEMU numbers
+ *	SMT siblings next to each other, Linux on x86 and the topologies'
+ *	shapes number them apart): workloads' CPU numbers go through it into
+ *	the guest, the guest's trace back through its inverse
+ * @renumbered: @guest_cpu is not the identity
  */
 struct vm_machine {
 	char args[4 + 3 * 64 + 2 * 64 * 63][80];
 	int nr_args;
 	int nr_cpus;
+	int guest_cpu[VM_MAX_CPUS];
+	int renumbered;
 	char note[256];
 	int overflow;
 };
@@ -78,6 +88,26 @@ struct vm_machine {
  */
 int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
 			     int memory_mb, char *err, size_t len);
+
+/* A growing text: @len bytes at @text (malloc()ed, NUL-terminated). */
+struct vm_text {
+	char *text;
+	size_t len, cap;
+};
+
+/**
+ * vm_trace_renumber() - a guest's ftrace text in the topology's numbering
+ * @m: the machine (its @guest_cpu)
+ * @text: the trace as the guest's tracefs wrote it, @len bytes
+ * @out: receives the same text with every CPU number the topology's: the
+ *	ring buffer's CPU of each event line (the first " [digits]"), the
+ *	"CPU:N" and "##### CPU N" notes, and the fields target_cpu,
+ *	orig_cpu, dest_cpu and cpu_id; widths kept where they fit
+ *
+ * Return: 0, or -1 when out of memory.
+ */
+int vm_trace_renumber(const struct vm_machine *m, const char *text,
+		      size_t len, struct vm_text *out);
 
 /**
  * struct vm_guest - what the guest runs, made from a workload
@@ -108,7 +138,8 @@ struct vm_guest {
  * @out: filled in; release with vm_guest_release()
  * @wl: the parsed workload (it must outlive @out)
  * @duration_ns: the measured window
- * @nr_cpus: the machine's CPUs (the trace buffer's size per CPU)
+ * @m: the machine (its CPU count sizes the trace buffers; CPU numbers go
+ *	into the guest through its @guest_cpu)
  * @err: receives what cannot run in the guest: the task, phase or group
  *	and the key (a distribution, a phase's taskgroup, fork, cpusets, ...)
  * @len: size of @err
@@ -126,7 +157,8 @@ struct vm_guest {
  * Return: 0, VM_EUSAGE with @err set, or VM_EIO (memory).
  */
 int vm_guest_new(struct vm_guest *out, const struct workload *wl,
-		 uint64_t duration_ns, int nr_cpus, char *err, size_t len);
+		 uint64_t duration_ns, const struct vm_machine *m, char *err,
+		 size_t len);
 void vm_guest_release(struct vm_guest *g);
 
 /**
@@ -265,13 +297,17 @@ int vm_boot_run(const struct vm_boot *b, double *boot_s, double *wall_s);
  * vm_run_tasks() - tasks.json of a run from the guest's schedstat reads
  * @dir: the run's directory (its start, end and window files)
  * @g: the guest (names and groups)
+ * @m: the machine (the CPU numbers back into the topology's)
  * @window_ns: receives the measured window
  *
- * Writes @dir/tasks.json: [{name, tid, cpu_ns, group}], cpu_ns over the
- * window (null when the thread had exited by its end). Return: a cJSON
- * array of the same (the caller frees it), or NULL with vm_last_error().
+ * Writes @dir/tasks.json: [{name, tid, cpu_ns, cpu, group}], cpu_ns over
+ * the window (null when the thread had exited by its end), cpu the one
+ * it last ran on at the window's end (/proc's stat, -1 when gone).
+ * Return: a cJSON array of the same (the caller frees it), or NULL with
+ * vm_last_error().
  */
 struct cJSON *vm_run_tasks(const char *dir, const struct vm_guest *g,
+			   const struct vm_machine *m,
 			   double *window_ns);
 
 const char *vm_last_error(void);
