@@ -36,6 +36,9 @@ static void usage(FILE *f, const char *argv0)
 "                       number of seconds (default: the rt-app file's\n"
 "                       global.duration, else 10s)\n"
 "  -s, --seed S         seed of every random choice (default 1)\n"
+"      --jitter F       vary each run event's work by up to +-F, uniformly,\n"
+"                       from the task's own seeded draws: a fraction 0-0.5\n"
+"                       or a percentage ('1%%'); default 0, exact\n"
 "      --trace FILE     write sched/idle events in ftrace text format\n"
 "      --json FILE      write the results as JSON ('-' for stdout)\n"
 "      --log FILE       write the kernel log\n"
@@ -365,6 +368,15 @@ static void sysevents_warn(const struct workload *wl,
 		first->planned_ns / 1e9, first->status);
 }
 
+/* @d as the results print it: "%.15g", or "%.17g" where that loses bits */
+static const char *exact(char *buf, size_t len, double d)
+{
+	snprintf(buf, len, "%.15g", d);
+	if (strtod(buf, NULL) != d)
+		snprintf(buf, len, "%.17g", d);
+	return buf;
+}
+
 /* Where a result came from, as the driver knows it. */
 struct run_meta {
 	const char *revision;
@@ -396,6 +408,9 @@ static cJSON *results_json(const struct sim_config *cfg,
 	/* a seed is any 64-bit integer: its digits, never a double's */
 	snprintf(seed, sizeof(seed), "%" PRIu64, cfg->seed);
 	cJSON_AddRawToObject(root, "seed", seed);
+	/* only when asked: runs without keep their bytes */
+	if (cfg->jitter > 0)
+		cJSON_AddNumberToObject(root, "jitter", cfg->jitter);
 	cJSON_AddNumberToObject(root, "duration_ns", (double)cfg->duration_ns);
 	cJSON_AddNumberToObject(root, "kernel_warnings", res->warnings);
 	if (res->warnings) {
@@ -486,6 +501,7 @@ int main(int argc, char **argv)
 		{ "cpuidle", required_argument, NULL, 'I' },
 		{ "cmdline", required_argument, NULL, 'B' },
 		{ "coverage", required_argument, NULL, 'O' },
+		{ "jitter", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -499,7 +515,7 @@ int main(int argc, char **argv)
 	static struct topology topo;
 	struct workload wl;
 	struct sim_result res;
-	char err[WORKLOAD_ERR_MAX];
+	char err[WORKLOAD_ERR_MAX], jitter[32];
 	int c, ret, duration_given = 0;
 
 	while ((c = getopt_long(argc, argv, "t:w:d:s:h", opts, NULL)) != -1) {
@@ -593,6 +609,13 @@ int main(int argc, char **argv)
 				return SIM_EXIT_USAGE;
 			}
 			break;
+		case 'Y':
+			if (sim_parse_jitter(&cfg.jitter, optarg)) {
+				fprintf(stderr, "error: --jitter '%s': %s\n",
+					optarg, SIM_JITTER_EXPECTED);
+				return SIM_EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
@@ -626,8 +649,12 @@ int main(int argc, char **argv)
 		cfg.log = open_out(log, "log");
 	if (cfg.trace && cfg.trace != stdout) {
 		fprintf(cfg.trace, "# tracer: nop\n#\n");
-		fprintf(cfg.trace, "# linsched: kernel %s, topology %s, workload %s, seed %" PRIu64 "\n",
+		fprintf(cfg.trace, "# linsched: kernel %s, topology %s, workload %s, seed %" PRIu64,
 			lk_version(), topo.name, wl.spec, cfg.seed);
+		if (cfg.jitter > 0)	/* as the results print it */
+			fprintf(cfg.trace, ", jitter %s",
+				exact(jitter, sizeof(jitter), cfg.jitter));
+		fputc('\n', cfg.trace);
 	}
 	ret = sim_run(&cfg, &res);
 	if (ret)

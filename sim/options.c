@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The simulator's option values: the duration, the frequency governor and
- * the idle governor. linsched-sim parses its command line with these, and
- * the host programs link this file too (libsim-host.a), so that a command
- * refuses what the simulator would refuse before it builds anything.
+ * The simulator's option values: the duration, the seed, the jitter, the
+ * frequency governor and the idle governor. linsched-sim parses its
+ * command line with these, and the host programs link this file too
+ * (libsim-host.a), so that a command refuses what the simulator would
+ * refuse before it builds anything.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +40,38 @@ int sim_parse_seed(uint64_t *out, const char *s)
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int sim_parse_jitter(double *out, const char *s)
+{
+	size_t digits = 0, dots = 0, len = strlen(s), i;
+	int percent = len && s[len - 1] == '%';
+	char *text;
+	double v;
+
+	/* plain decimal digits with one point at most, then maybe '%' */
+	for (i = 0; i < len - percent; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			digits++;
+		else if (s[i] == '.' && !dots)
+			dots++;
+		else
+			return -1;
+	}
+	if (!digits)
+		return -1;
+	/* "2.5%" is read as "2.5e-2": the double "0.025" reads as */
+	text = malloc(len + 4);
+	if (!text)
+		return -1;
+	snprintf(text, len + 4, "%.*s%s", (int)(len - percent), s,
+		 percent ? "e-2" : "");
+	v = strtod(text, NULL);
+	free(text);
+	if (!(v >= 0 && v <= SIM_JITTER_MAX))
 		return -1;
 	*out = v;
 	return 0;

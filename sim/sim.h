@@ -43,6 +43,9 @@ struct sim_config {
 				   latency (accounted in state 0) */
 	uint64_t window_ns;	/* the invariants' window (0: default) */
 	uint64_t starvation_ns;	/* and starvation bound (0: default) */
+	double jitter;		/* each run event's work times 1 + jitter x
+				   uniform(-1, 1] (the task's own draws);
+				   0: exact, and nothing drawn */
 };
 
 /* Who sets CPU frequencies (CPU types with OPPs; others run fixed). */
@@ -241,6 +244,10 @@ void sim_score_release(struct sim_score *s);
 #define SIM_CPUIDLE_EXPECTED "expected menu or poll"
 #define SIM_SEED_EXPECTED \
 	"expected a decimal integer from 0 to 18446744073709551615"
+/* holds a '%': print it with "%s", never as part of a format */
+#define SIM_JITTER_EXPECTED \
+	"expected a fraction 0-0.5 or a percentage 0-50%"
+#define SIM_JITTER_MAX 0.5
 
 /**
  * sim_parse_duration() - a duration of the command line: "10ms", "2s",
@@ -266,6 +273,18 @@ int sim_parse_duration(uint64_t *out, const char *s);
  * Return: 0, or -1 (@out untouched).
  */
 int sim_parse_seed(uint64_t *out, const char *s);
+
+/**
+ * sim_parse_jitter() - a --jitter of the command line
+ * @out: the fraction, 0 to SIM_JITTER_MAX
+ * @s: a decimal fraction ("0.01", ".5", "0") or a decimal percentage
+ *	("1%", "2.5%"), 0 to 0.5 or 0% to 50%, both inclusive; no sign, no
+ *	exponent, no blank, no "0x10", "nan" or "inf". A percentage is read
+ *	as its fraction's text would be ("1%" and "0.01" give one double)
+ *
+ * Return: 0, or -1 (@out untouched).
+ */
+int sim_parse_jitter(double *out, const char *s);
 
 /**
  * sim_parse_governor() - a frequency governor by name

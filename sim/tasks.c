@@ -208,6 +208,26 @@ static uint64_t draw(struct sim_task *t, const struct workload_dist *d)
 }
 
 /*
+ * A run event's work under --jitter F: times 1 + F(2u - 1), u uniform in
+ * (0, 1] from the task's own draws, rounded to ns, at least 1 ns. Real
+ * calibrated work never takes exactly as long twice (interrupts, caches):
+ * without it identical periodic tasks forked at one instant stay in
+ * lockstep for ever. Without jitter nothing is drawn, so that every other
+ * draw, and every result, stays as it was.
+ */
+static uint64_t jittered(struct sim_task *t, uint64_t work)
+{
+	double v;
+
+	if (!(sim.cfg->jitter > 0))
+		return work;
+	v = (double)work * (1.0 + sim.cfg->jitter * (2.0 * unit(t) - 1.0));
+	if (v >= 18446744073709551615.0)	/* 2^64: past any uint64_t */
+		return UINT64_MAX;
+	return v < 1.0 ? 1 : (uint64_t)(v + 0.5);
+}
+
+/*
  * Run until simulated time @until, then allow every CPU. Wall time, not
  * work: work at full capacity would stretch on a slower CPU.
  */
@@ -253,7 +273,7 @@ static void task_event(struct sim_task *t, const struct workload_event *e)
 {
 	switch (e->type) {
 	case WL_EV_RUN:
-		task_run(t, draw(t, &e->len));
+		task_run(t, jittered(t, draw(t, &e->len)));
 		break;
 	case WL_EV_RUNTIME:
 		task_run_until(t, sim.now + draw(t, &e->len));

@@ -46,6 +46,40 @@ static bool test_duration_refused(void)
 	return true;
 }
 
+static bool test_jitter(void)
+{
+	static const struct {
+		const char *text;
+		double v;
+	} good[] = {
+		{ "0", 0 }, { "0%", 0 }, { "0.0", 0 }, { "0.", 0 },
+		{ "0.01", 0.01 }, { "1%", 0.01 }, { ".5", 0.5 }, { "0.5", 0.5 },
+		{ "50%", 0.5 }, { "2.5%", 0.025 }, { "0.7%", 0.007 },
+		{ "5.%", 0.05 }, { "12.5%", 0.125 }, { "0.1", 0.1 },
+		{ "10%", 0.1 },
+	};
+	static const char *const bad[] = {
+		"", "%", ".", ".%", "2x", "-0.01", "+0.01", "0.51", "50.01%",
+		"1", "100%", "1e-2", "0x0.1", "nan", "inf", " 0.01", "0.01 ",
+		"1%%", "1 %", "0..1", "1.2.3", "%1", "0,01",
+	};
+	double v;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		v = -1;
+		ASSERT_EQ(sim_parse_jitter(&v, good[i].text), 0);
+		/* exactly the double of the fraction's text */
+		ASSERT_TRUE(v == good[i].v);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v = -1;
+		ASSERT_TRUE(sim_parse_jitter(&v, bad[i]));
+		ASSERT_TRUE(v == -1);	/* untouched */
+	}
+	return true;
+}
+
 static bool test_governors(void)
 {
 	ASSERT_EQ(sim_parse_governor("schedutil"), SIM_GOV_SCHEDUTIL);
@@ -61,10 +95,11 @@ static bool test_governors(void)
 
 int main(void)
 {
-	tap_plan(4);
+	tap_plan(5);
 	TEST(test_duration_units);
 	TEST(test_duration_bare_seconds);
 	TEST(test_duration_refused);
+	TEST(test_jitter);
 	TEST(test_governors);
 	return tap_done();
 }
