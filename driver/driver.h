@@ -187,6 +187,8 @@ int driver_run(const char *exe, char *const argv[], int timeout_s, int quiet);
  * @cpuidle: "menu" or "poll"; NULL: menu
  * @cmdline: boot parameters ("isolcpus=domain,3"), added to the
  *	topology's own; NULL: none
+ * @jitter: each run event's work varied by up to this fraction ("0.01",
+ *	"1%": sim_parse_jitter()); NULL: none, as "0"
  * @no_energy_model: keep the OPPs out of the kernel's energy model
  * @metrics: add the load-balance scores ("metrics")
  * @fatal_warnings: a kernel WARN ends the run as a crash
@@ -202,6 +204,7 @@ struct driver_run_spec {
 	const char *governor;
 	const char *cpuidle;
 	const char *cmdline;
+	const char *jitter;
 	int no_energy_model;
 	int metrics;
 	int fatal_warnings;
@@ -250,7 +253,9 @@ struct driver_result {
  * named), the simulator runtime, the workload's content (the file's bytes
  * for a file, else the spec), the topology's content (its canonical JSON),
  * the duration in ns, the seed, the governor, the cpuidle governor, the
- * energy model, --metrics and --fatal-warnings. A build failure is cached
+ * energy model, --metrics and --fatal-warnings, and only when given the
+ * boot parameters and a nonzero jitter (as a number: "1%" is "0.01"), so
+ * that the keys of runs without them stay. A build failure is cached
  * under the subset hash and the toolchain (the adapter's logic version and
  * files, the compiler), so it is found before anything is exported or
  * built. Skips (build failure, crash, hang or time-out) are results too,

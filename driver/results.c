@@ -146,7 +146,9 @@ static int toolchain_id(const struct driver_paths *p, char out[41])
 static char *run_key(const struct driver_revision *rev, const char *build,
 		     const char *runtime, const struct driver_run_spec *spec)
 {
-	char topo[41], dur[32] = "default", *wl = NULL, *key = NULL;
+	char topo[41], dur[32] = "default", jitter[48] = "", *wl = NULL;
+	char *key = NULL;
+	double f = 0;
 	uint64_t ns;
 
 	if (workload_id(spec->workload, &wl) || topology_id(spec->topology,
@@ -160,11 +162,19 @@ static char *run_key(const struct driver_revision *rev, const char *build,
 		}
 		snprintf(dur, sizeof(dur), "%llu", (unsigned long long)ns);
 	}
+	if (spec->jitter && sim_parse_jitter(&f, spec->jitter)) {
+		driver_set_error("--jitter '%s': %s", spec->jitter,
+				 SIM_JITTER_EXPECTED);
+		goto out;
+	}
+	/* a number, only when nonzero: the keys of runs without stay */
+	if (f > 0)
+		snprintf(jitter, sizeof(jitter), "jitter %.17g\n", f);
 	if (asprintf(&key,
 		     "lsbisect result\nsubset %s\nbuild %s\nruntime %s\n"
 		     "workload %s\ntopology %s\nduration %s\nseed %llu\n"
 		     "governor %s\ncpuidle %s\nenergy_model %d\nmetrics %d\n"
-		     "fatal_warnings %d\n%s%s%s",
+		     "fatal_warnings %d\n%s%s%s%s",
 		     rev->subset, build, runtime, wl, topo, dur, spec->seed,
 		     spec->governor ? spec->governor : "schedutil",
 		     spec->cpuidle ? spec->cpuidle : "menu",
@@ -173,7 +183,7 @@ static char *run_key(const struct driver_revision *rev, const char *build,
 		     /* only when given: the keys of runs without stay */
 		     spec->cmdline ? "cmdline " : "",
 		     spec->cmdline ? spec->cmdline : "",
-		     spec->cmdline ? "\n" : "") < 0) {
+		     spec->cmdline ? "\n" : "", jitter) < 0) {
 		key = NULL;
 		driver_set_error("out of memory");
 	}
@@ -529,6 +539,10 @@ static int run_sim(struct driver_result *out, const struct driver_paths *p,
 	if (spec->cmdline) {
 		args[n++] = "--cmdline";
 		args[n++] = (char *)spec->cmdline;
+	}
+	if (spec->jitter) {
+		args[n++] = "--jitter";
+		args[n++] = (char *)spec->jitter;
 	}
 	if (counts) {
 		args[n++] = "--coverage";

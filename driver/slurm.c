@@ -193,6 +193,7 @@ static char *units_text(const struct driver_paths *paths,
 		add_str(o, "governor", s->governor);
 		add_str(o, "cpuidle", s->cpuidle);
 		add_str(o, "cmdline", s->cmdline);
+		add_str(o, "jitter", s->jitter);
 		cJSON_AddNumberToObject(o, "no_energy_model", s->no_energy_model);
 		cJSON_AddNumberToObject(o, "metrics", s->metrics);
 		cJSON_AddNumberToObject(o, "fatal_warnings", s->fatal_warnings);
@@ -332,6 +333,7 @@ int driver_sweep_worker(const struct driver_paths *base, const char *dir,
 		s.governor = get_str(o, "governor");
 		s.cpuidle = get_str(o, "cpuidle");
 		s.cmdline = get_str(o, "cmdline");
+		s.jitter = get_str(o, "jitter");
 		s.no_energy_model = (int)get_num(o, "no_energy_model");
 		s.metrics = (int)get_num(o, "metrics");
 		s.fatal_warnings = (int)get_num(o, "fatal_warnings");
