@@ -163,6 +163,16 @@ int cmd_check_specs(const char **workload, const char *topology,
 int opt_cpuidle(const char *arg);
 
 /*
+ * The simulator's --jitter @arg, checked as linsched-sim checks it
+ * (sim_parse_jitter()): 0, or -1 after printing "error: --jitter 'x':
+ * expected ...". @canon (NULL: not wanted) receives the fraction as the
+ * results print it ("1%" and "0.01" both "0.01"; %.15g, %.17g where that
+ * loses bits), "" for zero: what a command records, so that one jitter
+ * in two spellings is one; @len is its size (32 holds any).
+ */
+int opt_jitter(const char *arg, char *canon, size_t len);
+
+/*
  * driver_prepare() with a progress line on a terminal ("preparing REV...",
  * erased after) and its error said on standard error: a driver_status.
  */

@@ -204,6 +204,25 @@ int opt_cpuidle(const char *arg)
 	return -1;
 }
 
+int opt_jitter(const char *arg, char *canon, size_t len)
+{
+	double f;
+
+	if (sim_parse_jitter(&f, arg)) {
+		fprintf(stderr, "error: --jitter '%s': %s\n", arg,
+			SIM_JITTER_EXPECTED);
+		return -1;
+	}
+	if (!canon)
+		return 0;
+	snprintf(canon, len, "%.15g", f);
+	if (strtod(canon, NULL) != f)
+		snprintf(canon, len, "%.17g", f);
+	if (!(f > 0))
+		*canon = '\0';
+	return 0;
+}
+
 /* The progress line while @name is prepared, on a terminal only. */
 static void preparing(const char *name)
 {

@@ -74,6 +74,10 @@ static const char usage_run[] =
 "                      of seconds (default: an rt-app file's\n"
 "                      global.duration, else 10s)\n"
 "  -s, --seed S        seed of every random choice (default 1)\n"
+"      --jitter F      vary each run event's work by up to +-F, uniformly,\n"
+"                      drawn from the seed: a fraction 0-0.5 or a\n"
+"                      percentage ('1%%'); default 0 (exact work: identical\n"
+"                      periodic tasks stay in lockstep)\n"
 "      --trace FILE    write sched and idle events in ftrace text format\n"
 "      --json FILE     write the results as JSON ('-': standard output)\n"
 "      --log FILE      write the kernel log\n"
@@ -265,7 +269,7 @@ static void summary(const char *json_path)
 /* linsched run's command line. */
 struct run_opts {
 	const char *repo, *workload, *topology, *governor, *cpuidle, *cmdline;
-	const char *duration, *seed, *trace, *json, *log;
+	const char *duration, *seed, *jitter, *trace, *json, *log;
 	const char *window, *starvation;
 	int jobs, verbose, timeout, fatal, quiet, metrics, no_em, check;
 };
@@ -281,6 +285,7 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 		return cmd_topology_arg(&o->topology);
 	case 'd': o->duration = arg; break;
 	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
+	case 'Y': o->jitter = arg; return opt_jitter(arg, NULL, 0);
 	case 'T': o->trace = arg; break;
 	case 'J': o->json = arg; break;
 	case 'L': o->log = arg; break;
@@ -314,6 +319,7 @@ static int run_args(char **args, int n, const struct run_opts *o,
 		{ "--topology", o->topology }, { "--workload", o->workload },
 		/* without --duration the simulator's: the workload's or 10s */
 		{ "--duration", o->duration }, { "--seed", o->seed },
+		{ "--jitter", o->jitter },
 		{ "--trace", o->trace }, { "--json", json }, { "--log", o->log },
 		{ "--cmdline", o->cmdline }, { "--window", o->window },
 		{ "--starvation", o->starvation },
@@ -451,6 +457,7 @@ static int cmd_run(int argc, char **argv)
 		{ "topology", required_argument, NULL, 't' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "jitter", required_argument, NULL, 'Y' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "json", required_argument, NULL, 'J' },
 		{ "log", required_argument, NULL, 'L' },
@@ -476,7 +483,7 @@ static int cmd_run(int argc, char **argv)
 		.repo = paths.repo, .seed = "1", .jobs = 2, .timeout = 600,
 		.metrics = 1,
 	};
-	char tmp_json[4200] = "", tmp_trace[4200] = "", *args[40];
+	char tmp_json[4200] = "", tmp_trace[4200] = "", *args[48];
 	const char *json;
 	struct driver_revision rev;
 	int c, ret;
