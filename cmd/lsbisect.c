@@ -78,6 +78,10 @@ ENGINE_USAGE
 "                      is a skip\n"
 "      --governor G, --cpuidle G, --no-energy-model, --fatal-warnings\n"
 "                      simulator options, as for 'linsched run'\n"
+"      --jitter F      vary each run event's work by up to +-F, from the\n"
+"                      seed (a fraction 0-0.5 or a percentage, '1%%'), as\n"
+"                      for 'linsched run': seeds differ in timing too;\n"
+"                      the log records it (default 0)\n"
 "      --repl          a Guile REPL with (lsbisect) and (lsbisect strategy)\n"
 "      --scheme FILE   evaluate FILE with those modules, then exit\n"
 "  -q, --quiet         no progress: a line redrawn on a terminal, else one\n"
@@ -237,6 +241,8 @@ static int linsched_beside(char *out, size_t len)
 struct bisect_opts {
 	const char *out_dir, *scheme;
 	const char *repo, *topology, *duration, *metric, *script;
+	const char *jitter;	/* as given; @jitter_canon its number */
+	char jitter_canon[32];
 	int repl, quiet, max_seeds, seeds, timeout, width;
 	double threshold;
 	struct driver_engine engine;
@@ -261,6 +267,7 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, 'O' },
 	{ "governor", required_argument, NULL, 'G' },
 	{ "cpuidle", required_argument, NULL, 'I' },
+	{ "jitter", required_argument, NULL, 'Y' },
 	{ "no-energy-model", no_argument, NULL, 'E' },
 	{ "fatal-warnings", no_argument, NULL, 'W' },
 	{ "repl", no_argument, NULL, 'P' },
@@ -354,6 +361,12 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 		case 'I':
 			cfg->run.cpuidle = optarg;
 			if (opt_cpuidle(optarg))
+				return 2;
+			break;
+		case 'Y':
+			o->jitter = optarg;
+			if (opt_jitter(optarg, o->jitter_canon,
+				       sizeof(o->jitter_canon)))
 				return 2;
 			break;
 		case 'E': cfg->run.no_energy_model = 1; break;
@@ -450,6 +463,9 @@ static int make_config(int argc, char **argv, const struct bisect_opts *o,
 		cfg->width = o->width;
 	if (o->timeout >= 0)
 		cfg->run.timeout_s = o->timeout;
+	/* as a number, none for zero: the log and the result keys agree */
+	if (o->jitter)
+		cfg->run.jitter = *o->jitter_canon ? o->jitter_canon : NULL;
 	if (o->max_seeds)
 		cfg->max_seeds = o->max_seeds;
 	else if (!cfg->max_seeds || o->seeds)

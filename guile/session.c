@@ -275,6 +275,9 @@ static cJSON *start_event(const struct session *s)
 				c->run.cpuidle ? c->run.cpuidle : "menu");
 	cJSON_AddBoolToObject(o, "energy_model", !c->run.no_energy_model);
 	cJSON_AddBoolToObject(o, "fatal_warnings", c->run.fatal_warnings);
+	/* a run without has none, as logs had before it */
+	if (c->run.jitter)
+		cJSON_AddStringToObject(o, "jitter", c->run.jitter);
 	cJSON_AddNumberToObject(o, "timeout_s", c->run.timeout_s);
 	cJSON_AddStringToObject(o, "metric", c->metric);
 	cJSON_AddNumberToObject(o, "threshold", c->threshold);
@@ -309,7 +312,7 @@ static int same_bisection(const cJSON *logged, const cJSON *now,
 		"good_commit", "bad_commit", "workload", "workload_hash",
 		"topology", "duration", "governor", "cpuidle", "energy_model",
 		"fatal_warnings", "metric", "threshold", "seeds", "max_seeds",
-		"first_parent", "instrument", "width",
+		"first_parent", "instrument", "width", "jitter",
 	};
 	size_t i;
 
@@ -1518,6 +1521,8 @@ int guile_config_from_log(struct guile_config *cfg, const char *log)
 	cfg->run.duration = cJSON_IsString(v) ? v->valuestring : NULL;
 	cfg->run.governor = str_of(o, "governor");
 	cfg->run.cpuidle = str_of(o, "cpuidle");
+	v = cJSON_GetObjectItemCaseSensitive(o, "jitter");
+	cfg->run.jitter = cJSON_IsString(v) ? v->valuestring : NULL;
 	cfg->run.no_energy_model = cJSON_IsFalse(
 		cJSON_GetObjectItemCaseSensitive(o, "energy_model"));
 	cfg->run.fatal_warnings = cJSON_IsTrue(
