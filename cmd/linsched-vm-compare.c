@@ -262,6 +262,7 @@ static int sim_side(const struct vm_cmp_in *in, struct rows *rs)
 		struct driver_run_spec spec = {
 			.workload = in->workload, .topology = in->topology_spec,
 			.duration = duration, .seed = seed, .metrics = 1,
+			.jitter = in->jitter,
 		};
 		struct driver_result res;
 		cJSON *j;
@@ -483,6 +484,9 @@ static cJSON *head(const struct vm_cmp_in *in, const cJSON *summary,
 	a = cJSON_AddArrayToObject(c, "seeds");
 	for (i = 1; i <= in->seeds; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber(i));
+	/* a comparison without has none, as before */
+	if (in->jitter)
+		cJSON_AddNumberToObject(c, "jitter", strtod(in->jitter, NULL));
 	cJSON_AddItemToObject(c, "vm_runs", cJSON_Duplicate(runs_ok, 1));
 	t = cJSON_AddObjectToObject(c, "tolerances");
 	for (i = 0; i < VM_CMP_NR_KINDS; i++) {
@@ -542,8 +546,9 @@ int vm_compare(const struct vm_cmp_in *in, cJSON **rows_out)
 		ret = 1;
 		goto out;
 	}
-	fprintf(stderr, "linsched vm: the simulator, seeds 1-%d...\n",
-		in->seeds);
+	fprintf(stderr, "linsched vm: the simulator, seeds 1-%d%s%s...\n",
+		in->seeds, in->jitter ? ", --jitter " : "",
+		in->jitter ? in->jitter : "");
 	ret = sim_side(in, &rs);
 	if (ret)
 		goto out;
@@ -567,9 +572,10 @@ int vm_compare(const struct vm_cmp_in *in, cJSON **rows_out)
 	cJSON_AddNumberToObject(c, "agree", agree);
 	cJSON_AddNumberToObject(c, "differ", differ);
 	cJSON_AddStringToObject(c, "verdict", differ ? "differ" : "agree");
-	printf("verdict: %s: %d of %d metrics agree (%d simulator seeds, %d boots)\n",
+	printf("verdict: %s: %d of %d metrics agree (%d simulator seeds%s%s, %d boots)\n",
 	       differ ? "differ" : "agree", agree, agree + differ, in->seeds,
-	       cJSON_GetArraySize(ok));
+	       in->jitter ? " with --jitter " : "",
+	       in->jitter ? in->jitter : "", cJSON_GetArraySize(ok));
 	snprintf(path, sizeof(path), "%s/compare.json", in->dir);
 	if (lsb_write_json(path, c)) {
 		fprintf(stderr, "error: cannot write '%s'\n", path);
@@ -590,7 +596,8 @@ out:
 /* ---- the realism report ---- */
 
 int vm_realism_md(const char *path, const char *rev, const char *topology,
-		  const char *const *names, cJSON *const *rows, int n)
+		  const char *jitter, const char *const *names,
+		  cJSON *const *rows, int n)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -605,6 +612,11 @@ int vm_realism_md(const char *path, const char *rev, const char *topology,
 		"median over its seeds against the VM's median and band over its boots\n"
 		"(`linsched vm --compare`; tolerances in README, \"Comparing\").\n\n",
 		rev, topology);
+	if (jitter)
+		fprintf(f, "The simulator ran with `--jitter %s`: each run event's work varied by\n"
+			"up to +-%g %%, uniformly, from the seed (without it identical periodic\n"
+			"tasks stay in lockstep).\n\n", jitter,
+			100 * strtod(jitter, NULL));
 	fprintf(f, "| workload | metric | %s: sim median | VM median | VM band | tolerance | verdict |\n",
 		rev);
 	fprintf(f, "|---|---|---:|---:|---:|---|---|\n");

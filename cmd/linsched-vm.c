@@ -76,6 +76,10 @@ static const char usage_vm[] =
 "                      in the band widened by the tolerance, else differ;\n"
 "                      writes DIR/compare.json and DIR/realism.md\n"
 "      --seeds N       the simulator's seeds (default: --runs, at least 3)\n"
+"      --jitter F      the simulator's runs with --jitter F (each run\n"
+"                      event's work varied by up to +-F: a fraction 0-0.5\n"
+"                      or a percentage, '1%'), recorded in compare.json\n"
+"                      and realism.md; default 0, exact\n"
 "      --tolerance K=V a kind's tolerance instead of the default (README,\n"
 "                      \"Comparing\"): share, conservation, fairness, latency\n"
 "                      (absolute: of a CPU, of CPU time, of the index, ns),\n"
@@ -100,6 +104,8 @@ struct vm_opts {
 	/* --compare */
 	int compare, seeds, no_boot;
 	int recalibrate;
+	const char *jitter;	/* as given; @jitter_canon its number */
+	char jitter_canon[32];
 	const char *workloads_file;
 	char **wls;		/* every --workload, then --workloads' */
 	int nr_wls;
@@ -107,7 +113,7 @@ struct vm_opts {
 };
 
 enum { OPT_COMPARE = 0x2000, OPT_SEEDS, OPT_TOLERANCE, OPT_NO_BOOT,
-       OPT_WORKLOADS, OPT_RECALIBRATE };
+       OPT_WORKLOADS, OPT_RECALIBRATE, OPT_JITTER };
 
 static int add_workload(struct vm_opts *o, const char *w)
 {
@@ -166,6 +172,10 @@ static int vm_option(struct vm_opts *o, int c, const char *arg)
 	case OPT_TOLERANCE: return vm_cmp_tolerance_arg(o->tol, arg);
 	case OPT_NO_BOOT: o->no_boot = 1; break;
 	case OPT_RECALIBRATE: o->recalibrate = 1; break;
+	case OPT_JITTER:
+		o->jitter = arg;
+		return opt_jitter(arg, o->jitter_canon,
+				  sizeof(o->jitter_canon));
 	case 't':
 		o->topology = arg;
 		return cmd_topology_arg(&o->topology);
@@ -494,6 +504,8 @@ static int compare_one(struct vm_opts *o, const char *rev,
 		.topology_spec = o->topology, .dir = o->out, .topo = t, .paths = paths,
 		.seeds = o->seeds ? o->seeds : o->runs > 3 ? o->runs : 3,
 		.jobs = o->jobs, .verbose = o->verbose, .tol = o->tol,
+		/* its number, none for zero: the result keys without it */
+		.jitter = *o->jitter_canon ? o->jitter_canon : NULL,
 	};
 	struct workload wl;
 	uint64_t window_ns;
@@ -576,7 +588,9 @@ static int compare_all(struct vm_opts *o, const char *rev, struct topology *t,
 			ret = st;
 	}
 	snprintf(path, sizeof(path), "%s/realism.md", dir);
-	if (vm_realism_md(path, rev, o->topology, names, rows, o->nr_wls))
+	if (vm_realism_md(path, rev, o->topology,
+			  *o->jitter_canon ? o->jitter_canon : NULL, names,
+			  rows, o->nr_wls))
 		ret = 1;
 out:
 	o->out = dir;
@@ -609,6 +623,7 @@ int cmd_vm(int argc, char **argv)
 		{ "no-boot", no_argument, NULL, OPT_NO_BOOT },
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
 		{ "recalibrate", no_argument, NULL, OPT_RECALIBRATE },
+		{ "jitter", required_argument, NULL, OPT_JITTER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -641,11 +656,12 @@ int cmd_vm(int argc, char **argv)
 		return 2;
 	}
 	if (!o.compare && (o.nr_wls > 1 || o.workloads_file || o.seeds ||
-			   o.no_boot || memcmp_tol(&o))) {
+			   o.no_boot || o.jitter || memcmp_tol(&o))) {
 		fprintf(stderr, "error: %s needs --compare\n",
 			o.nr_wls > 1 ? "more than one --workload" :
 			o.workloads_file ? "--workloads" : o.seeds ? "--seeds" :
-			o.no_boot ? "--no-boot" : "--tolerance");
+			o.no_boot ? "--no-boot" : o.jitter ? "--jitter" :
+			"--tolerance");
 		free_workloads(&o);
 		return 2;
 	}

@@ -51,10 +51,13 @@ struct vm_cmp_in {
 	const struct driver_paths *paths;
 	int seeds, jobs, verbose;
 	const struct vm_cmp_tol *tol;
+	const char *jitter;	/* the simulator's --jitter, as a number
+				   ("0.01"); NULL: none */
 };
 
 /*
- * vm_compare() - run the simulator for seeds 1..@in->seeds (cached),
+ * vm_compare() - run the simulator for seeds 1..@in->seeds (cached; with
+ * @in->jitter, recorded in compare.json),
  * score each ok boot of @in->dir (summary.json, run-N/trace.txt over the
  * measured window), print the table and write @in->dir/compare.json.
  * @rows: receives the comparison's metrics (a cJSON array, the caller's)
@@ -66,10 +69,12 @@ int vm_compare(const struct vm_cmp_in *in, struct cJSON **rows);
 
 /*
  * The realism report @path: a row per workload and metric, the fraction
- * of comparisons that agree. @names and @rows: @n workloads' comparisons.
- * Return 0, or 1 after the error.
+ * of comparisons that agree; its head says the simulator's @jitter (NULL:
+ * none). @names and @rows: @n workloads' comparisons. Return 0, or 1
+ * after the error.
  */
 int vm_realism_md(const char *path, const char *rev, const char *topology,
-		  const char *const *names, struct cJSON *const *rows, int n);
+		  const char *jitter, const char *const *names,
+		  struct cJSON *const *rows, int n);
 
 #endif
