@@ -215,9 +215,7 @@ int opt_jitter(const char *arg, char *canon, size_t len)
 	}
 	if (!canon)
 		return 0;
-	snprintf(canon, len, "%.15g", f);
-	if (strtod(canon, NULL) != f)
-		snprintf(canon, len, "%.17g", f);
+	lsb_json_number(canon, len, f);
 	if (!(f > 0))
 		*canon = '\0';
 	return 0;

@@ -127,6 +127,17 @@ struct cJSON;
  */
 char *lsb_json_print(const struct cJSON *json, int formatted);
 
+/**
+ * lsb_json_number() - a double as lsb_json_print() prints it
+ * @buf: receives the text (32 bytes hold any double)
+ * @size: size of @buf
+ * @d: the number
+ *
+ * Integers below 10^15 as their digits, else the shorter of %.15g and
+ * %.17g that strtod() reads back as @d.
+ */
+void lsb_json_number(char *buf, size_t size, double d);
+
 /*
  * Replace @path, as lsb_write_atomic() does, with @json as lsb_json_print()
  * prints it and a newline. Return 0, or -1 with errno set.

@@ -15,8 +15,7 @@
 /* a type bit cJSON does not use, marking the numbers made raw here */
 #define LSB_JSON_EXACT (1 << 14)
 
-/* @d as the shortest of %.15g and %.17g that strtod() reads back as @d */
-static void exact_number(char *buf, size_t size, double d)
+void lsb_json_number(char *buf, size_t size, double d)
 {
 	unsigned long long u;
 	char *p = buf + size;
@@ -55,7 +54,7 @@ static int json_exact(cJSON *item, int undo)
 		if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) ||
 		    (item->valuedouble == 0 && signbit(item->valuedouble)))
 			continue;
-		exact_number(buf, sizeof(buf), item->valuedouble);
+		lsb_json_number(buf, sizeof(buf), item->valuedouble);
 		item->valuestring = strdup(buf);
 		if (!item->valuestring)
 			return -1;

@@ -368,15 +368,6 @@ static void sysevents_warn(const struct workload *wl,
 		first->planned_ns / 1e9, first->status);
 }
 
-/* @d as the results print it: "%.15g", or "%.17g" where that loses bits */
-static const char *exact(char *buf, size_t len, double d)
-{
-	snprintf(buf, len, "%.15g", d);
-	if (strtod(buf, NULL) != d)
-		snprintf(buf, len, "%.17g", d);
-	return buf;
-}
-
 /* Where a result came from, as the driver knows it. */
 struct run_meta {
 	const char *revision;
@@ -651,9 +642,10 @@ int main(int argc, char **argv)
 		fprintf(cfg.trace, "# tracer: nop\n#\n");
 		fprintf(cfg.trace, "# linsched: kernel %s, topology %s, workload %s, seed %" PRIu64,
 			lk_version(), topo.name, wl.spec, cfg.seed);
-		if (cfg.jitter > 0)	/* as the results print it */
-			fprintf(cfg.trace, ", jitter %s",
-				exact(jitter, sizeof(jitter), cfg.jitter));
+		if (cfg.jitter > 0) {	/* as the results print it */
+			lsb_json_number(jitter, sizeof(jitter), cfg.jitter);
+			fprintf(cfg.trace, ", jitter %s", jitter);
+		}
 		fputc('\n', cfg.trace);
 	}
 	ret = sim_run(&cfg, &res);
