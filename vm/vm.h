@@ -78,10 +78,9 @@ struct vm_machine {
  * @memory_mb: the guest's memory (split among NUMA nodes)
  * @err: receives why QEMU cannot mirror it: asymmetric capacity, more
  *	than one OPP, a slower SMT sibling, more CPUs than the kernel's
- *	NR_CPUS, boot parameters, a numbering or shape QEMU does not make
- *	(its vCPUs go socket by socket, core by core, thread by thread, every
- *	socket alike, one last-level cache a socket, a NUMA node a range of
- *	whole sockets)
+ *	NR_CPUS, boot parameters, a shape QEMU does not make (every socket
+ *	alike, one last-level cache a socket, a NUMA node whole sockets);
+ *	any numbering is mapped onto QEMU's (@out->guest_cpu)
  * @len: size of @err
  *
  * Return: 0, or VM_EUSAGE with @err set.
