@@ -36,6 +36,10 @@ static const char *const lib_objects[] = {
 	"lib/llist.o", "lib/sort.o", "lib/once.o", "lib/math/int_pow.o",
 	"kernel/locking/spinlock.o", "kernel/time/time.o", "init/init_task.o",
 	"kernel/power/energy_model.o", "lib/bitmap-str.o",
+	/* the cpuidle core and governors; sysfs.c is the arch's stubs */
+	"drivers/cpuidle/cpuidle.o", "drivers/cpuidle/driver.o",
+	"drivers/cpuidle/governor.o", "drivers/cpuidle/governors/menu.o",
+	"drivers/cpuidle/governors/teo.o", "drivers/cpuidle/governors/ladder.o",
 };
 
 #define NR_LIB_OBJECTS (sizeof(lib_objects) / sizeof(lib_objects[0]))
