@@ -19,6 +19,8 @@
  * do nothing; so are the module parameters' ops (cpuidle.off,
  * cpuidle.governor: the arch sets param_governor itself).
  */
+#include <asm/linsched_adapter.h>
+#include <linux/cpu.h>
 #include <linux/cpuidle.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
@@ -37,7 +39,7 @@
 
 /* ---- drivers/cpuidle/sysfs.c: no sysfs here ---- */
 
-int cpuidle_add_interface(void)
+int cpuidle_add_interface(LINSCHED_CPUIDLE_IFACE_ARGS)
 {
 	return 0;
 }
