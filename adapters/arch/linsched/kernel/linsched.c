@@ -495,6 +495,10 @@ static void linsched_init_main(void *unused)
 	linsched_cpufreq_init(machine);
 #ifdef CONFIG_CPU_IDLE
 	linsched_cpuidle_init(machine);
+#else
+	if (machine->cpuidle[0])
+		panic("linsched: cpuidle governor '%s': this tree was built without drivers/cpuidle/ (a history made from an older subset.list)",
+		      machine->cpuidle);
 #endif
 	/*
 	 * The secondaries went idle before they had sched domains, so their
