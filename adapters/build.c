@@ -36,6 +36,10 @@ static const char *const lib_objects[] = {
 	"lib/llist.o", "lib/sort.o", "lib/once.o", "lib/math/int_pow.o",
 	"kernel/locking/spinlock.o", "kernel/time/time.o", "init/init_task.o",
 	"kernel/power/energy_model.o", "lib/bitmap-str.o",
+	/* the cpuidle core and governors; sysfs.c is the arch's stubs */
+	"drivers/cpuidle/cpuidle.o", "drivers/cpuidle/driver.o",
+	"drivers/cpuidle/governor.o", "drivers/cpuidle/governors/menu.o",
+	"drivers/cpuidle/governors/teo.o", "drivers/cpuidle/governors/ladder.o",
 };
 
 #define NR_LIB_OBJECTS (sizeof(lib_objects) / sizeof(lib_objects[0]))
@@ -452,15 +456,54 @@ static int make_in(const struct adapter_env *env, const char *tmp,
 	return adapter_run(NULL, log, env->verbose, argv);
 }
 
+/*
+ * A tree without drivers/cpuidle/'s code (a history made from an older
+ * subset.list: its Kconfig files are there, its C files not) is built
+ * without CPU_IDLE: the fragment with "CONFIG_CPU_IDLE=n" appended, in
+ * @tmp. Its idle loop then takes the no-driver branch, as before.
+ */
+static int config_fragment(const struct adapter_env *env, const char *tmp,
+			   char *out, size_t len)
+{
+	char path[4200], *text;
+	int ret;
+
+	lsb_pathf(out, len, "%s/linsched.config", env->share_dir);
+	lsb_pathf(path, sizeof(path), "%s/src/drivers/cpuidle/cpuidle.c", tmp);
+	if (exists(path))
+		return 0;
+	text = lsb_read_file(out, NULL);
+	if (!text)
+		return -1;
+	lsb_pathf(out, len, "%s/linsched.config", tmp);
+	{
+		FILE *f = fopen(out, "w");
+
+		if (!f) {
+			free(text);
+			return -1;
+		}
+		fputs(text, f);
+		fputs("# no drivers/cpuidle/ in this tree\nCONFIG_CPU_IDLE=n\n", f);
+		ret = fclose(f);
+	}
+	free(text);
+	return ret;
+}
+
 int adapter_kbuild_config(const struct adapter_env *env, const char *tmp,
 			  const char *log)
 {
-	char allconfig[4200];
+	char allconfig[4300], fragment[4200];
 	char *tail[] = { allconfig, "allnoconfig", NULL };
 
+	if (config_fragment(env, tmp, fragment, sizeof(fragment))) {
+		adapter_set_error("cannot write '%s'", fragment);
+		return ADAPTER_EIO;
+	}
 	/* -j: kconfig's conf is a dozen host objects, built before it runs */
-	lsb_pathf(allconfig, sizeof(allconfig),
-		  "KCONFIG_ALLCONFIG=%s/linsched.config", env->share_dir);
+	lsb_pathf(allconfig, sizeof(allconfig), "KCONFIG_ALLCONFIG=%s",
+		  fragment);
 	return make_in(env, tmp, log, tail) ? ADAPTER_EBUILD : 0;
 }
 

@@ -60,6 +60,7 @@ enum probe_id {
 	P_PREEMPT_LAZY,
 	P_HRES_KEY,
 	P_HRTICK_DEFERRED,
+	P_CPUIDLE_IFACE_DEV,
 	NR_PROBES
 };
 
@@ -225,6 +226,13 @@ static const struct probe probes[NR_PROBES] = {
 	[P_HRTICK_DEFERRED] = { "hrtick_rearm_deferred", "kernel/sched/features.h",
 		"^#ifdef CONFIG_HRTIMER_REARM_DEFERRED$",
 		"#define LINSCHED_HRTICK_AS_X86 1", NULL },
+	/* drivers/cpuidle/sysfs.c's, stubbed by the arch: 6.1 passes the
+	   CPU subsystem's root device, later none */
+	[P_CPUIDLE_IFACE_DEV] = { "cpuidle_add_interface(dev)",
+		"drivers/cpuidle/cpuidle.h",
+		"int cpuidle_add_interface\\(struct device \\*dev\\)",
+		"#define LINSCHED_CPUIDLE_IFACE_ARGS struct device *dev",
+		"#define LINSCHED_CPUIDLE_IFACE_ARGS void" },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

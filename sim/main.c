@@ -66,7 +66,9 @@ static void usage(FILE *f, const char *argv0)
 "      --cpuidle G      idle-state governor: menu (default: the deepest\n"
 "                       state the predicted idle time allows; its exit\n"
 "                       latency delays the wakeup) or poll (no idle\n"
-"                       states, no exit latency; counted as state 0)\n"
+"                       states, no exit latency; counted as state 0), or\n"
+"                       kernel:menu, kernel:teo, kernel:ladder (the\n"
+"                       revision's own cpuidle governor picks)\n"
 "      --cmdline S      boot parameters, given to the kernel's own handlers:\n"
 "                       isolcpus=[domain,managed_irq,]CPULIST (replaces\n"
 "                       the topology's \"cmdline\")\n"
@@ -594,6 +596,10 @@ int main(int argc, char **argv)
 			break;
 		case 'I':
 			cfg.idle_poll = sim_parse_cpuidle(optarg);
+			if (cfg.idle_poll == 2) {
+				cfg.idle_poll = 0;
+				cfg.idle_kernel = optarg + strlen("kernel:");
+			}
 			if (cfg.idle_poll < 0) {
 				fprintf(stderr, "error: --cpuidle '%s': "
 					SIM_CPUIDLE_EXPECTED "\n", optarg);

@@ -98,5 +98,8 @@ int sim_parse_cpuidle(const char *name)
 		return 0;
 	if (!strcmp(name, "poll"))
 		return 1;
+	if (!strcmp(name, "kernel:menu") || !strcmp(name, "kernel:teo") ||
+	    !strcmp(name, "kernel:ladder"))
+		return 2;
 	return -1;
 }

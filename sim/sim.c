@@ -571,6 +571,21 @@ static uint64_t next_timer(int cpu)
 	return next;
 }
 
+unsigned long long lh_next_timer(int cpu, int tick)
+{
+	const struct sim_cpu *c = &sim.cpu[cpu];
+	uint64_t next = UINT64_MAX;
+	size_t i;
+
+	if (tick)
+		return next_timer(cpu);
+	for (i = 0; i < c->q.n; i++)
+		if (c->q.ent[i].ev->type == SIM_EV_TIMER &&
+		    c->q.ent[i].time < next)
+			next = c->q.ent[i].time;
+	return next;
+}
+
 int lh_cpu_idle(int cpu, int state)
 {
 	struct sim_cpu *c = &sim.cpu[cpu];
@@ -585,6 +600,10 @@ int lh_cpu_idle(int cpu, int state)
 		c->idle_since = sim.now;
 		if (sim.cfg->idle_poll || !type->nr_states) {
 			c->state = -1;
+		} else if (sim.cfg->idle_kernel) {
+			/* the state the revision's governor entered */
+			c->state = state < type->nr_states ? state :
+							     type->nr_states - 1;
 		} else {
 			next = next_timer(cpu);
 			c->state = sim_idle_select(&c->gov, type,
@@ -1047,9 +1066,26 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 			machine.type[i].opp[k].power_uw =
 				(unsigned long)(ty->opps[k].power_mw * 1000 + 0.5);
 		}
+		machine.type[i].nr_idle_states =
+			ty->nr_states < LINSCHED_MAX_IDLE_STATES ?
+			ty->nr_states : LINSCHED_MAX_IDLE_STATES;
+		for (k = 0; k < machine.type[i].nr_idle_states; k++) {
+			struct linsched_idle_state *d = &machine.type[i].idle[k];
+
+			snprintf(d->name, sizeof(d->name), "%s",
+				 ty->states[k].name);
+			d->exit_latency_ns = ty->states[k].exit_latency_ns;
+			d->target_residency_ns =
+				ty->states[k].target_residency_ns;
+			d->power_uw = (unsigned long)(ty->states[k].power_mw *
+						      1000 + 0.5);
+		}
 	}
 	machine.governor = cfg->governor;
 	machine.energy_model = cfg->energy_model;
+	if (cfg->idle_kernel && !cfg->idle_poll)
+		snprintf(machine.cpuidle, sizeof(machine.cpuidle), "%s",
+			 cfg->idle_kernel);
 	snprintf(machine.cmdline, sizeof(machine.cmdline), "%s",
 		 cfg->topo->cmdline);
 	machine.nr_cpus = sim.nr_cpus;

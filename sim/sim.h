@@ -41,6 +41,9 @@ struct sim_config {
 	int energy_model;	/* register the OPPs as the kernel's EM */
 	int idle_poll;		/* idle CPUs poll: no idle states, no exit
 				   latency (accounted in state 0) */
+	const char *idle_kernel;	/* the revision's cpuidle governor
+					   picks ("menu", "teo", "ladder"),
+					   or NULL: sim/idle.c does */
 	uint64_t window_ns;	/* the invariants' window (0: default) */
 	uint64_t starvation_ns;	/* and starvation bound (0: default) */
 	double jitter;		/* each run event's work times 1 + jitter x
@@ -241,7 +244,8 @@ void sim_score_release(struct sim_score *s);
 #define SIM_DURATION_EXPECTED \
 	"expected a positive duration such as 10s, 500ms or 2 (seconds)"
 #define SIM_GOVERNOR_EXPECTED "expected schedutil, performance or powersave"
-#define SIM_CPUIDLE_EXPECTED "expected menu or poll"
+#define SIM_CPUIDLE_EXPECTED \
+	"expected menu, poll, kernel:menu, kernel:teo or kernel:ladder"
 #define SIM_SEED_EXPECTED \
 	"expected a decimal integer from 0 to 18446744073709551615"
 /* holds a '%': print it with "%s", never as part of a format */
@@ -296,9 +300,11 @@ int sim_parse_governor(const char *name);
 
 /**
  * sim_parse_cpuidle() - an idle-state governor by name
- * @name: menu or poll
+ * @name: menu or poll, or kernel:menu, kernel:teo, kernel:ladder (the
+ *        revision's own cpuidle governor, through the arch's driver)
  *
- * Return: 0 for menu, 1 for poll (struct sim_config's idle_poll), or -1.
+ * Return: 0 for menu, 1 for poll (struct sim_config's idle_poll), 2 for
+ * a kernel governor (its name after "kernel:"), or -1.
  */
 int sim_parse_cpuidle(const char *name);
 

@@ -106,6 +106,12 @@ int lk_needs_resume(int cpu)
 /* Halt: wait for the next interrupt, with interrupts enabled. */
 void arch_cpu_idle(void)
 {
+#ifdef CONFIG_CPU_IDLE
+	/* default_idle_call(): cpuidle_idle_call()'s branch without a driver */
+	WARN_ONCE(cpumask_test_cpu(linsched_cpu, &linsched_cpuidle_cpus),
+		  "linsched: CPU %d halts without cpuidle, with a driver registered",
+		  linsched_cpu);
+#endif
 	raw_local_irq_enable();
 	linsched_yield();
 }
@@ -487,6 +493,13 @@ static void linsched_init_main(void *unused)
 	sched_init_smp();
 	linsched_fair_servers_start();
 	linsched_cpufreq_init(machine);
+#ifdef CONFIG_CPU_IDLE
+	linsched_cpuidle_init(machine);
+#else
+	if (machine->cpuidle[0])
+		panic("linsched: cpuidle governor '%s': this tree was built without drivers/cpuidle/ (a history made from an older subset.list)",
+		      machine->cpuidle);
+#endif
 	/*
 	 * The secondaries went idle before they had sched domains, so their
 	 * stopped ticks never entered nohz balancing (on_null_domain). Real

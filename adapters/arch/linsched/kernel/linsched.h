@@ -72,6 +72,10 @@ void linsched_trace_init(void);
 /* an event of the kernel's own in the trace, from the current task */
 __printf(2, 3) void linsched_trace(const char *event, const char *fmt, ...);
 
+/* cpuidle.c */
+void linsched_cpuidle_init(const struct linsched_machine *m);
+extern struct cpumask linsched_cpuidle_cpus;
+
 /* cgroup.c */
 void linsched_cgroup_init(void);
 void linsched_cgroup_fork(struct task_struct *p);

@@ -129,6 +129,9 @@ void linsched_tick_cpu_up(int cpu)
 
 /* ---- NO_HZ idle: the tick stops on an idle CPU and restarts on exit ---- */
 
+/* nohz=on: read by the ladder cpuidle governor */
+bool tick_nohz_enabled __read_mostly = true;
+
 void tick_nohz_idle_enter(void)
 {
 	in_idle[smp_processor_id()] = true;

@@ -33,6 +33,10 @@ LINSCHED_UNREACHED(trace_print_symbols_seq)
 LINSCHED_UNREACHED(trace_event_printf)
 LINSCHED_UNREACHED(trace_output_call)
 LINSCHED_UNREACHED(cpufreq_driver_adjust_perf)
+/* cpuidle: broadcast timers (no state has CPUIDLE_FLAG_TIMER_STOP and no
+   driver a bctimer) */
+LINSCHED_UNREACHED(tick_broadcast_oneshot_control)
+LINSCHED_UNREACHED(on_each_cpu_cond_mask)
 /* 7.x's housekeeping_update(), for cpuset's isolated partitions (no cpuset) */
 LINSCHED_UNREACHED(kthreads_update_housekeeping)
 LINSCHED_UNREACHED(tmigr_isolated_exclude_cpumask)

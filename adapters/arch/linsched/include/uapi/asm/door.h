@@ -22,11 +22,12 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	7
+#define LINSCHED_DOOR_VERSION	8
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
 #define LINSCHED_MAX_OPPS	32
+#define LINSCHED_MAX_IDLE_STATES 10	/* the kernel's CPUIDLE_STATE_MAX */
 #define LINSCHED_CGROUP_PATH_MAX 256
 
 /*
@@ -79,9 +80,19 @@ struct linsched_opp {
 	unsigned long power_uw;	/* busy power at this frequency */
 };
 
+/* An idle state, as the arch's cpuidle driver gives it to the kernel. */
+struct linsched_idle_state {
+	char name[16];
+	unsigned long long exit_latency_ns;
+	unsigned long long target_residency_ns;
+	unsigned long power_uw;
+};
+
 struct linsched_cpu_type {
 	int nr_opps;		/* 0: a fixed frequency, no cpufreq */
 	struct linsched_opp opp[LINSCHED_MAX_OPPS];	/* ascending */
+	int nr_idle_states;	/* by ascending target residency */
+	struct linsched_idle_state idle[LINSCHED_MAX_IDLE_STATES];
 };
 
 /* Who sets the frequency of CPUs with OPPs. */
@@ -100,6 +111,13 @@ struct linsched_machine {
 	struct linsched_cpu_type type[LINSCHED_MAX_TYPES];
 	enum linsched_governor governor;
 	int energy_model;	/* register each policy's OPPs as its EM */
+	/*
+	 * The revision's cpuidle governor that picks idle states ("menu",
+	 * "teo", "ladder"): the arch registers a cpuidle driver per CPU type
+	 * with the type's idle states, and lh_cpu_idle() is told the state
+	 * the kernel entered. Empty: no driver, the simulator picks.
+	 */
+	char cpuidle[16];
 	/*
 	 * Boot parameters, "isolcpus=domain,3 ...": each is given to the
 	 * kernel's own __setup() handler at boot, as start_kernel's
@@ -194,8 +212,16 @@ unsigned long long lh_random(void);
  * The idle loop of cpu is about to halt (state >= 0) or has woken (-1).
  * On halting, the simulator's idle governor picks the idle state (whose
  * exit latency will delay the wakeup) and returns its index; else -1.
+ * With machine.cpuidle set, state is the index the kernel's cpuidle
+ * governor chose and entered, and the simulator takes it.
  */
 int lh_cpu_idle(int cpu, int state);
+/*
+ * When cpu's next timer event comes (absolute ns, ~0ULL if none): with
+ * tick != 0 its periodic tick counts too (if running), else only its
+ * hrtimers do. The arch's tick_nohz_get_sleep_length() reads it.
+ */
+unsigned long long lh_next_timer(int cpu, int tick);
 /* The frequency of cpu is now khz (one of its type's OPPs). */
 void lh_cpufreq(int cpu, unsigned long khz);
 /* Boot finished: the simulator creates its tasks now, from init (pid 1). */

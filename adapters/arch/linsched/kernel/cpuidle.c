@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The cpuidle driver of the simulated machine: one per CPU type, its
+ * states the topology's idle states, so that the revision's own core
+ * (drivers/cpuidle/cpuidle.c, driver.c, governor.c) and governor (menu,
+ * teo, ladder: "cpuidle.governor=", as machine->cpuidle says) choose
+ * the state and the tick-stop; kernel/sched/idle.c then takes its
+ * governor branch instead of default_idle_call(). The state entered is
+ * told to the simulator through the cpu_idle tracepoint (trace.c), which
+ * cpuidle_enter_state() fires with the index before ->enter().
+ *
+ * What the core and governors read around them: the next timer events
+ * (tick_nohz_get_sleep_length(), tick_nohz_get_next_hrtimer(): the
+ * simulator's queue through lh_next_timer()), the CPU latency QoS (no
+ * request is ever made here: the default, below; kernel/power/qos.c
+ * compiles but wants notifier chains and a misc device), local_clock()
+ * (sched_clock here) and nr_iowait_cpu() (kernel/sched/core.c).
+ * drivers/cpuidle/sysfs.c is not built: its entry points are below and
+ * do nothing; so are the module parameters' ops (cpuidle.off,
+ * cpuidle.governor: the arch sets param_governor itself).
+ */
+#include <asm/linsched_adapter.h>
+#include <linux/cpu.h>
+#include <linux/cpuidle.h>
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/pm_qos.h>
+#include <linux/smp.h>
+#include <linux/tick.h>
+#include <linux/sched.h>
+#include <linux/sched/idle.h>
+#include <linux/interrupt.h>
+
+#include "../../../drivers/cpuidle/cpuidle.h"
+#include "linsched.h"
+
+/* ---- drivers/cpuidle/sysfs.c: no sysfs here ---- */
+
+int cpuidle_add_interface(LINSCHED_CPUIDLE_IFACE_ARGS)
+{
+	return 0;
+}
+
+void cpuidle_remove_interface(struct device *dev)
+{
+}
+
+int cpuidle_add_device_sysfs(struct cpuidle_device *device)
+{
+	return 0;
+}
+
+void cpuidle_remove_device_sysfs(struct cpuidle_device *device)
+{
+}
+
+int cpuidle_add_sysfs(struct cpuidle_device *dev)
+{
+	return 0;
+}
+
+void cpuidle_remove_sysfs(struct cpuidle_device *dev)
+{
+}
+
+/* cpuidle.c's module_param()s: nothing parses them here */
+const struct kernel_param_ops param_ops_int;
+const struct kernel_param_ops param_ops_string;
+
+/* kernel/power/qos.c's, with no request: the default limit */
+s32 cpu_latency_qos_limit(void)
+{
+	return PM_QOS_CPU_LATENCY_DEFAULT_VALUE;
+}
+
+/* kernel/smp.c's: the core kicks idle CPUs when it pauses or switches */
+void wake_up_all_idle_cpus(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		preempt_disable();
+		if (cpu != smp_processor_id() && cpu_online(cpu))
+			wake_up_if_idle(cpu);
+		preempt_enable();
+	}
+}
+
+/* ---- what the governors ask of NO_HZ ---- */
+
+static ktime_t linsched_until(unsigned long long when)
+{
+	u64 now = lh_now();
+
+	if (when == ~0ULL)
+		return KTIME_MAX;
+	return when > now ? (ktime_t)(when - now) : 0;
+}
+
+/*
+ * As kernel/time/tick-sched.c's: @delta_next gets the time to the next
+ * event of the CPU's clock event device (the tick while it runs, or an
+ * hrtimer), the return value the time to the next timer if the tick were
+ * stopped (the hrtimers: there is no timer wheel here); when the tick
+ * cannot be stopped, the same as @delta_next.
+ */
+ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next)
+{
+	int cpu = smp_processor_id();
+
+	*delta_next = linsched_until(lh_next_timer(cpu, 1));
+	if (need_resched() || local_softirq_pending())
+		return *delta_next;
+	return linsched_until(lh_next_timer(cpu, 0));
+}
+
+ktime_t tick_nohz_get_next_hrtimer(void)
+{
+	unsigned long long next = lh_next_timer(smp_processor_id(), 1);
+
+	return next == ~0ULL ? KTIME_MAX : (ktime_t)next;
+}
+
+/* ---- the driver ---- */
+
+/* Halt as arch_cpu_idle() does; called and returning with IRQs off. */
+static int __cpuidle linsched_idle_enter(struct cpuidle_device *dev,
+					 struct cpuidle_driver *drv, int index)
+{
+	raw_local_irq_enable();
+	linsched_yield();
+	raw_local_irq_disable();
+	return index;
+}
+
+static struct cpuidle_driver linsched_idle_drivers[LINSCHED_MAX_TYPES];
+/* CPUs whose idle loop must take cpuidle's governor branch from now on */
+struct cpumask linsched_cpuidle_cpus;
+static struct cpumask linsched_idle_masks[LINSCHED_MAX_TYPES];
+
+/* The linker script bounds drivers/cpuidle's initcalls. */
+extern initcall_entry_t __linsched_cpuidle_initcall_start[];
+extern initcall_entry_t __linsched_cpuidle_initcall_end[];
+
+void linsched_cpuidle_init(const struct linsched_machine *m)
+{
+	initcall_entry_t *fn;
+	int cpu, t, k, ret;
+
+	/* "cpuidle.governor=": the core switches to it as it registers */
+	strscpy(param_governor, m->cpuidle, CPUIDLE_NAME_LEN);
+	for (fn = __linsched_cpuidle_initcall_start;
+	     fn < __linsched_cpuidle_initcall_end; fn++)
+		initcall_from_entry(fn)();
+	if (!m->cpuidle[0])
+		return;		/* no driver: the simulator's governor */
+	if (!cpuidle_curr_governor ||
+	    strncmp(cpuidle_curr_governor->name, m->cpuidle, CPUIDLE_NAME_LEN))
+		panic("linsched: cpuidle governor '%s' is not in this revision",
+		      m->cpuidle);
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		cpumask_set_cpu(cpu, &linsched_idle_masks[m->cpu[cpu].type]);
+	for (t = 0; t < m->nr_types; t++) {
+		const struct linsched_cpu_type *ty = &m->type[t];
+		struct cpuidle_driver *drv = &linsched_idle_drivers[t];
+
+		if (!ty->nr_idle_states ||
+		    cpumask_empty(&linsched_idle_masks[t]))
+			continue;
+		drv->name = "linsched_idle";
+		drv->owner = THIS_MODULE;
+		drv->cpumask = &linsched_idle_masks[t];
+		drv->state_count = min(ty->nr_idle_states, CPUIDLE_STATE_MAX);
+		for (k = 0; k < drv->state_count; k++) {
+			struct cpuidle_state *s = &drv->states[k];
+
+			strscpy(s->name, ty->idle[k].name, CPUIDLE_NAME_LEN);
+			strscpy(s->desc, ty->idle[k].name, CPUIDLE_DESC_LEN);
+			/* the _ns fields, with the us ones 0: exact */
+			s->exit_latency_ns = ty->idle[k].exit_latency_ns;
+			s->target_residency_ns = ty->idle[k].target_residency_ns;
+			s->power_usage = ty->idle[k].power_uw / 1000;
+			s->enter = linsched_idle_enter;
+		}
+		ret = cpuidle_register(drv, NULL);
+		if (ret)
+			panic("linsched: cpuidle driver of CPU type %d: error %d",
+			      t, ret);
+		pr_info("linsched: cpuidle driver for CPU type %d (%u CPUs): %d states, governor %s\n",
+			t, cpumask_weight(drv->cpumask), drv->state_count,
+			cpuidle_curr_governor->name);
+		if (drv->state_count > 1)
+			cpumask_or(&linsched_cpuidle_cpus,
+				   &linsched_cpuidle_cpus, drv->cpumask);
+	}
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The revision's own cpuidle (issue 27, prototype): drivers/cpuidle's core
+# and governors, through the arch's driver with the topology's states
+# (--cpuidle kernel:GOV). On each test release whose tree has
+# drivers/cpuidle/ (a history made from today's subset.list):
+# - the idle loop takes cpuidle's governor branch, never the no-driver
+#   default_idle_call() (the arch WARNs there; --fatal-warnings);
+# - on a C1/C6 machine, 20 ms idle periods go to C6 and, under menu,
+#   200 us ones to C1; teo agrees on the long ones;
+# - the suite's periodic-d5-p1ms-x1.0-cpus on quad-smt costs what a
+#   kernel without the got_tick no-driver artefact costs (~2.4 J in 2 s),
+#   not the 6.2 J of the simulator's own governor on the no-driver branch.
+. "$(dirname "$0")/lib.sh"
+
+revs=
+for rev in $TEST_RELEASES; do
+	git -C "$LSBISECT_REPO" cat-file -e "$rev:drivers/cpuidle/cpuidle.c" 2>/dev/null &&
+		revs="$revs $rev"
+done
+[ -n "$revs" ] || skip_all "no test release in $LSBISECT_REPO has drivers/cpuidle/ (history from an older subset.list)"
+plan $((5 * $(set -- $revs; echo $#)))
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/c1c6.json" <<'EOF'
+{
+	"name": "c1c6",
+	"cpu_types": {
+		"core": {
+			"capacity": 1024,
+			"idle_states": [
+				{"name": "C1", "exit_latency_us": 2, "target_residency_us": 2, "power_mw": 500},
+				{"name": "C6", "exit_latency_us": 100, "target_residency_us": 800, "power_mw": 10}
+			],
+			"opps": [{"khz": 2000000, "capacity": 1024, "power_mw": 2000}]
+		}
+	},
+	"cpus": [{"id": 0, "type": "core", "core": 0}, {"id": 1, "type": "core", "core": 1},
+		 {"id": 2, "type": "core", "core": 2}, {"id": 3, "type": "core", "core": 3}]
+}
+EOF
+"$LINSCHED" suite write "$tmp/suite" --topology quad-smt --match periodic-d5-p1ms-x1.0-cpus >/dev/null
+share() {	# FILE STATE: the share of idle time in STATE over all CPUs
+	json "$1" "sum(c.get(a[0], 0) for c in r['power']['idle_residency'].values()) / sum(sum(c.values()) for c in r['power']['idle_residency'].values())" "$2"
+}
+
+for rev in $revs; do
+	for gov in menu teo; do
+		"$LINSCHED" run "$rev" --topology "$tmp/c1c6.json" --cpuidle kernel:$gov \
+			--workload 'periodic*4:run=50us:sleep=20ms' --duration 2s \
+			--fatal-warnings --json "$tmp/long.json" --quiet
+		s=$(share "$tmp/long.json" C6)
+		within "$s" 0.95 1
+		ok $? "$rev: kernel:$gov puts 20 ms idle periods in C6 ($s of idle time)"
+	done
+	"$LINSCHED" run "$rev" --topology "$tmp/c1c6.json" --cpuidle kernel:menu \
+		--workload 'periodic*4:run=50us:sleep=200us' --duration 2s \
+		--fatal-warnings --json "$tmp/short.json" --quiet
+	s=$(share "$tmp/short.json" C1)
+	within "$s" 0.95 1
+	ok $? "$rev: kernel:menu puts 200 us idle periods in C1 ($s of idle time)"
+
+	"$LINSCHED" run "$rev" --topology quad-smt --cpuidle kernel:menu \
+		--workload "$tmp/suite/periodic-d5-p1ms-x1.0-cpus.json" --duration 2s \
+		--fatal-warnings --json "$tmp/d5.json" --quiet
+	ok $? "$rev: kernel:menu never halts through the no-driver branch (--fatal-warnings)"
+	e=$(json "$tmp/d5.json" "r['power']['energy_j']")
+	diag "$rev: periodic-d5-p1ms-x1.0-cpus on quad-smt, kernel:menu: $e J"
+	within "$e" 2 3.6
+	ok $? "$rev: periodic-d5-p1ms-x1.0-cpus under the revision's menu: $e J, not the no-driver branch's 6.2 J"
+done
+test_done
