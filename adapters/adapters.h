@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 /* Bumped when the adapter logic (not its data files) changes. */
-#define ADAPTER_LOGIC_VERSION 3
+#define ADAPTER_LOGIC_VERSION 4
 
 /**
  * enum adapter_error - failures the callers act on

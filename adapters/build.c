@@ -565,6 +565,27 @@ static int kbuild(const struct adapter_env *env, const char *tmp,
 	return ret ? ret : adapter_kbuild_make(env, tmp, log);
 }
 
+/*
+ * drivers/cpuidle/'s objects belong to a build configured with CPU_IDLE
+ * only: a build reused from a donor that had them (adapters/reuse.c) may
+ * still hold its stale ones after its configuration turned CPU_IDLE off.
+ */
+static int object_configured(const char *o, const char *obj)
+{
+	static const char want[] = "\nCONFIG_CPU_IDLE=y\n";
+	char path[4200], *text;
+	int ret;
+
+	if (strncmp(obj, "drivers/cpuidle/", 16))
+		return 1;
+	lsb_pathf(path, sizeof(path), "%s/include/config/auto.conf", o);
+	text = lsb_read_file(path, NULL);
+	ret = text && (strstr(text, want) ||
+		       !strncmp(text, want + 1, sizeof(want) - 2));
+	free(text);
+	return ret;
+}
+
 int adapter_link(const struct adapter_env *env, const char *dir,
 		 const char *log)
 {
@@ -593,7 +614,7 @@ int adapter_link(const struct adapter_env *env, const char *dir,
 	argv[n++] = "-Wl,--no-whole-archive";
 	for (i = 0; i < NR_LIB_OBJECTS; i++) {
 		lsb_pathf(objs[i], sizeof(objs[i]), "%s/%s", o, lib_objects[i]);
-		if (exists(objs[i]))
+		if (exists(objs[i]) && object_configured(o, lib_objects[i]))
 			argv[n++] = objs[i];
 	}
 	argv[n++] = libsim;

@@ -526,11 +526,15 @@ static int shapes_build(const char *path)
 	       !strncmp(path, "arch/", 5) || !strncmp(path, "tools/", 6);
 }
 
-/* Files that can change what allnoconfig makes of the tree. */
+/*
+ * Files that can change what allnoconfig makes of the tree; cpuidle.c's
+ * presence decides CPU_IDLE (adapter_kbuild_config()).
+ */
 static int shapes_config(const char *path)
 {
 	return !strncmp(base_name(path), "Kconfig", 7) ||
-	       !strncmp(path, "scripts/", 8) || !strcmp(path, "Makefile");
+	       !strncmp(path, "scripts/", 8) || !strcmp(path, "Makefile") ||
+	       !strcmp(path, "drivers/cpuidle/cpuidle.c");
 }
 
 static int reads(const struct target *t, const char *path, int by_name)

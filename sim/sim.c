@@ -1130,6 +1130,11 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 			lk_door_version(), LINSCHED_DOOR_VERSION);
 		return -1;
 	}
+	if (machine.cpuidle[0] && !lk_cpuidle()) {
+		fprintf(stderr, "error: --cpuidle kernel:%s: this tree was built without drivers/cpuidle/ (a history made from an older subset.list: 'linsched kernels' makes it again)\n",
+			machine.cpuidle);
+		return -1;
+	}
 	if (lk_boot(&machine)) {
 		fprintf(stderr, "error: topology '%s': %d CPUs, but this kernel was built for at most %d\n",
 			cfg->topo->name, sim.nr_cpus, lk_max_cpus());

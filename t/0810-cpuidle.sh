@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The revision's own cpuidle (issue 27, prototype): drivers/cpuidle's core
+# The revision's own cpuidle (issue 27, first step): drivers/cpuidle's core
 # and governors, through the arch's driver with the topology's states
 # (--cpuidle kernel:GOV). On each test release whose tree has
 # drivers/cpuidle/ (a history made from today's subset.list):
@@ -10,7 +10,11 @@
 #   200 us ones to C1; teo agrees on the long ones;
 # - the suite's periodic-d5-p1ms-x1.0-cpus on quad-smt costs what a
 #   kernel without the got_tick no-driver artefact costs (~2.4 J in 2 s),
-#   not the 6.2 J of the simulator's own governor on the no-driver branch.
+#   not the 6.2 J of the simulator's own governor on the no-driver branch
+#   (measured on the newest release too);
+# - a tree made from an older subset.list (drivers/cpuidle/'s Kconfig
+#   files, not its code) refuses kernel:GOV before it boots, and runs
+#   without it as before.
 . "$(dirname "$0")/lib.sh"
 
 revs=
@@ -19,7 +23,7 @@ for rev in $TEST_RELEASES; do
 		revs="$revs $rev"
 done
 [ -n "$revs" ] || skip_all "no test release in $LSBISECT_REPO has drivers/cpuidle/ (history from an older subset.list)"
-plan $((5 * $(set -- $revs; echo $#)))
+plan $((5 * $(set -- $revs; echo $#) + 3))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -70,4 +74,30 @@ for rev in $revs; do
 	within "$e" 2 3.6
 	ok $? "$rev: periodic-d5-p1ms-x1.0-cpus under the revision's menu: $e J, not the no-driver branch's 6.2 J"
 done
+
+# the same pattern with the simulator's governor: the no-driver branch
+last=$(set -- $revs; eval echo "\${$#}")
+"$LINSCHED" run "$last" --topology quad-smt \
+	--workload "$tmp/suite/periodic-d5-p1ms-x1.0-cpus.json" --duration 2s \
+	--json "$tmp/d5-sim.json" --quiet
+e=$(json "$tmp/d5-sim.json" "r['power']['energy_j']")
+within "$e" 5 7.5
+ok $? "$last: the simulator's governor on the no-driver branch: $e J"
+
+# an older subset: the tree keeps drivers/cpuidle/'s Kconfig files only
+git clone -q --shared --no-checkout "$LSBISECT_REPO" "$tmp/old"
+git -C "$tmp/old" reset -q --soft "$last"
+git -C "$tmp/old" read-tree "$last"
+git -C "$tmp/old" ls-files drivers/cpuidle | grep -v '/Kconfig' |
+	xargs git -C "$tmp/old" rm -q --cached
+git -C "$tmp/old" -c user.name=t -c user.email=t@t commit -qm "an older subset: no drivers/cpuidle/ code"
+"$LINSCHED" run --repo "$tmp/old" HEAD --topology quad-smt --workload hog \
+	--duration 100ms --cpuidle kernel:menu --quiet 2> "$tmp/old.err"
+status=$?
+[ $status = 2 ] && grep -q "^error: --cpuidle kernel:menu: this tree was built without drivers/cpuidle/" "$tmp/old.err"
+ok $? "a tree without drivers/cpuidle/'s code refuses kernel:menu before it boots (exit $status)" ||
+	diag "$(cat "$tmp/old.err")"
+"$LINSCHED" run --repo "$tmp/old" HEAD --topology quad-smt --workload hog \
+	--duration 100ms --quiet > /dev/null 2>&1
+ok $? "that tree runs with the simulator's governor, as before"
 test_done

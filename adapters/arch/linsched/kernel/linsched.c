@@ -495,10 +495,6 @@ static void linsched_init_main(void *unused)
 	linsched_cpufreq_init(machine);
 #ifdef CONFIG_CPU_IDLE
 	linsched_cpuidle_init(machine);
-#else
-	if (machine->cpuidle[0])
-		panic("linsched: cpuidle governor '%s': this tree was built without drivers/cpuidle/ (a history made from an older subset.list)",
-		      machine->cpuidle);
 #endif
 	/*
 	 * The secondaries went idle before they had sched domains, so their
@@ -627,6 +623,11 @@ int lk_boot(const struct linsched_machine *m)
 int lk_door_version(void)
 {
 	return LINSCHED_DOOR_VERSION;
+}
+
+int lk_cpuidle(void)
+{
+	return IS_ENABLED(CONFIG_CPU_IDLE);
 }
 
 int lk_max_cpus(void)

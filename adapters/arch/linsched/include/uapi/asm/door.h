@@ -327,6 +327,8 @@ int lk_sched_domains(const int *dom);
 int lk_domains(char *buf, unsigned long len);
 /* NR_CPUS of the kernel build. */
 int lk_max_cpus(void);
+/* 1 when the tree's drivers/cpuidle/ is built in (machine.cpuidle works). */
+int lk_cpuidle(void);
 /* The kernel version string the tree was built from. */
 const char *lk_version(void);
 /*
