@@ -197,3 +197,44 @@ void linsched_cpuidle_init(const struct linsched_machine *m)
 				   &linsched_cpuidle_cpus, drv->cpumask);
 	}
 }
+
+/**
+ * lk_cpuidle_stats() - the cpuidle core's statistics of a CPU
+ * @cpu: the CPU
+ * @out: its states' usage, time, above and below as the core counted
+ *       them in its cpuidle_device's states_usage[], and its idle entries
+ *       with the tick stopped and kept (timer.c)
+ *
+ * An entry under way at the end of the run is not in usage and time_ns
+ * yet (the core counts both as the state is left).
+ *
+ * Return: the number of states, 0 when no driver covers @cpu.
+ */
+int lk_cpuidle_stats(int cpu, struct linsched_cpuidle_stats *out)
+{
+	struct cpuidle_device *dev;
+	struct cpuidle_driver *drv;
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return 0;
+	dev = per_cpu(cpuidle_devices, cpu);
+	drv = dev ? cpuidle_get_cpu_driver(dev) : NULL;
+	if (!drv || !dev->registered)
+		return 0;
+	out->nr_states = min(drv->state_count, LINSCHED_MAX_IDLE_STATES);
+	for (k = 0; k < out->nr_states; k++) {
+		const struct cpuidle_state_usage *u = &dev->states_usage[k];
+		struct linsched_idle_usage *o = &out->state[k];
+
+		strscpy(o->name, drv->states[k].name, sizeof(o->name));
+		o->usage = u->usage;
+		o->time_ns = u->time_ns;
+		o->above = u->above;
+		o->below = u->below;
+	}
+	out->tick_stopped = linsched_idle_tick_stopped[cpu];
+	out->tick_kept = linsched_idle_tick_kept[cpu];
+	return out->nr_states;
+}

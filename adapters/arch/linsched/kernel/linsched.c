@@ -630,6 +630,15 @@ int lk_cpuidle(void)
 	return IS_ENABLED(CONFIG_CPU_IDLE);
 }
 
+#ifndef CONFIG_CPU_IDLE
+/* No drivers/cpuidle/: no statistics (cpuidle.c has the real one). */
+int lk_cpuidle_stats(int cpu, struct linsched_cpuidle_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	return 0;
+}
+#endif
+
 int lk_max_cpus(void)
 {
 	return NR_CPUS;

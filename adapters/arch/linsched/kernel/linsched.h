@@ -44,6 +44,8 @@ void linsched_sleep_timer_init(struct linsched_task *lt);
 void linsched_timer_fire(int cpu, void *key);
 void linsched_tick(int cpu);
 void linsched_tick_cpu_up(int cpu);
+extern unsigned long long linsched_idle_tick_stopped[NR_CPUS];
+extern unsigned long long linsched_idle_tick_kept[NR_CPUS];
 void linsched_jiffies_update(void);
 void linsched_timers_init(void);
 void linsched_features_init(void);

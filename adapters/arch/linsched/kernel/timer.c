@@ -137,13 +137,27 @@ void tick_nohz_idle_enter(void)
 	in_idle[smp_processor_id()] = true;
 }
 
+/*
+ * Idle entries per CPU that left the tick stopped and that kept it
+ * running: kernel/sched/idle.c calls one of the two below per entry, as
+ * the cpuidle governor said (lk_cpuidle_stats()).
+ */
+unsigned long long linsched_idle_tick_stopped[NR_CPUS];
+unsigned long long linsched_idle_tick_kept[NR_CPUS];
+
 void tick_nohz_idle_stop_tick(void)
 {
 	int cpu = smp_processor_id();
 
 	idle_calls[cpu]++;
-	if (tick_stopped[cpu] || need_resched() || local_softirq_pending())
+	if (tick_stopped[cpu] || need_resched() || local_softirq_pending()) {
+		if (tick_stopped[cpu])
+			linsched_idle_tick_stopped[cpu]++;
+		else
+			linsched_idle_tick_kept[cpu]++;
 		return;
+	}
+	linsched_idle_tick_stopped[cpu]++;
 	tick_stopped[cpu] = true;
 	lh_tick(cpu, 0);
 	calc_load_nohz_start();
@@ -161,6 +175,7 @@ static void linsched_tick_restart(int cpu)
 
 void tick_nohz_idle_retain_tick(void)
 {
+	linsched_idle_tick_kept[smp_processor_id()]++;
 }
 
 void tick_nohz_idle_restart_tick(void)

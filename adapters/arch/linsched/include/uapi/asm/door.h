@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	8
+#define LINSCHED_DOOR_VERSION	9
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -160,6 +160,29 @@ struct linsched_cgroup_stats {
 	unsigned long long nr_periods;	/* bandwidth periods it was active in */
 	unsigned long long nr_throttled;	/* periods it ran out of quota */
 	unsigned long long throttled_ns;	/* time its runqueues were throttled */
+};
+
+/*
+ * The revision's cpuidle core's own statistics of one CPU (its
+ * struct cpuidle_device's states_usage[]), and how its idle entries left
+ * the tick, read at the end of a run by lk_cpuidle_stats().
+ */
+struct linsched_idle_usage {
+	char name[16];			/* the driver's state name */
+	unsigned long long usage;	/* entries */
+	unsigned long long time_ns;	/* time in the state, by the core */
+	unsigned long long above;	/* too deep: woke before its target
+					   residency */
+	unsigned long long below;	/* too shallow: a deeper state would
+					   have fit */
+};
+
+struct linsched_cpuidle_stats {
+	int nr_states;
+	struct linsched_idle_usage state[LINSCHED_MAX_IDLE_STATES];
+	unsigned long long tick_stopped;	/* idle entries with the tick
+						   stopped */
+	unsigned long long tick_kept;		/* and with it running */
 };
 
 /* ---- host operations: kernel -> simulator (sim/) ---- */
@@ -329,6 +352,11 @@ int lk_domains(char *buf, unsigned long len);
 int lk_max_cpus(void);
 /* 1 when the tree's drivers/cpuidle/ is built in (machine.cpuidle works). */
 int lk_cpuidle(void);
+/*
+ * The cpuidle core's statistics of @cpu into @out; 0 states when no
+ * cpuidle driver covers it (machine.cpuidle empty, or no drivers/cpuidle/).
+ */
+int lk_cpuidle_stats(int cpu, struct linsched_cpuidle_stats *out);
 /* The kernel version string the tree was built from. */
 const char *lk_version(void);
 /*
