@@ -302,6 +302,55 @@ static void power_json(cJSON *root, const struct topology *topo,
 	}
 }
 
+/*
+ * --cpuidle kernel:GOV: the revision's cpuidle core's own counts per CPU
+ * and state, and the machine's totals (sim.h).
+ */
+static void cpuidle_json(cJSON *root, const struct sim_result *res)
+{
+	cJSON *o, *cpus, *c, *states, *st;
+	uint64_t usage = 0, above = 0, below = 0, stopped = 0, kept = 0;
+	char key[32];
+	int i, k;
+
+	if (!res->cpuidle)
+		return;
+	o = cJSON_AddObjectToObject(root, "cpuidle");
+	cJSON_AddStringToObject(o, "governor", res->cpuidle_governor);
+	cpus = cJSON_CreateObject();
+	for (i = 0; i < res->nr_cpus; i++) {
+		const struct sim_cpuidle_result *r = &res->cpuidle[i];
+
+		if (!r->nr_states)
+			continue;
+		snprintf(key, sizeof(key), "%d", i);
+		c = cJSON_AddObjectToObject(cpus, key);
+		states = cJSON_AddObjectToObject(c, "states");
+		for (k = 0; k < r->nr_states; k++) {
+			const struct sim_idle_usage *u = &r->state[k];
+
+			st = cJSON_AddObjectToObject(states, u->name);
+			cJSON_AddNumberToObject(st, "usage", (double)u->usage);
+			cJSON_AddNumberToObject(st, "time_ns", (double)u->time_ns);
+			cJSON_AddNumberToObject(st, "above", (double)u->above);
+			cJSON_AddNumberToObject(st, "below", (double)u->below);
+			usage += u->usage;
+			above += u->above;
+			below += u->below;
+		}
+		cJSON_AddNumberToObject(c, "tick_stopped", (double)r->tick_stopped);
+		cJSON_AddNumberToObject(c, "tick_kept", (double)r->tick_kept);
+		stopped += r->tick_stopped;
+		kept += r->tick_kept;
+	}
+	cJSON_AddNumberToObject(o, "usage", (double)usage);
+	cJSON_AddNumberToObject(o, "above", (double)above);
+	cJSON_AddNumberToObject(o, "below", (double)below);
+	cJSON_AddNumberToObject(o, "tick_stopped", (double)stopped);
+	cJSON_AddNumberToObject(o, "tick_kept", (double)kept);
+	cJSON_AddItemToObject(o, "cpus", cpus);
+}
+
 /* Task groups: what the kernel charged and limited each (cpu.stat). */
 static void groups_json(cJSON *root, const struct sim_result *res)
 {
@@ -422,6 +471,7 @@ static cJSON *results_json(const struct sim_config *cfg,
 	}
 	work_json(root, &res->work);
 	power_json(root, cfg->topo, &res->power);
+	cpuidle_json(root, res);
 	arr = cJSON_AddArrayToObject(root, "cpus");
 	for (i = 0; i < res->nr_cpus; i++) {
 		cJSON *c = cJSON_CreateObject();

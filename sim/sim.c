@@ -1028,6 +1028,37 @@ static int cpu_policy(const struct topology *t, int cpu)
 	return cpu;
 }
 
+/* The revision's cpuidle core's statistics of each CPU (--cpuidle kernel:GOV). */
+static void sim_cpuidle_results(struct sim_result *out, const char *governor)
+{
+	struct linsched_cpuidle_stats st;
+	int i, k;
+
+	out->cpuidle_governor = governor;
+	out->cpuidle = calloc(sim.nr_cpus, sizeof(*out->cpuidle));
+	if (!out->cpuidle)
+		sim_die("out of memory");
+	for (i = 0; i < sim.nr_cpus; i++) {
+		struct sim_cpuidle_result *r = &out->cpuidle[i];
+		int n = lk_cpuidle_stats(i, &st);
+
+		if (n > TOPOLOGY_MAX_STATES)
+			n = TOPOLOGY_MAX_STATES;
+		for (k = 0; k < n; k++) {
+			struct sim_idle_usage *u = &r->state[k];
+
+			snprintf(u->name, sizeof(u->name), "%s", st.state[k].name);
+			u->usage = st.state[k].usage;
+			u->time_ns = st.state[k].time_ns;
+			u->above = st.state[k].above;
+			u->below = st.state[k].below;
+		}
+		r->nr_states = n;
+		r->tick_stopped = st.tick_stopped;
+		r->tick_kept = st.tick_kept;
+	}
+}
+
 int sim_run(const struct sim_config *cfg, struct sim_result *out)
 {
 	static struct linsched_machine machine;
@@ -1175,6 +1206,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	power_finish(&sim.power, sim.now, &out->power);
 	power_release(&sim.power);
+	if (machine.cpuidle[0])
+		sim_cpuidle_results(out, cfg->idle_kernel);
 	sim_system_results(out);
 	if (sim_tasks_results(out))
 		return -1;
@@ -1194,6 +1227,7 @@ void sim_result_release(struct sim_result *res)
 {
 	int i;
 
+	free(res->cpuidle);
 	for (i = 0; i < res->nr_sysevents; i++)
 		free(res->sysevents[i].domains);
 	free(res->sysevents);

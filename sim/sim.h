@@ -126,6 +126,28 @@ struct sim_kernel_work {
 	int max_irq_kind;	/* enum linsched_irq */
 };
 
+/*
+ * With --cpuidle kernel:GOV, the revision's cpuidle core's own view of a
+ * CPU's idle at the end (its cpuidle_device's states_usage[]): entries,
+ * time, and how often a state was too deep (above: the CPU woke before
+ * its target residency) or too shallow (below: a deeper one would have
+ * fit); and its idle entries that left the tick stopped or running.
+ */
+struct sim_idle_usage {
+	char name[16];
+	uint64_t usage;
+	uint64_t time_ns;
+	uint64_t above;
+	uint64_t below;
+};
+
+struct sim_cpuidle_result {
+	int nr_states;		/* 0: no driver on this CPU */
+	struct sim_idle_usage state[TOPOLOGY_MAX_STATES];
+	uint64_t tick_stopped;
+	uint64_t tick_kept;
+};
+
 /* "tick", "hrtimer", ... for an enum linsched_irq */
 const char *sim_irq_name(int kind);
 
@@ -147,6 +169,8 @@ struct sim_result {
 	int nr_sysevents;
 	struct sim_sysevent_result *sysevents;
 	struct sim_kernel_work work;	/* all zero in a plain build */
+	const char *cpuidle_governor;	/* --cpuidle kernel:GOV, or NULL */
+	struct sim_cpuidle_result *cpuidle;	/* with it: nr_cpus entries */
 };
 
 /**
