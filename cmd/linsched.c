@@ -190,7 +190,7 @@ static void summary(const char *json_path)
 	FILE *f = fopen(json_path, "r");
 	char *text;
 	long len;
-	cJSON *root, *it, *power, *metrics;
+	cJSON *root, *it, *power, *metrics, *cpuidle;
 	double dur, warn_ns;
 
 	if (!f)
@@ -245,6 +245,14 @@ static void summary(const char *json_path)
 	       cJSON_IsTrue(cJSON_GetObjectItem(power, "energy_complete")) ?
 	       "" : " (incomplete: some CPU types have no power figures)",
 	       num(power, "idle_entries_per_s"));
+	cpuidle = cJSON_GetObjectItem(root, "cpuidle");
+	if (cpuidle)	/* --cpuidle kernel:GOV: the core's own counts */
+		printf("cpuidle %s: %.0f entries, %.0f too deep, %.0f too shallow; tick stopped %.0f, kept %.0f\n",
+		       cJSON_GetStringValue(cJSON_GetObjectItem(cpuidle,
+								"governor")),
+		       num(cpuidle, "usage"), num(cpuidle, "above"),
+		       num(cpuidle, "below"), num(cpuidle, "tick_stopped"),
+		       num(cpuidle, "tick_kept"));
 	metrics = cJSON_GetObjectItem(root, "metrics");
 	if (metrics)
 		printf("balance score %.4g, work conservation %.4g, wakeup latency p99 %.0f us, fairness %.4f\n",
