@@ -243,6 +243,8 @@ struct bisect_opts {
 	const char *repo, *topology, *duration, *metric, *script;
 	const char *jitter;	/* as given; @jitter_canon its number */
 	char jitter_canon[32];
+	const char *governor, *cpuidle;
+	int no_energy_model, fatal_warnings;
 	int repl, quiet, max_seeds, seeds, timeout, width;
 	double threshold;
 	struct driver_engine engine;
@@ -354,12 +356,12 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 				return 2;
 			break;
 		case 'G':
-			cfg->run.governor = optarg;
+			o->governor = optarg;
 			if (opt_governor(optarg))
 				return 2;
 			break;
 		case 'I':
-			cfg->run.cpuidle = optarg;
+			o->cpuidle = optarg;
 			if (opt_cpuidle(optarg))
 				return 2;
 			break;
@@ -369,8 +371,8 @@ static int parse_opts(int argc, char **argv, struct bisect_opts *o,
 				       sizeof(o->jitter_canon)))
 				return 2;
 			break;
-		case 'E': cfg->run.no_energy_model = 1; break;
-		case 'W': cfg->run.fatal_warnings = 1; break;
+		case 'E': o->no_energy_model = 1; break;
+		case 'W': o->fatal_warnings = 1; break;
 		case 'P': o->repl = 1; break;
 		case 'X': o->scheme = optarg; break;
 		case 'q': o->quiet = 1; break;
@@ -463,6 +465,19 @@ static int make_config(int argc, char **argv, const struct bisect_opts *o,
 		cfg->width = o->width;
 	if (o->timeout >= 0)
 		cfg->run.timeout_s = o->timeout;
+	/*
+	 * After the log's settings, as the options above: with --continue
+	 * one that differs from the log's is refused (same_bisection()),
+	 * never silently replaced by it.
+	 */
+	if (o->governor)
+		cfg->run.governor = o->governor;
+	if (o->cpuidle)
+		cfg->run.cpuidle = o->cpuidle;
+	if (o->no_energy_model)
+		cfg->run.no_energy_model = 1;
+	if (o->fatal_warnings)
+		cfg->run.fatal_warnings = 1;
 	/* as a number, none for zero: the log and the result keys agree */
 	if (o->jitter)
 		cfg->run.jitter = *o->jitter_canon ? o->jitter_canon : NULL;

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 32
+plan 33
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -122,6 +122,18 @@ n=$(grep -c '"event":"step"' "$tmp/killed/log.jsonl")
 test_expect_success "killed by SIGKILL with three steps logged (status $status, $n steps)" \
 	'[ $status = 137 ] && [ "$n" = 3 ]'
 cp "$tmp/killed/log.jsonl" "$tmp/killed.jsonl"
+# the log's settings are the bisection's: another governor or idle
+# governor on the command line is refused, not silently replaced by them
+LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" --continue --out "$tmp/killed" --cpuidle poll \
+	> /dev/null 2> "$tmp/other.err"
+status=$?
+LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" --continue --out "$tmp/killed" --governor performance \
+	> /dev/null 2> "$tmp/other2.err"
+status2=$?
+test_expect_success "--continue --out with another --cpuidle or --governor: refused (status $status, $status2)" \
+	'[ $status = 2 ] && grep -q "is of another bisection: its cpuidle was \"menu\"" "$tmp/other.err" &&
+	 [ $status2 = 2 ] && grep -q "is of another bisection: its governor was \"schedutil\"" "$tmp/other2.err" &&
+	 cmp -s "$tmp/killed/log.jsonl" "$tmp/killed.jsonl"'
 entries=$(find "$tmp/cache2/results" -type f | wc -l)
 LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" --continue "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/killed" \
 	--script "$tmp/kill.scm" > "$tmp/continue.txt" 2>&1
