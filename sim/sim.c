@@ -592,6 +592,7 @@ int lh_cpu_idle(int cpu, int state)
 	const struct topology_type *type =
 		&sim.cfg->topo->types[sim.cfg->topo->cpu[cpu].type];
 	uint64_t next;
+	int pstate;
 
 	if (state >= 0 && !c->idle) {
 		siblings_speed(cpu, 0);
@@ -601,17 +602,28 @@ int lh_cpu_idle(int cpu, int state)
 		if (sim.cfg->idle_poll || !type->nr_states) {
 			c->state = -1;
 		} else if (sim.cfg->idle_kernel) {
-			/* the state the revision's governor entered */
-			c->state = state < type->nr_states ? state :
-							     type->nr_states - 1;
+			/*
+			 * The state the revision's governor entered: 0 is the
+			 * driver's POLL, k the type's state k - 1.
+			 */
+			c->state = state <= type->nr_states ? state - 1 :
+							      type->nr_states - 1;
 		} else {
 			next = next_timer(cpu);
 			c->state = sim_idle_select(&c->gov, type,
 						   next == UINT64_MAX ?
 						   UINT64_MAX : next - sim.now);
 		}
-		power_idle(&sim.power, sim.now, cpu,
-			   c->state >= 0 ? c->state : 0);
+		pstate = c->state >= 0 ? c->state : 0;
+		if (sim.cfg->idle_kernel && !sim.cfg->idle_poll &&
+		    type->nr_states) {
+			/* POLL spins: busy power at its OPP, no idle state */
+			if (c->state < 0)
+				pstate = POWER_BUSY;
+			power_idle(&sim.power, sim.now, cpu, pstate);
+			return state;	/* the trace says the kernel's */
+		}
+		power_idle(&sim.power, sim.now, cpu, pstate);
 	} else if (state < 0 && c->idle) {
 		siblings_speed(cpu, 0);
 		c->idle = 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cpuidle driver of the simulated machine: one per CPU type, its
- * states the topology's idle states, so that the revision's own core
+ * states a POLL state 0 (as x86's intel_idle and acpi_idle have) and the
+ * topology's idle states after it, so that the revision's own core
  * (drivers/cpuidle/cpuidle.c, driver.c, governor.c) and governor (menu,
  * teo, ladder: "cpuidle.governor=", as machine->cpuidle says) choose
  * the state and the tick-stop; kernel/sched/idle.c then takes its
@@ -23,6 +24,7 @@
 #include <linux/cpu.h>
 #include <linux/cpuidle.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -31,6 +33,7 @@
 #include <linux/smp.h>
 #include <linux/tick.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/idle.h>
 #include <linux/interrupt.h>
 
@@ -136,6 +139,58 @@ static int __cpuidle linsched_idle_enter(struct cpuidle_device *dev,
 	return index;
 }
 
+/*
+ * State 0, as intel_idle and acpi_idle have it (poll_state.c's
+ * poll_idle()): the CPU does not halt, it waits for need_resched() or
+ * for cpuidle_poll_time() to pass, then sets dev->poll_time_limit and
+ * returns so that the idle loop selects again. poll_idle() spins on
+ * local_clock(), which never advances inside kernel code here: an
+ * hrtimer at the limit wakes the CPU instead, and the simulator counts
+ * the time as busy (lh_cpu_idle() with index 0 under kernel:GOV).
+ */
+static struct hrtimer linsched_poll_timers[NR_CPUS];
+
+static enum hrtimer_restart linsched_poll_wakeup(struct hrtimer *timer)
+{
+	return HRTIMER_NORESTART;
+}
+
+static int __cpuidle linsched_poll_enter(struct cpuidle_device *dev,
+					 struct cpuidle_driver *drv, int index)
+{
+	struct hrtimer *timer = &linsched_poll_timers[smp_processor_id()];
+	u64 start = local_clock(), limit;
+
+	dev->poll_time_limit = false;
+	raw_local_irq_enable();
+	limit = cpuidle_poll_time(drv, dev);
+	linsched_hrtimer_setup(timer, linsched_poll_wakeup);
+	hrtimer_start(timer, ns_to_ktime(limit), HRTIMER_MODE_REL_PINNED);
+	while (!need_resched()) {
+		if (local_clock() - start >= limit) {
+			dev->poll_time_limit = true;
+			break;
+		}
+		linsched_yield();	/* until an interrupt */
+	}
+	hrtimer_cancel(timer);
+	raw_local_irq_disable();
+	return index;
+}
+
+static void linsched_poll_state_init(struct cpuidle_driver *drv)
+{
+	struct cpuidle_state *s = &drv->states[0];
+
+	strscpy(s->name, "POLL", CPUIDLE_NAME_LEN);
+	strscpy(s->desc, "CPUIDLE CORE POLL IDLE", CPUIDLE_DESC_LEN);
+	s->exit_latency_ns = 0;
+	s->target_residency_ns = 0;
+	s->power_usage = -1;
+	s->enter = linsched_poll_enter;
+	s->flags = CPUIDLE_FLAG_POLLING;
+}
+
 static struct cpuidle_driver linsched_idle_drivers[LINSCHED_MAX_TYPES];
 /* CPUs whose idle loop must take cpuidle's governor branch from now on */
 struct cpumask linsched_cpuidle_cpus;
@@ -173,16 +228,19 @@ void linsched_cpuidle_init(const struct linsched_machine *m)
 		drv->name = "linsched_idle";
 		drv->owner = THIS_MODULE;
 		drv->cpumask = &linsched_idle_masks[t];
-		drv->state_count = min(ty->nr_idle_states, CPUIDLE_STATE_MAX);
-		for (k = 0; k < drv->state_count; k++) {
+		/* POLL, then the topology's states: state k is its k - 1 */
+		drv->state_count = min(ty->nr_idle_states + 1, CPUIDLE_STATE_MAX);
+		linsched_poll_state_init(drv);
+		for (k = 1; k < drv->state_count; k++) {
+			const struct linsched_idle_state *i = &ty->idle[k - 1];
 			struct cpuidle_state *s = &drv->states[k];
 
-			strscpy(s->name, ty->idle[k].name, CPUIDLE_NAME_LEN);
-			strscpy(s->desc, ty->idle[k].name, CPUIDLE_DESC_LEN);
+			strscpy(s->name, i->name, CPUIDLE_NAME_LEN);
+			strscpy(s->desc, i->name, CPUIDLE_DESC_LEN);
 			/* the _ns fields, with the us ones 0: exact */
-			s->exit_latency_ns = ty->idle[k].exit_latency_ns;
-			s->target_residency_ns = ty->idle[k].target_residency_ns;
-			s->power_usage = ty->idle[k].power_uw / 1000;
+			s->exit_latency_ns = i->exit_latency_ns;
+			s->target_residency_ns = i->target_residency_ns;
+			s->power_usage = i->power_uw / 1000;
 			s->enter = linsched_idle_enter;
 		}
 		ret = cpuidle_register(drv, NULL);

@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	9
+#define LINSCHED_DOOR_VERSION	10
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -236,7 +236,9 @@ unsigned long long lh_random(void);
  * On halting, the simulator's idle governor picks the idle state (whose
  * exit latency will delay the wakeup) and returns its index; else -1.
  * With machine.cpuidle set, state is the index the kernel's cpuidle
- * governor chose and entered, and the simulator takes it.
+ * governor chose and entered in the arch's driver: 0 its POLL state (the
+ * CPU spins: no idle state, no exit latency), k the type's idle state
+ * k - 1; the simulator takes it and returns it.
  */
 int lh_cpu_idle(int cpu, int state);
 /*
