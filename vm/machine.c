@@ -192,9 +192,11 @@ int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
 	if (ret)
 		return ret;
 	out->nr_cpus = t->nr_cpus;
-	for (i = 0; i < t->nr_cpus; i++)
+	for (i = 0; i < t->nr_cpus; i++) {
+		out->topology_cpu[out->guest_cpu[i]] = i;
 		if (out->guest_cpu[i] != i)
 			out->renumbered = 1;
+	}
 	if (t->types[0].nr_states)
 		snprintf(out->note, sizeof(out->note),
 			 "the topology's idle states are not mirrored: the guest has no cpuidle driver and its vCPUs halt with no exit latency");
@@ -229,16 +231,19 @@ static int put(struct vm_text *out, const char *s, size_t n)
 	return 0;
 }
 
+long vm_topology_cpu(const struct vm_machine *m, long vcpu)
+{
+	return vcpu >= 0 && vcpu < m->nr_cpus ? m->topology_cpu[vcpu] : vcpu;
+}
+
 /* A CPU number of the guest's as the topology's, @width digits at least. */
-static int put_cpu(struct vm_text *out, const int *topo, int nr, long cpu,
+static int put_cpu(struct vm_text *out, const struct vm_machine *m, long cpu,
 		   int width)
 {
 	char buf[24];
 	int n;
 
-	if (cpu >= 0 && cpu < nr)
-		cpu = topo[cpu];
-	n = snprintf(buf, sizeof(buf), "%0*ld", width, cpu);
+	n = snprintf(buf, sizeof(buf), "%0*ld", width, vm_topology_cpu(m, cpu));
 	return put(out, buf, (size_t)n);
 }
 
@@ -281,12 +286,9 @@ int vm_trace_renumber(const struct vm_machine *m, const char *text,
 		      size_t len, struct vm_text *out)
 {
 	const char *end = text + len, *line = text, *eol, *p, *mark;
-	int topo[VM_MAX_CPUS], i;
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < m->nr_cpus; i++)
-		topo[m->guest_cpu[i]] = i;
 	if (put(out, "", 0))
 		return -1;
 	for (; line < end; line = eol) {
@@ -299,7 +301,7 @@ int vm_trace_renumber(const struct vm_machine *m, const char *text,
 			long cpu = strtol(mark + n, &stop, 10);
 
 			if (put(out, p, (size_t)(mark + n - p)) ||
-			    put_cpu(out, topo, m->nr_cpus, cpu,
+			    put_cpu(out, m, cpu,
 				    (int)(stop - (mark + n))))
 				goto oom;
 			seen_head |= mark[0] == ' ' && mark[1] == '[';

@@ -631,17 +631,6 @@ static int read_snap(const char *dir, const char *file,
 	return 0;
 }
 
-/* A vCPU as the topology's CPU (-1 stays). */
-static int topology_cpu(const struct vm_machine *m, int vcpu)
-{
-	int i;
-
-	for (i = 0; i < m->nr_cpus; i++)
-		if (m->guest_cpu[i] == vcpu)
-			return i;
-	return -1;
-}
-
 cJSON *vm_run_tasks(const char *dir, const struct vm_guest *g,
 		    const struct vm_machine *m, double *window_ns)
 {
@@ -677,7 +666,8 @@ cJSON *vm_run_tasks(const char *dir, const struct vm_guest *g,
 			cJSON_AddNumberToObject(o, "cpu_ns", (double)(z[i] - a[i]));
 		else
 			cJSON_AddNullToObject(o, "cpu_ns");
-		cJSON_AddNumberToObject(o, "cpu", topology_cpu(m, cpu[i]));
+		cJSON_AddNumberToObject(o, "cpu",
+					(double)vm_topology_cpu(m, cpu[i]));
 		cJSON_AddStringToObject(o, "group", g->groups[i]);
 	}
 	if (lsb_pathf(path, sizeof(path), "%s/tasks.json", dir) < 0 ||

@@ -59,6 +59,7 @@ const char *vm_accel_name(enum vm_accel a);
  *	SMT siblings next to each other, Linux on x86 and the topologies'
  *	shapes number them apart): workloads' CPU numbers go through it into
  *	the guest, the guest's trace back through its inverse
+ * @topology_cpu: its inverse, the topology's CPU that vCPU i plays
  * @renumbered: @guest_cpu is not the identity
  */
 struct vm_machine {
@@ -66,6 +67,7 @@ struct vm_machine {
 	int nr_args;
 	int nr_cpus;
 	int guest_cpu[VM_MAX_CPUS];
+	int topology_cpu[VM_MAX_CPUS];
 	int renumbered;
 	char note[256];
 	int overflow;
@@ -87,6 +89,9 @@ struct vm_machine {
  */
 int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
 			     int memory_mb, char *err, size_t len);
+
+/* The topology's CPU that vCPU @vcpu plays; a number outside stays. */
+long vm_topology_cpu(const struct vm_machine *m, long vcpu);
 
 /* A growing text: @len bytes at @text (malloc()ed, NUL-terminated). */
 struct vm_text {
