@@ -645,7 +645,9 @@ int main(int argc, char **argv)
 			coverage = optarg;
 			break;
 		case 'I':
+			/* the last --cpuidle wins: poll, or one governor */
 			cfg.idle_poll = sim_parse_cpuidle(optarg);
+			cfg.idle_kernel = NULL;
 			if (cfg.idle_poll == 2) {
 				cfg.idle_poll = 0;
 				cfg.idle_kernel = optarg + strlen("kernel:");

@@ -615,15 +615,12 @@ int lh_cpu_idle(int cpu, int state)
 						   UINT64_MAX : next - sim.now);
 		}
 		pstate = c->state >= 0 ? c->state : 0;
-		if (sim.cfg->idle_kernel && !sim.cfg->idle_poll &&
-		    type->nr_states) {
-			/* POLL spins: busy power at its OPP, no idle state */
-			if (c->state < 0)
-				pstate = POWER_BUSY;
-			power_idle(&sim.power, sim.now, cpu, pstate);
-			return state;	/* the trace says the kernel's */
-		}
+		/* the driver's POLL spins: busy power at its OPP */
+		if (sim.cfg->idle_kernel && type->nr_states && c->state < 0)
+			pstate = POWER_BUSY;
 		power_idle(&sim.power, sim.now, cpu, pstate);
+		if (sim.cfg->idle_kernel && type->nr_states)
+			return state;	/* the trace says the kernel's */
 	} else if (state < 0 && c->idle) {
 		siblings_speed(cpu, 0);
 		c->idle = 0;
@@ -1126,7 +1123,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	machine.governor = cfg->governor;
 	machine.energy_model = cfg->energy_model;
-	if (cfg->idle_kernel && !cfg->idle_poll)
+	if (cfg->idle_kernel)
 		snprintf(machine.cpuidle, sizeof(machine.cpuidle), "%s",
 			 cfg->idle_kernel);
 	snprintf(machine.cmdline, sizeof(machine.cmdline), "%s",

@@ -43,7 +43,8 @@ struct sim_config {
 				   latency (accounted in state 0) */
 	const char *idle_kernel;	/* the revision's cpuidle governor
 					   picks ("menu", "teo", "ladder"),
-					   or NULL: sim/idle.c does */
+					   never with idle_poll; or NULL:
+					   sim/idle.c does */
 	uint64_t window_ns;	/* the invariants' window (0: default) */
 	uint64_t starvation_ns;	/* and starvation bound (0: default) */
 	double jitter;		/* each run event's work times 1 + jitter x
