@@ -79,6 +79,9 @@ EOF
 share() {	# FILE STATE: the share of idle time in STATE over all CPUs
 	json "$1" "sum(c.get(a[0], 0) for c in r['power']['idle_residency'].values()) / sum(sum(c.values()) for c in r['power']['idle_residency'].values())" "$2"
 }
+kept() {	# FILE: the share of idle entries that kept the tick
+	json "$1" "r['cpuidle']['tick_kept'] / (r['cpuidle']['tick_stopped'] + r['cpuidle']['tick_kept'])"
+}
 
 for rev in $revs; do
 	for gov in menu teo; do
@@ -108,7 +111,7 @@ for rev in $revs; do
 	s=$(share "$tmp/short.json" C1)
 	within "$s" 0.95 1
 	ok $? "$rev: kernel:menu puts 200 us idle periods in C1 ($s of idle time)"
-	k=$(json "$tmp/short.json" "r['cpuidle']['tick_kept'] / (r['cpuidle']['tick_stopped'] + r['cpuidle']['tick_kept'])")
+	k=$(kept "$tmp/short.json")
 	within "$k" 0.95 1
 	ok $? "$rev: kernel:menu, 200 us: state 0 polls, so menu keeps the tick (kept in $k of entries)"
 	"$LINSCHED" run "$rev" --topology "$tmp/c1c6.json" --cpuidle kernel:menu \
@@ -120,13 +123,13 @@ for rev in $revs; do
 	n=$(json "$tmp/poll.json" "r['cpuidle']['usage']")
 	json "$tmp/poll.json" "$pu > 0.9 * $n and $pt > 0 or sys.exit(1)" >/dev/null
 	ok $? "$rev: kernel:menu, 1 us idle periods: POLL has $pu of $n entries, $pt ns"
-	k=$(json "$tmp/poll.json" "r['cpuidle']['tick_kept'] / (r['cpuidle']['tick_stopped'] + r['cpuidle']['tick_kept'])")
+	k=$(kept "$tmp/poll.json")
 	within "$k" 0.99 1
 	ok $? "$rev: kernel:menu, 1 us: the tick is kept in $k of idle entries"
 	"$LINSCHED" run "$rev" --topology "$tmp/c1c6.json" --cpuidle kernel:teo \
 		--workload 'periodic*4:run=50us:sleep=200us' --duration 2s \
 		--fatal-warnings --json "$tmp/short-teo.json" --quiet
-	k=$(json "$tmp/short-teo.json" "r['cpuidle']['tick_kept'] / (r['cpuidle']['tick_stopped'] + r['cpuidle']['tick_kept'])")
+	k=$(kept "$tmp/short-teo.json")
 	within "$k" 0.95 1
 	ok $? "$rev: kernel:teo, 200 us: the tick is kept in $k of idle entries"
 	"$LINSCHED" run "$rev" --topology "$tmp/c1c6.json" --cpuidle kernel:menu \
