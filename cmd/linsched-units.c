@@ -197,7 +197,9 @@ int opt_governor(const char *arg)
 
 int opt_cpuidle(const char *arg)
 {
-	if (sim_parse_cpuidle(arg) >= 0)
+	const char *governor;
+
+	if (sim_parse_cpuidle(arg, &governor) >= 0)
 		return 0;
 	fprintf(stderr, "error: --cpuidle '%s': " SIM_CPUIDLE_EXPECTED "\n",
 		arg);

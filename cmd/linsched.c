@@ -93,8 +93,10 @@ static const char usage_run[] =
 "                      (the revision's own, default), performance, powersave\n"
 "      --no-energy-model  keep the OPPs out of the kernel's energy model\n"
 "                      (no energy-aware placement)\n"
-"      --cpuidle G     idle-state governor: menu (default) or poll (no idle\n"
-"                      states, no exit latency)\n"
+"      --cpuidle G     who picks idle states: the revision's cpuidle governor\n"
+"                      (default: its highest-rated, menu), menu, teo,\n"
+"                      ladder, poll (no idle states, no exit latency) or\n"
+"                      sim (the simulator's model of menu)\n"
 "      --cmdline S     boot parameters for the kernel's own handlers:\n"
 "                      isolcpus=[domain,managed_irq,]CPULIST (instead of\n"
 "                      the topology's \"cmdline\"); each flag in one\n"
@@ -246,7 +248,7 @@ static void summary(const char *json_path)
 	       "" : " (incomplete: some CPU types have no power figures)",
 	       num(power, "idle_entries_per_s"));
 	cpuidle = cJSON_GetObjectItem(root, "cpuidle");
-	if (cpuidle)	/* --cpuidle kernel:GOV: the core's own counts */
+	if (cpuidle)	/* the revision's governor picked: its core's counts */
 		printf("cpuidle %s: %.0f entries, %.0f too deep, %.0f too shallow; tick stopped %.0f, kept %.0f\n",
 		       cJSON_GetStringValue(cJSON_GetObjectItem(cpuidle,
 								"governor")),

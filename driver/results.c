@@ -167,6 +167,11 @@ static char *run_key(const struct driver_revision *rev, const char *build,
 				 SIM_JITTER_EXPECTED);
 		goto out;
 	}
+	if (!sim_cpuidle_key(spec->cpuidle)) {
+		driver_set_error("--cpuidle '%s': " SIM_CPUIDLE_EXPECTED,
+				 spec->cpuidle);
+		goto out;
+	}
 	/* a number, only when nonzero: the keys of runs without stay */
 	if (f > 0)
 		snprintf(jitter, sizeof(jitter), "jitter %.17g\n", f);
@@ -177,7 +182,7 @@ static char *run_key(const struct driver_revision *rev, const char *build,
 		     "fatal_warnings %d\n%s%s%s%s",
 		     rev->subset, build, runtime, wl, topo, dur, spec->seed,
 		     spec->governor ? spec->governor : "schedutil",
-		     spec->cpuidle ? spec->cpuidle : "menu",
+		     sim_cpuidle_key(spec->cpuidle),
 		     !spec->no_energy_model, !!spec->metrics,
 		     !!spec->fatal_warnings,
 		     /* only when given: the keys of runs without stay */

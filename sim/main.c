@@ -63,12 +63,12 @@ static void usage(FILE *f, const char *argv0)
 "                       OPP) or powersave (lowest OPP)\n"
 "      --no-energy-model  do not register the OPPs as the kernel's energy\n"
 "                       model (energy-aware placement stays off)\n"
-"      --cpuidle G      idle-state governor: menu (default: the deepest\n"
-"                       state the predicted idle time allows; its exit\n"
-"                       latency delays the wakeup) or poll (no idle\n"
-"                       states, no exit latency; counted as state 0), or\n"
-"                       kernel:menu, kernel:teo, kernel:ladder (the\n"
-"                       revision's own cpuidle governor picks)\n"
+"      --cpuidle G      who picks idle states: the revision's own cpuidle\n"
+"                       governor (default: its highest-rated, menu),\n"
+"                       menu, teo or ladder (that one of the revision's),\n"
+"                       poll (no idle states, no exit latency; counted as\n"
+"                       state 0) or sim (the simulator's model of menu,\n"
+"                       for trees built without drivers/cpuidle/)\n"
 "      --cmdline S      boot parameters, given to the kernel's own handlers:\n"
 "                       isolcpus=[domain,managed_irq,]CPULIST (replaces\n"
 "                       the topology's \"cmdline\")\n"
@@ -303,7 +303,7 @@ static void power_json(cJSON *root, const struct topology *topo,
 }
 
 /*
- * --cpuidle kernel:GOV: the revision's cpuidle core's own counts per CPU
+ * The revision's cpuidle governor picked: its core's own counts per CPU
  * and state, and the machine's totals (sim.h).
  */
 static void cpuidle_json(cJSON *root, const struct sim_result *res)
@@ -645,14 +645,9 @@ int main(int argc, char **argv)
 			coverage = optarg;
 			break;
 		case 'I':
-			/* the last --cpuidle wins: poll, or one governor */
-			cfg.idle_poll = sim_parse_cpuidle(optarg);
-			cfg.idle_kernel = NULL;
-			if (cfg.idle_poll == 2) {
-				cfg.idle_poll = 0;
-				cfg.idle_kernel = optarg + strlen("kernel:");
-			}
-			if (cfg.idle_poll < 0) {
+			/* the last --cpuidle wins */
+			cfg.idle = sim_parse_cpuidle(optarg, &cfg.idle_governor);
+			if (cfg.idle < 0) {
 				fprintf(stderr, "error: --cpuidle '%s': "
 					SIM_CPUIDLE_EXPECTED "\n", optarg);
 				return SIM_EXIT_USAGE;

@@ -92,14 +92,40 @@ int sim_parse_governor(const char *name)
 	return -1;
 }
 
-int sim_parse_cpuidle(const char *name)
+int sim_parse_cpuidle(const char *name, const char **governor)
 {
-	if (!strcmp(name, "menu"))
-		return 0;
+	static const char *const governors[] = { "menu", "teo", "ladder" };
+	size_t i;
+
+	*governor = NULL;
 	if (!strcmp(name, "poll"))
-		return 1;
-	if (!strcmp(name, "kernel:menu") || !strcmp(name, "kernel:teo") ||
-	    !strcmp(name, "kernel:ladder"))
-		return 2;
+		return SIM_IDLE_POLL;
+	if (!strcmp(name, "sim"))
+		return SIM_IDLE_SIM;
+	/* kernel:GOV, as an earlier release spelt the revision's */
+	if (!strncmp(name, "kernel:", 7))
+		name += 7;
+	for (i = 0; i < sizeof(governors) / sizeof(governors[0]); i++)
+		if (!strcmp(name, governors[i])) {
+			*governor = governors[i];
+			return SIM_IDLE_KERNEL;
+		}
 	return -1;
+}
+
+const char *sim_cpuidle_key(const char *name)
+{
+	const char *governor;
+
+	if (!name)
+		return "kernel";
+	switch (sim_parse_cpuidle(name, &governor)) {
+	case SIM_IDLE_KERNEL:
+		return governor;
+	case SIM_IDLE_POLL:
+		return "poll";
+	case SIM_IDLE_SIM:
+		return "sim";
+	}
+	return NULL;
 }

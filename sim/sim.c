@@ -599,15 +599,17 @@ int lh_cpu_idle(int cpu, int state)
 		c->idle = 1;
 		siblings_speed(cpu, 1);
 		c->idle_since = sim.now;
-		if (sim.cfg->idle_poll || !type->nr_states) {
+		if (sim.cfg->idle == SIM_IDLE_POLL || !type->nr_states) {
 			c->state = -1;
-		} else if (sim.cfg->idle_kernel) {
+		} else if (sim.idle_driver) {
 			/*
 			 * The state the revision's governor entered: 0 is the
-			 * driver's POLL, k the type's state k - 1.
+			 * driver's POLL, k the type's state k - 1; without a
+			 * polling state, k is the type's k.
 			 */
-			c->state = state <= type->nr_states ? state - 1 :
-							      type->nr_states - 1;
+			int k = type->no_polling_state ? state : state - 1;
+
+			c->state = k < type->nr_states ? k : type->nr_states - 1;
 		} else {
 			next = next_timer(cpu);
 			c->state = sim_idle_select(&c->gov, type,
@@ -616,10 +618,10 @@ int lh_cpu_idle(int cpu, int state)
 		}
 		pstate = c->state >= 0 ? c->state : 0;
 		/* the driver's POLL spins: busy power at its OPP */
-		if (sim.cfg->idle_kernel && type->nr_states && c->state < 0)
+		if (sim.idle_driver && type->nr_states && c->state < 0)
 			pstate = POWER_BUSY;
 		power_idle(&sim.power, sim.now, cpu, pstate);
-		if (sim.cfg->idle_kernel && type->nr_states)
+		if (sim.idle_driver && type->nr_states)
 			return state;	/* the trace says the kernel's */
 	} else if (state < 0 && c->idle) {
 		siblings_speed(cpu, 0);
@@ -1037,7 +1039,7 @@ static int cpu_policy(const struct topology *t, int cpu)
 	return cpu;
 }
 
-/* The revision's cpuidle core's statistics of each CPU (--cpuidle kernel:GOV). */
+/* The revision's cpuidle core's statistics of each CPU, when it picked. */
 static void sim_cpuidle_results(struct sim_result *out, const char *governor)
 {
 	struct linsched_cpuidle_stats st;
@@ -1066,6 +1068,40 @@ static void sim_cpuidle_results(struct sim_result *out, const char *governor)
 		r->tick_stopped = st.tick_stopped;
 		r->tick_kept = st.tick_kept;
 	}
+}
+
+/*
+ * The revision's governor picks idle states: its tree must have built
+ * drivers/cpuidle/ and the governor asked for.
+ */
+static int sim_cpuidle_check(const struct sim_config *cfg)
+{
+	static const struct {
+		const char *name;
+		int bit;
+	} govs[] = {
+		{ "menu", LK_CPUIDLE_MENU },
+		{ "teo", LK_CPUIDLE_TEO },
+		{ "ladder", LK_CPUIDLE_LADDER },
+	};
+	int have = lk_cpuidle();
+	size_t i;
+
+	if (!(have & LK_CPUIDLE_CORE)) {
+		fprintf(stderr, "error: --cpuidle %s: this tree was built without drivers/cpuidle/ (a history made from an older subset.list: 'linsched kernels' makes it again; --cpuidle sim runs the simulator's model instead)\n",
+			cfg->idle_governor ? cfg->idle_governor :
+					     "(default: the revision's)");
+		return -1;
+	}
+	for (i = 0; cfg->idle_governor && i < sizeof(govs) / sizeof(govs[0]);
+	     i++)
+		if (!strcmp(cfg->idle_governor, govs[i].name) &&
+		    !(have & govs[i].bit)) {
+			fprintf(stderr, "error: --cpuidle %s: this revision has no such cpuidle governor\n",
+				cfg->idle_governor);
+			return -1;
+		}
+	return 0;
 }
 
 int sim_run(const struct sim_config *cfg, struct sim_result *out)
@@ -1109,6 +1145,7 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 		machine.type[i].nr_idle_states =
 			ty->nr_states < LINSCHED_MAX_IDLE_STATES ?
 			ty->nr_states : LINSCHED_MAX_IDLE_STATES;
+		machine.type[i].no_polling_state = ty->no_polling_state;
 		for (k = 0; k < machine.type[i].nr_idle_states; k++) {
 			struct linsched_idle_state *d = &machine.type[i].idle[k];
 
@@ -1123,9 +1160,14 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	machine.governor = cfg->governor;
 	machine.energy_model = cfg->energy_model;
-	if (cfg->idle_kernel)
+	/* a driver when the revision's governor picks and there is a choice */
+	if (cfg->idle == SIM_IDLE_KERNEL)
+		for (i = 0; i < cfg->topo->nr_types; i++)
+			if (cfg->topo->types[i].nr_states)
+				machine.cpuidle_driver = sim.idle_driver = 1;
+	if (cfg->idle_governor)
 		snprintf(machine.cpuidle, sizeof(machine.cpuidle), "%s",
-			 cfg->idle_kernel);
+			 cfg->idle_governor);
 	snprintf(machine.cmdline, sizeof(machine.cmdline), "%s",
 		 cfg->topo->cmdline);
 	machine.nr_cpus = sim.nr_cpus;
@@ -1170,11 +1212,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 			lk_door_version(), LINSCHED_DOOR_VERSION);
 		return -1;
 	}
-	if (machine.cpuidle[0] && !lk_cpuidle()) {
-		fprintf(stderr, "error: --cpuidle kernel:%s: this tree was built without drivers/cpuidle/ (a history made from an older subset.list: 'linsched kernels' makes it again)\n",
-			machine.cpuidle);
+	if (machine.cpuidle_driver && sim_cpuidle_check(cfg))
 		return -1;
-	}
 	if (lk_boot(&machine)) {
 		fprintf(stderr, "error: topology '%s': %d CPUs, but this kernel was built for at most %d\n",
 			cfg->topo->name, sim.nr_cpus, lk_max_cpus());
@@ -1215,8 +1254,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	}
 	power_finish(&sim.power, sim.now, &out->power);
 	power_release(&sim.power);
-	if (machine.cpuidle[0])
-		sim_cpuidle_results(out, cfg->idle_kernel);
+	if (machine.cpuidle_driver)
+		sim_cpuidle_results(out, lk_cpuidle_governor());
 	sim_system_results(out);
 	if (sim_tasks_results(out))
 		return -1;

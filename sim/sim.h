@@ -39,12 +39,10 @@ struct sim_config {
 	int metrics;		/* score the run (metrics/); costs time */
 	int governor;		/* enum sim_governor */
 	int energy_model;	/* register the OPPs as the kernel's EM */
-	int idle_poll;		/* idle CPUs poll: no idle states, no exit
-				   latency (accounted in state 0) */
-	const char *idle_kernel;	/* the revision's cpuidle governor
-					   picks ("menu", "teo", "ladder"),
-					   never with idle_poll; or NULL:
-					   sim/idle.c does */
+	int idle;		/* enum sim_idle: who picks idle states */
+	const char *idle_governor;	/* with SIM_IDLE_KERNEL: "menu",
+					   "teo" or "ladder"; NULL: the
+					   revision's default */
 	uint64_t window_ns;	/* the invariants' window (0: default) */
 	uint64_t starvation_ns;	/* and starvation bound (0: default) */
 	double jitter;		/* each run event's work times 1 + jitter x
@@ -53,6 +51,16 @@ struct sim_config {
 };
 
 /* Who sets CPU frequencies (CPU types with OPPs; others run fixed). */
+/* Who picks the idle state of an idle CPU (--cpuidle). */
+enum sim_idle {
+	SIM_IDLE_KERNEL,	/* the revision's cpuidle governor, through
+				   the arch's driver (default) */
+	SIM_IDLE_POLL,		/* none: idle CPUs poll, no idle states, no
+				   exit latency (accounted in state 0) */
+	SIM_IDLE_SIM,		/* sim/idle.c's model of menu, for trees
+				   without drivers/cpuidle/ */
+};
+
 enum sim_governor {
 	SIM_GOV_SCHEDUTIL,	/* the revision's own schedutil */
 	SIM_GOV_PERFORMANCE,	/* the highest OPP, always */
@@ -128,7 +136,7 @@ struct sim_kernel_work {
 };
 
 /*
- * With --cpuidle kernel:GOV, the revision's cpuidle core's own view of a
+ * When the revision's governor picks, its cpuidle core's own view of a
  * CPU's idle at the end (its cpuidle_device's states_usage[]): entries,
  * time, and how often a state was too deep (above: the CPU woke before
  * its target residency) or too shallow (below: a deeper one would have
@@ -170,7 +178,8 @@ struct sim_result {
 	int nr_sysevents;
 	struct sim_sysevent_result *sysevents;
 	struct sim_kernel_work work;	/* all zero in a plain build */
-	const char *cpuidle_governor;	/* --cpuidle kernel:GOV, or NULL */
+	const char *cpuidle_governor;	/* the revision's governor that
+					   picked, or NULL: none did */
 	struct sim_cpuidle_result *cpuidle;	/* with it: nr_cpus entries */
 };
 
@@ -270,7 +279,7 @@ void sim_score_release(struct sim_score *s);
 	"expected a positive duration such as 10s, 500ms or 2 (seconds)"
 #define SIM_GOVERNOR_EXPECTED "expected schedutil, performance or powersave"
 #define SIM_CPUIDLE_EXPECTED \
-	"expected menu, poll, kernel:menu, kernel:teo or kernel:ladder"
+	"expected menu, teo, ladder (the revision's governors), poll or sim"
 #define SIM_SEED_EXPECTED \
 	"expected a decimal integer from 0 to 18446744073709551615"
 /* holds a '%': print it with "%s", never as part of a format */
@@ -324,13 +333,24 @@ int sim_parse_jitter(double *out, const char *s);
 int sim_parse_governor(const char *name);
 
 /**
- * sim_parse_cpuidle() - an idle-state governor by name
- * @name: menu or poll, or kernel:menu, kernel:teo, kernel:ladder (the
- *        revision's own cpuidle governor, through the arch's driver)
+ * sim_parse_cpuidle() - who picks idle states, by --cpuidle's name
+ * @name: menu, teo or ladder (the revision's own cpuidle governor,
+ *        through the arch's driver; "kernel:menu"... is the same), poll,
+ *        or sim (sim/idle.c's model)
+ * @governor: set to the governor's name with SIM_IDLE_KERNEL, else NULL
  *
- * Return: 0 for menu, 1 for poll (struct sim_config's idle_poll), 2 for
- * a kernel governor (its name after "kernel:"), or -1.
+ * Return: its enum sim_idle, or -1.
  */
-int sim_parse_cpuidle(const char *name);
+int sim_parse_cpuidle(const char *name, const char **governor);
+
+/**
+ * sim_cpuidle_key() - the canonical name of a --cpuidle choice
+ * @name: --cpuidle's argument, or NULL for the default
+ *
+ * Return: "kernel" (the revision's default governor), its governor's
+ * name, "poll" or "sim"; NULL if @name is not one sim_parse_cpuidle()
+ * takes. For result keys: two spellings of one choice give one key.
+ */
+const char *sim_cpuidle_key(const char *name);
 
 #endif

@@ -71,6 +71,7 @@ struct sim {
 	uint64_t seq;
 	uint64_t events;
 	int nr_cpus;
+	int idle_driver;	/* the revision's cpuidle picks idle states */
 	struct sim_cpu *cpu;
 	/*
 	 * A winner tree over the CPUs' earliest events: leaf tree_leaves + i

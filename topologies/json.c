@@ -410,7 +410,8 @@ static int parse_opps(struct jctx *c, const cJSON *arr, const char *tname,
 }
 
 static const char *const type_keys[] = {
-	"capacity", "idle_states", "opps", "dvfs", "smt_speed", NULL,
+	"capacity", "idle_states", "polling_state", "opps", "dvfs",
+	"smt_speed", NULL,
 };
 
 static int parse_types(struct jctx *c, const cJSON *types, struct topology *t)
@@ -468,6 +469,11 @@ static int parse_types(struct jctx *c, const cJSON *types, struct topology *t)
 		} else if (parse_states(c, arr, ty->name, ty)) {
 			return -1;
 		}
+		o = member(m, "polling_state");
+		if (o && !cJSON_IsBool(o))
+			return err_at(c, o, "%s: 'polling_state': expected true (the cpuidle driver has a POLL state 0, as x86's) or false (none, as Arm's), got %s",
+				      what, describe(o, buf, sizeof(buf)));
+		ty->no_polling_state = o && cJSON_IsFalse(o);
 		r = get_array(c, m, what, "opps", TOPOLOGY_MAX_OPPS, &arr);
 		if (r < 0 || (!r && parse_opps(c, arr, ty->name, ty)))
 			return -1;
@@ -952,7 +958,10 @@ char *topology_to_json(const struct topology *t)
 			put_num(&b, s->power_mw);
 			put(&b, "}");
 		}
-		put(&b, "%s],\n\t\t\t\"opps\": [", ty->nr_states ? "\n\t\t\t" : "");
+		put(&b, "%s]", ty->nr_states ? "\n\t\t\t" : "");
+		if (ty->no_polling_state)
+			put(&b, ",\n\t\t\t\"polling_state\": false");
+		put(&b, ",\n\t\t\t\"opps\": [");
 		for (j = 0; j < ty->nr_opps; j++) {
 			const struct topology_opp *o = &ty->opps[j];
 

@@ -28,6 +28,7 @@ struct type_v {
 	const struct opp_v *opps;
 	int nr_opps;
 	int dvfs_per_core;
+	int no_polling_state;	/* Arm: WFI is the driver's state 0 */
 };
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -45,6 +46,7 @@ static const struct opp_v x86_opps[] = {
 };
 static const struct type_v x86_core = {
 	"core", 1024, 1800, x86_states, N(x86_states), x86_opps, N(x86_opps), 1,
+	0,
 };
 
 /*
@@ -70,9 +72,11 @@ static const struct opp_v a76_opps[] = {
 };
 static const struct type_v rk_little = {
 	"little", 398, 228, a55_states, N(a55_states), a55_opps, N(a55_opps), 0,
+	1,
 };
 static const struct type_v rk_big = {
 	"big", 1024, 416, a76_states, N(a76_states), a76_opps, N(a76_opps), 0,
+	1,
 };
 
 /*
@@ -105,14 +109,15 @@ static const struct opp_v prime_opps[] = {
 };
 static const struct type_v dq_little = {
 	"little", 300, 228, silver_states, N(silver_states), silver_opps,
-	N(silver_opps), 0,
+	N(silver_opps), 0, 1,
 };
 static const struct type_v dq_big = {
 	"big", 750, 400, gold_states, N(gold_states), gold_opps, N(gold_opps), 0,
+	1,
 };
 static const struct type_v dq_prime = {
 	"prime", 1024, 600, prime_states, N(prime_states), prime_opps,
-	N(prime_opps), 0,
+	N(prime_opps), 0, 1,
 };
 
 enum layout {
@@ -209,6 +214,7 @@ static void make_type(struct topology_type *out, const struct type_v *v)
 	snprintf(out->name, sizeof(out->name), "%s", v->name);
 	out->capacity = v->capacity;
 	out->nr_states = v->nr_states;
+	out->no_polling_state = v->no_polling_state;
 	for (i = 0; i < v->nr_states; i++) {
 		struct topology_idle_state *s = &out->states[i];
 

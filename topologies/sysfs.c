@@ -355,6 +355,20 @@ static void read_idle(struct sysfs_ctx *c, int sid, struct topology_type *ty)
 		s->power_mw = (double)power;
 	}
 	ty->nr_states = k;
+	/*
+	 * x86's drivers show their POLL state as state0: it is the arch
+	 * driver's own polling state here, not one of the type's; a driver
+	 * without it (Arm's) has a real state there.
+	 */
+	if (k && !strcmp(ty->states[0].name, "POLL") &&
+	    !ty->states[0].exit_latency_ns) {
+		memmove(&ty->states[0], &ty->states[1],
+			(size_t)(k - 1) * sizeof(ty->states[0]));
+		memset(&ty->states[k - 1], 0, sizeof(ty->states[0]));
+		ty->nr_states = --k;
+	} else if (k) {
+		ty->no_polling_state = 1;
+	}
 	if (!k) {
 		struct topology_type def;
 
@@ -429,6 +443,7 @@ static int same_type(const struct topology_type *a,
 	int i;
 
 	if (a->capacity != b->capacity || a->nr_states != b->nr_states ||
+	    a->no_polling_state != b->no_polling_state ||
 	    a->nr_opps != b->nr_opps)
 		return 0;
 	for (i = 0; i < a->nr_states; i++)

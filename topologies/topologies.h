@@ -47,6 +47,10 @@ struct topology_type {
 	unsigned int capacity;		/* 1..1024 at the highest OPP */
 	int nr_states;
 	struct topology_idle_state states[TOPOLOGY_MAX_STATES];
+	int no_polling_state;		/* 1: the cpuidle driver has no polling
+					   state 0 before them (Arm's psci and
+					   arm drivers); 0: it has POLL (x86's
+					   intel_idle and acpi_idle) */
 	int nr_opps;			/* 0: a fixed frequency */
 	struct topology_opp opps[TOPOLOGY_MAX_OPPS];	/* ascending */
 	int dvfs_per_core;		/* 1: each core has its own frequency

@@ -82,14 +82,26 @@ static bool test_jitter(void)
 
 static bool test_governors(void)
 {
+	const char *gov;
+
 	ASSERT_EQ(sim_parse_governor("schedutil"), SIM_GOV_SCHEDUTIL);
 	ASSERT_EQ(sim_parse_governor("performance"), SIM_GOV_PERFORMANCE);
 	ASSERT_EQ(sim_parse_governor("powersave"), SIM_GOV_POWERSAVE);
 	ASSERT_EQ(sim_parse_governor("turbo"), -1);
 	ASSERT_EQ(sim_parse_governor(""), -1);
-	ASSERT_EQ(sim_parse_cpuidle("menu"), 0);
-	ASSERT_EQ(sim_parse_cpuidle("poll"), 1);
-	ASSERT_EQ(sim_parse_cpuidle("ladder"), -1);
+	ASSERT_EQ(sim_parse_cpuidle("menu", &gov), SIM_IDLE_KERNEL);
+	ASSERT_STREQ(gov, "menu");
+	ASSERT_EQ(sim_parse_cpuidle("kernel:teo", &gov), SIM_IDLE_KERNEL);
+	ASSERT_STREQ(gov, "teo");
+	ASSERT_EQ(sim_parse_cpuidle("poll", &gov), SIM_IDLE_POLL);
+	ASSERT_EQ(gov == NULL, 1);
+	ASSERT_EQ(sim_parse_cpuidle("sim", &gov), SIM_IDLE_SIM);
+	ASSERT_EQ(sim_parse_cpuidle("haltpoll", &gov), -1);
+	ASSERT_EQ(sim_parse_cpuidle("kernel:", &gov), -1);
+	ASSERT_STREQ(sim_cpuidle_key(NULL), "kernel");
+	ASSERT_STREQ(sim_cpuidle_key("kernel:ladder"), "ladder");
+	ASSERT_STREQ(sim_cpuidle_key("ladder"), "ladder");
+	ASSERT_EQ(sim_cpuidle_key("deep") == NULL, 1);
 	return true;
 }
 

@@ -379,13 +379,15 @@ static void sysfs(void)
 	       topo.cpu[0].cluster == topo.cpu[5].cluster &&
 	       topo.cpu[0].cluster != topo.cpu[2].cluster,
 	       "fake sysfs: SMT siblings 0/4 and 2/6; a cluster (L3) a package");
-	tap_ok(!ret && topo.types[0].nr_states == 3 &&
-	       !strcmp(topo.types[0].states[2].name, "C6") &&
-	       topo.types[0].states[2].exit_latency_ns == 133000 &&
-	       topo.types[0].states[2].target_residency_ns == 600000 &&
-	       topo.types[0].states[2].power_mw == 10 &&
-	       topo.types[0].states[0].power_mw == 0,
-	       "fake sysfs: POLL, C1, C6 with latency and residency");
+	tap_ok(!ret && topo.types[0].nr_states == 2 &&
+	       !topo.types[0].no_polling_state &&
+	       !strcmp(topo.types[0].states[0].name, "C1") &&
+	       !strcmp(topo.types[0].states[1].name, "C6") &&
+	       topo.types[0].states[1].exit_latency_ns == 133000 &&
+	       topo.types[0].states[1].target_residency_ns == 600000 &&
+	       topo.types[0].states[1].power_mw == 10 &&
+	       topo.types[0].states[0].exit_latency_ns == 2000,
+	       "fake sysfs: POLL is the driver's polling state; C1, C6 with latency and residency");
 	tap_ok(!ret && topo.types[0].nr_opps == 3 &&
 	       topo.types[0].opps[0].khz == 1000000 &&
 	       topo.types[0].opps[2].khz == 3000000 &&
@@ -621,6 +623,36 @@ static bool test_sysfs_siblings_bad(void)
 	return true;
 }
 
+/* A type's cpuidle driver with or without a POLL state 0: JSON, presets */
+static bool test_polling_state(void)
+{
+	char *json;
+
+	ASSERT_FALSE(topology_from_json(&topo,
+		"{\"cpu_types\": {\"a\": {\"polling_state\": false}}, \"shape\": {}}",
+		"arm", err, sizeof(err)));
+	ASSERT_EQ(topo.types[0].no_polling_state, 1);
+	json = topology_to_json(&topo);
+	ASSERT_TRUE(json && strstr(json, "\"polling_state\": false"));
+	free(json);
+	ASSERT_FALSE(topology_from_json(&topo,
+		"{\"cpu_types\": {\"a\": {\"polling_state\": true}}, \"shape\": {}}",
+		"x86", err, sizeof(err)));
+	ASSERT_EQ(topo.types[0].no_polling_state, 0);
+	json = topology_to_json(&topo);
+	ASSERT_TRUE(json && !strstr(json, "polling_state"));
+	free(json);
+	ASSERT_TRUE(topology_from_json(&topo,
+		"{\"cpu_types\": {\"a\": {\"polling_state\": 0}}, \"shape\": {}}",
+		"bad", err, sizeof(err)));
+	ASSERT_TRUE(strstr(err, "topology 'bad':1:39: cpu_types.a: 'polling_state': expected true"));
+	ASSERT_FALSE(topology_from_spec(&topo, "biglittle-4+4", err, sizeof(err)));
+	ASSERT_EQ(topo.types[0].no_polling_state + topo.types[1].no_polling_state, 2);
+	ASSERT_FALSE(topology_from_spec(&topo, "quad-smt", err, sizeof(err)));
+	ASSERT_EQ(topo.types[0].no_polling_state, 0);
+	return true;
+}
+
 static bool test_cmdline(void)
 {
 	ASSERT_FALSE(topology_from_spec(&topo, "quad", err, sizeof(err)));
@@ -692,7 +724,7 @@ int main(void)
 	const char *const *names;
 	size_t n, i;
 
-	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11 + 1 + 9);
+	tap_plan(2 + 2 * (int)N(presets) + 6 + 30 + 7 + 3 + 11 + 1 + 10);
 
 	names = topology_presets(&n);
 	tap_ok(n == N(presets), "%zu presets", n);
@@ -752,6 +784,7 @@ int main(void)
 	defaults_and_shapes();
 	files();
 	sysfs();
+	TEST(test_polling_state);
 	TEST(test_cmdline);
 	TEST(test_cmdline_flag_once);
 	TEST(test_sysfs_llc_disagree);

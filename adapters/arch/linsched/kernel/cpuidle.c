@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The cpuidle driver of the simulated machine: one per CPU type, its
- * states a POLL state 0 (as x86's intel_idle and acpi_idle have) and the
- * topology's idle states after it, so that the revision's own core
- * (drivers/cpuidle/cpuidle.c, driver.c, governor.c) and governor (menu,
- * teo, ladder: "cpuidle.governor=", as machine->cpuidle says) choose
- * the state and the tick-stop; kernel/sched/idle.c then takes its
+ * states a POLL state 0 (as x86's intel_idle and acpi_idle have; not on a
+ * type with no_polling_state, as Arm's drivers) and the topology's idle
+ * states after it, so that the revision's own core (drivers/cpuidle/
+ * cpuidle.c, driver.c, governor.c) and governor (menu, teo, ladder: the
+ * highest-rated unless machine->cpuidle names one, as "cpuidle.governor="
+ * does) choose the state and the tick-stop; kernel/sched/idle.c then
+ * takes its
  * governor branch instead of default_idle_call(). The state entered is
  * told to the simulator through the cpu_idle tracepoint (trace.c), which
  * cpuidle_enter_state() fires with the index before ->enter().
@@ -146,7 +148,7 @@ static int __cpuidle linsched_idle_enter(struct cpuidle_device *dev,
  * returns so that the idle loop selects again. poll_idle() spins on
  * local_clock(), which never advances inside kernel code here: an
  * hrtimer at the limit wakes the CPU instead, and the simulator counts
- * the time as busy (lh_cpu_idle() with index 0 under kernel:GOV).
+ * the time as busy (lh_cpu_idle() with index 0).
  */
 static struct hrtimer linsched_poll_timers[NR_CPUS];
 
@@ -203,19 +205,25 @@ extern initcall_entry_t __linsched_cpuidle_initcall_end[];
 void linsched_cpuidle_init(const struct linsched_machine *m)
 {
 	initcall_entry_t *fn;
-	int cpu, t, k, ret;
+	int cpu, t, k, p, ret;
 
-	/* "cpuidle.governor=": the core switches to it as it registers */
+	/*
+	 * "cpuidle.governor=": the core switches to it as it registers.
+	 * Without it, the core keeps the highest-rated governor registered,
+	 * as a kernel booted without the parameter does.
+	 */
 	strscpy(param_governor, m->cpuidle, CPUIDLE_NAME_LEN);
 	for (fn = __linsched_cpuidle_initcall_start;
 	     fn < __linsched_cpuidle_initcall_end; fn++)
 		initcall_from_entry(fn)();
-	if (!m->cpuidle[0])
+	if (!m->cpuidle_driver)
 		return;		/* no driver: the simulator's governor */
+	/* the simulator checked lk_cpuidle() for the governor's bit */
 	if (!cpuidle_curr_governor ||
-	    strncmp(cpuidle_curr_governor->name, m->cpuidle, CPUIDLE_NAME_LEN))
+	    (m->cpuidle[0] && strncmp(cpuidle_curr_governor->name, m->cpuidle,
+				      CPUIDLE_NAME_LEN)))
 		panic("linsched: cpuidle governor '%s' is not in this revision",
-		      m->cpuidle);
+		      m->cpuidle[0] ? m->cpuidle : "(default)");
 	for (cpu = 0; cpu < m->nr_cpus; cpu++)
 		cpumask_set_cpu(cpu, &linsched_idle_masks[m->cpu[cpu].type]);
 	for (t = 0; t < m->nr_types; t++) {
@@ -228,11 +236,17 @@ void linsched_cpuidle_init(const struct linsched_machine *m)
 		drv->name = "linsched_idle";
 		drv->owner = THIS_MODULE;
 		drv->cpumask = &linsched_idle_masks[t];
-		/* POLL, then the topology's states: state k is its k - 1 */
-		drv->state_count = min(ty->nr_idle_states + 1, CPUIDLE_STATE_MAX);
-		linsched_poll_state_init(drv);
-		for (k = 1; k < drv->state_count; k++) {
-			const struct linsched_idle_state *i = &ty->idle[k - 1];
+		/*
+		 * POLL, then the topology's states: state k is its k - 1;
+		 * or, on a type without a polling state (Arm's WFI is the
+		 * drivers' state 0), the topology's states alone.
+		 */
+		p = ty->no_polling_state ? 0 : 1;
+		drv->state_count = min(ty->nr_idle_states + p, CPUIDLE_STATE_MAX);
+		if (p)
+			linsched_poll_state_init(drv);
+		for (k = p; k < drv->state_count; k++) {
+			const struct linsched_idle_state *i = &ty->idle[k - p];
 			struct cpuidle_state *s = &drv->states[k];
 
 			strscpy(s->name, i->name, CPUIDLE_NAME_LEN);
@@ -250,10 +264,14 @@ void linsched_cpuidle_init(const struct linsched_machine *m)
 		pr_info("linsched: cpuidle driver for CPU type %d (%u CPUs): %d states, governor %s\n",
 			t, cpumask_weight(drv->cpumask), drv->state_count,
 			cpuidle_curr_governor->name);
-		if (drv->state_count > 1)
-			cpumask_or(&linsched_cpuidle_cpus,
-				   &linsched_cpuidle_cpus, drv->cpumask);
+		cpumask_or(&linsched_cpuidle_cpus, &linsched_cpuidle_cpus,
+			   drv->cpumask);
 	}
+}
+
+const char *lk_cpuidle_governor(void)
+{
+	return cpuidle_curr_governor ? cpuidle_curr_governor->name : NULL;
 }
 
 /**

@@ -627,10 +627,20 @@ int lk_door_version(void)
 
 int lk_cpuidle(void)
 {
-	return IS_ENABLED(CONFIG_CPU_IDLE);
+	if (!IS_ENABLED(CONFIG_CPU_IDLE))
+		return 0;
+	return LK_CPUIDLE_CORE |
+	       (IS_ENABLED(CONFIG_CPU_IDLE_GOV_MENU) ? LK_CPUIDLE_MENU : 0) |
+	       (IS_ENABLED(CONFIG_CPU_IDLE_GOV_TEO) ? LK_CPUIDLE_TEO : 0) |
+	       (IS_ENABLED(CONFIG_CPU_IDLE_GOV_LADDER) ? LK_CPUIDLE_LADDER : 0);
 }
 
 #ifndef CONFIG_CPU_IDLE
+const char *lk_cpuidle_governor(void)
+{
+	return NULL;
+}
+
 /* No drivers/cpuidle/: no statistics (cpuidle.c has the real one). */
 int lk_cpuidle_stats(int cpu, struct linsched_cpuidle_stats *out)
 {

@@ -65,6 +65,7 @@ void linsched_run_irq_work(void *work);
 void linsched_stoppers_create(int cpu);
 void linsched_stopper_park(int cpu);
 void linsched_run_deferred(void);
+u64 linsched_dwork_next(int cpu);
 
 /* mem.c */
 void linsched_percpu_setup(void);

@@ -370,6 +370,7 @@ bool queue_work_on(int cpu, struct workqueue_struct *wq,
 struct linsched_dwork {
 	struct hrtimer timer;
 	struct delayed_work *dwork;
+	int cpu;		/* whose wheel the kernel's timer is on */
 };
 
 static struct linsched_dwork linsched_dworks[16];
@@ -409,9 +410,31 @@ bool queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 	}
 	dwork->wq = wq;
 	dwork->cpu = cpu;
+	d->cpu = smp_processor_id();
 	hrtimer_start(&d->timer, ns_to_ktime((u64)delay * TICK_NSEC),
 		      HRTIMER_MODE_REL);
 	return true;
+}
+
+/*
+ * When the next delayed work of @cpu is due (ns, KTIME_MAX: none): its
+ * timer is a timer_list on @cpu's timer wheel in the kernel, the one
+ * kind of timer that keeps the tick of an idle CPU (timer.c).
+ */
+u64 linsched_dwork_next(int cpu)
+{
+	u64 next = KTIME_MAX;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(linsched_dworks); i++) {
+		struct hrtimer *t = &linsched_dworks[i].timer;
+
+		if (linsched_dworks[i].dwork && hrtimer_is_queued(t) &&
+		    linsched_dworks[i].cpu == cpu)
+			next = min_t(u64, next,
+				     ktime_to_ns(hrtimer_get_softexpires(t)));
+	}
+	return next;
 }
 
 void delayed_work_timer_fn(struct timer_list *t)

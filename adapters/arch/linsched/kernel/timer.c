@@ -145,12 +145,30 @@ void tick_nohz_idle_enter(void)
 unsigned long long linsched_idle_tick_stopped[NR_CPUS];
 unsigned long long linsched_idle_tick_kept[NR_CPUS];
 
+/*
+ * As kernel/time/tick-sched.c's tick_nohz_next_event() decides in high
+ * resolution mode: the tick stops unless a timer on the CPU's timer
+ * wheel is due within a tick of the last jiffy (hrtimers, the tasks'
+ * sleeps among them, program the clock event device themselves and do
+ * not count). The wheel here holds the delayed works' timers; RCU,
+ * irq_work and the arch never ask for the tick.
+ */
+static bool linsched_wheel_keeps_tick(int cpu)
+{
+	u64 basemono = lh_now() / TICK_NSEC * TICK_NSEC;
+	u64 next = linsched_dwork_next(cpu);
+
+	return next != KTIME_MAX &&
+	       (next <= basemono || next - basemono <= TICK_NSEC);
+}
+
 void tick_nohz_idle_stop_tick(void)
 {
 	int cpu = smp_processor_id();
 
 	idle_calls[cpu]++;
-	if (tick_stopped[cpu] || need_resched() || local_softirq_pending()) {
+	if (tick_stopped[cpu] || need_resched() || local_softirq_pending() ||
+	    linsched_wheel_keeps_tick(cpu)) {
 		if (tick_stopped[cpu])
 			linsched_idle_tick_stopped[cpu]++;
 		else

@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	10
+#define LINSCHED_DOOR_VERSION	11
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -93,6 +93,8 @@ struct linsched_cpu_type {
 	struct linsched_opp opp[LINSCHED_MAX_OPPS];	/* ascending */
 	int nr_idle_states;	/* by ascending target residency */
 	struct linsched_idle_state idle[LINSCHED_MAX_IDLE_STATES];
+	int no_polling_state;	/* the cpuidle driver's state 0 is idle[0],
+				   not a POLL state before it (Arm) */
 };
 
 /* Who sets the frequency of CPUs with OPPs. */
@@ -112,11 +114,14 @@ struct linsched_machine {
 	enum linsched_governor governor;
 	int energy_model;	/* register each policy's OPPs as its EM */
 	/*
-	 * The revision's cpuidle governor that picks idle states ("menu",
-	 * "teo", "ladder"): the arch registers a cpuidle driver per CPU type
-	 * with the type's idle states, and lh_cpu_idle() is told the state
-	 * the kernel entered. Empty: no driver, the simulator picks.
+	 * cpuidle_driver: the arch registers a cpuidle driver per CPU type
+	 * with the type's idle states, the revision's cpuidle governor picks
+	 * them and lh_cpu_idle() is told the state the kernel entered. 0: no
+	 * driver, the simulator picks. cpuidle: that governor ("menu", "teo",
+	 * "ladder", as "cpuidle.governor="); empty: the revision's default,
+	 * its highest-rated registered governor.
 	 */
+	int cpuidle_driver;
 	char cpuidle[16];
 	/*
 	 * Boot parameters, "isolcpus=domain,3 ...": each is given to the
@@ -235,10 +240,11 @@ unsigned long long lh_random(void);
  * The idle loop of cpu is about to halt (state >= 0) or has woken (-1).
  * On halting, the simulator's idle governor picks the idle state (whose
  * exit latency will delay the wakeup) and returns its index; else -1.
- * With machine.cpuidle set, state is the index the kernel's cpuidle
- * governor chose and entered in the arch's driver: 0 its POLL state (the
- * CPU spins: no idle state, no exit latency), k the type's idle state
- * k - 1; the simulator takes it and returns it.
+ * With machine.cpuidle_driver set, state is the index the kernel's
+ * cpuidle governor chose and entered in the arch's driver: 0 its POLL
+ * state (the CPU spins: no idle state, no exit latency), k the type's
+ * idle state k - 1 (k, with the type's no_polling_state); the simulator
+ * takes it and returns it.
  */
 int lh_cpu_idle(int cpu, int state);
 /*
@@ -352,11 +358,20 @@ int lk_sched_domains(const int *dom);
 int lk_domains(char *buf, unsigned long len);
 /* NR_CPUS of the kernel build. */
 int lk_max_cpus(void);
-/* 1 when the tree's drivers/cpuidle/ is built in (machine.cpuidle works). */
+/*
+ * What of drivers/cpuidle/ the tree has built in (machine.cpuidle_driver
+ * works when LK_CPUIDLE_CORE is set): an or of the bits below.
+ */
+#define LK_CPUIDLE_CORE		0x1
+#define LK_CPUIDLE_MENU		0x2
+#define LK_CPUIDLE_TEO		0x4
+#define LK_CPUIDLE_LADDER	0x8
 int lk_cpuidle(void);
+/* The cpuidle governor in use after boot ("menu"...), or NULL: none. */
+const char *lk_cpuidle_governor(void);
 /*
  * The cpuidle core's statistics of @cpu into @out; 0 states when no
- * cpuidle driver covers it (machine.cpuidle empty, or no drivers/cpuidle/).
+ * cpuidle driver covers it (no machine.cpuidle_driver, or no drivers/cpuidle/).
  */
 int lk_cpuidle_stats(int cpu, struct linsched_cpuidle_stats *out);
 /* The kernel version string the tree was built from. */
