@@ -57,6 +57,7 @@ T_REPORT_WARM_S=60	# the same report again
 T_SLURM_RATIO=1.3	# 200-unit sweep: Slurm wall / local wall, at most
 T_INSN_RATIO=0.85	# a series' speed against the one before (instructions), at least
 T_HARNESS_PCT=20	# instructions outside the kernel (sim, metrics, power, libc), %, at most
+T_CPUIDLE_RATIO=1.10	# the revision's cpuidle against --cpuidle sim (instructions), at most
 T_GROUPS=1.2		# the 16-CPU mix in task groups / without (instructions), at most
 T_HOTPLUG=1.0		# a hotplug event / a cpuset domain rebuild (instructions), at most
 T_PI_GROWTH=1.1		# PI contenders: instructions per instance added 1024->4096 / 256->512, at most
@@ -396,6 +397,19 @@ if [[ ${BENCH_SKIP_INSNS:-0} != 1 ]] && command -v valgrind >/dev/null; then
 				row "  speed bound, kernel code alone (sim/wall)" "$rev" "$(fmt "$(calc "${SPEED_BEST[$case,$rev]} * $n / ($n - $h)")" 1)x" "" "" ""
 			fi
 			JSON+=("{\"name\":\"harness_share_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"workload\":\"$wl\",\"simulated_s\":$INSN_SIM_S,\"instructions\":$n,\"harness\":$h,\"unit\":\"% of instructions outside the kernel\",\"median\":$pct,\"target\":$T_HARNESS_PCT,\"target_op\":\"<=\",\"status\":\"$st\"}")
+			if [[ $case == 16 ]]; then
+				# the revision's cpuidle (the default) against the
+				# simulator's model of menu with no kernel driver
+				valgrind --tool=callgrind --callgrind-out-file="$TMP/cg3c-sim.out" "${EXE[$rev]}" \
+					--topology "$topo" --workload "$wl" --duration "${INSN_SIM_S}s" --seed 1 \
+					--cpuidle sim --json /dev/null >/dev/null 2>"$TMP/cg.err" ||
+					{ cat "$TMP/cg.err" >&2; die "callgrind of $rev --cpuidle sim failed"; }
+				ns=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$TMP/cg.err")
+				r=$(calc "$n / $ns")
+				st=$(verdict "$r" "<=" $T_CPUIDLE_RATIO)
+				row "  revision's cpuidle vs --cpuidle sim (instructions)" "$rev" "" "$(fmt "$r" 3)" "<= $T_CPUIDLE_RATIO" "$st"
+				JSON+=("{\"name\":\"cpuidle_cost_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"workload\":\"$wl\",\"simulated_s\":$INSN_SIM_S,\"instructions\":$n,\"instructions_sim\":$ns,\"unit\":\"instructions with the revision's cpuidle / with --cpuidle sim\",\"median\":$r,\"target\":$T_CPUIDLE_RATIO,\"target_op\":\"<=\",\"status\":\"$st\"}")
+			fi
 			if [[ -n $prev ]]; then
 				r=$(calc "${INSNS[$case,$prev]} / $n")
 				st=$(verdict "$r" ">=" $T_INSN_RATIO)

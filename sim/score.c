@@ -69,6 +69,8 @@ struct reader {
 	int *hash;		/* pid -> index + 1, open addressing */
 	int hash_cap;
 	int ours, ended;
+	int driver_idle;	/* lsb_end: cpu_idle's states are a cpuidle
+				   driver's (POLL first), not the topology's */
 	size_t nr_sched;	/* sched_* events */
 	int nr_lsb_tasks;	/* lsb_task lines */
 	int any;		/* an event line was read */
@@ -478,6 +480,7 @@ static int parse_lsb(struct reader *r, struct ev *e, const char *event,
 		if (num(r, event, f, "run_work_ns", &x) || x < 0)
 			return SIM_SCORE_BAD;
 		r->work_ns = (uint64_t)x;
+		r->driver_idle = !!field(f, "cpuidle");
 		r->ended = 1;
 		return 0;
 	}
@@ -704,6 +707,29 @@ struct replay {
 	uint64_t first_gap;	/* the trace's time */
 };
 
+/*
+ * The power state of a cpu_idle's state: the topology's own index in a
+ * simulation that ran without a cpuidle driver (--cpuidle sim or poll);
+ * else the driver's, as a real kernel's trace has it and as the
+ * simulator's arch driver registers them: a POLL state first (a busy CPU,
+ * spinning) unless the type has none, then the topology's.
+ */
+static int idle_state(const struct replay *y, const struct ev *e)
+{
+	const struct topology *t = y->r->o->topo;
+	const struct topology_type *ty = &t->types[t->cpu[e->cpu].type];
+	int k;
+
+	if (!ty->nr_states)
+		return 0;
+	if (y->r->ours && !y->r->driver_idle)
+		return e->arg;
+	k = ty->no_polling_state ? e->arg : e->arg - 1;
+	if (k < 0)
+		return POWER_BUSY;
+	return k < ty->nr_states ? k : ty->nr_states - 1;
+}
+
 static int id_of(struct replay *y, int pid)
 {
 	struct ptask *p = pid > 0 ? ptask_find(y->r, pid) : NULL;
@@ -815,7 +841,7 @@ static void replay_one(struct replay *y, const struct ev *e, int *blocked)
 		break;
 	case EV_IDLE:
 		if (e->arg >= 0 && !y->idle[e->cpu])
-			power_idle(&y->pw, now, e->cpu, e->arg);
+			power_idle(&y->pw, now, e->cpu, idle_state(y, e));
 		else if (e->arg < 0 && y->idle[e->cpu])
 			power_idle(&y->pw, now, e->cpu, POWER_BUSY);
 		y->idle[e->cpu] = e->arg >= 0;

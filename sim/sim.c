@@ -1264,9 +1264,12 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 
 		for (i = 0; i < out->nr_tasks; i++)
 			work += out->tasks[i].run_work_ns;
-		sim_trace_lsb("lsb_end", "duration_ns=%llu kernel_warnings=%u run_work_ns=%llu",
+		/* cpuidle=: cpu_idle's states were the kernel driver's */
+		sim_trace_lsb("lsb_end", "duration_ns=%llu kernel_warnings=%u run_work_ns=%llu%s%s",
 			      (unsigned long long)sim.now, out->warnings,
-			      (unsigned long long)work);
+			      (unsigned long long)work,
+			      sim.idle_driver ? " cpuidle=" : "",
+			      sim.idle_driver ? out->cpuidle_governor : "");
 	}
 	return 0;
 }

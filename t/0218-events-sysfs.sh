@@ -69,7 +69,10 @@ e = json.load(open(sys.argv[1]))['system_events']
 assert len(e) == 3000, len(e)
 assert [x['planned_ns'] for x in e] == [(1000 + i) * 1000 for i in range(3000)]
 first = next(i for i, x in enumerate(e) if not x['done'])
-assert 100 < first < 2900, first
+# each offline or online wakes CPU 3 and init's CPU several times; the
+# revision's menu puts both in C6 between (133 us exit latency): about 20
+# are done in 10 ms (over 1000 with --cpuidle sim, which stays in C1)
+assert 5 < first < 2900, first
 assert all(x['done'] and x['status'] == 'ok' and x['time_ns'] >= x['planned_ns']
            for x in e[:first])
 assert e[first]['status'] == 'init was still carrying it out at the end'

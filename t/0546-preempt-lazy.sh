@@ -121,9 +121,11 @@ test_expect_success "--json names the model: lazy on $TEST_V73, none on $TEST_V6
 # ---- 3. a remote wakeup preemption waits for an interrupt under lazy ----
 read -r n now tick worst < <(wakee_latency "$tmp/remote73.trace")
 diag "$TEST_V73 remote: $n wakeups, $now at once, $tick at a tick, longest ${worst} us"
+# (a few, 1 or 2 in 300, run when the hog's own hrtick ends its slice
+# between two ticks: the lazy bit is acted on at that interrupt too)
 test_expect_success "$TEST_V73: a wakee woken from CPU 0 runs at once on the hrtick's IPI, else at CPU 1's next tick, never later" '
 	[ "$n" -ge 290 ] && [ "$now" -ge $((n / 2)) ] && [ "$tick" -gt 0 ] &&
-	[ $((now + tick)) = "$n" ] && [ "$worst" -le 1000 ]'
+	[ $((now + tick)) -ge $((n - 3)) ] && [ "$worst" -le 1000 ]'
 
 read -r n now tick worst < <(wakee_latency "$tmp/remote612.trace")
 diag "$TEST_V612 remote: $n wakeups, $now at once, $tick at a tick, longest ${worst} us"

@@ -16,12 +16,15 @@ trap 'rm -rf "$tmp"' EXIT
 rev=$TEST_V73
 w='periodic*4:run=3ms:sleep=3ms'
 
-# run NAME [OPTION...]: 2 s of $w on two CPUs, $tmp/NAME.json and .trace
+# run NAME [OPTION...]: 2 s of $w on two CPUs, $tmp/NAME.json and .trace;
+# with --cpuidle poll, as linsched vm --compare runs the simulator: the
+# VM's vCPUs have no idle states, no exit latency
 run() {
 	local name=$1
 	shift
 	"$LINSCHED" run $rev --workload "$w" --topology 1x2x1 --duration 2 \
-		--json "$tmp/$name.json" --trace "$tmp/$name.trace" --quiet "$@"
+		--cpuidle poll --json "$tmp/$name.json" \
+		--trace "$tmp/$name.trace" --quiet "$@"
 }
 
 # figures FILE: "MIGRATIONS_PER_S SPREAD" of a run: migrations a second
@@ -38,20 +41,20 @@ test_expect_success "$rev, no jitter: lockstep: $m0 migrations/s, the four tasks
 	[ "$m0" = 0 ] && within "$spread0" 0 0.002 &&
 	[ "$(json "$tmp/exact.json" "\"jitter\" in r")" = False ]'
 
-# seed 3: 118 migrations/s (the seeds 1-8 give 0-118: a seed may keep
-# the pairs locked for 2 s, seed 2 does)
+# seed 3: 43 migrations/s (the seeds 1-8 give 0-51: a seed may keep the
+# pairs locked for 2 s, seeds 4 and 7 do)
 run j3 --jitter 1% --seed 3
 run j3again --jitter 0.01 --seed 3
-run j4 --jitter 1% --seed 4
+run j5 --jitter 1% --seed 5
 read -r m3 spread3 < <(figures "$tmp/j3.json")
-read -r m4 spread4 < <(figures "$tmp/j4.json")
-test_expect_success "--jitter 1%, seed 3: the tasks drift apart and move: $m3 migrations/s (seed 4: $m4)" '
-	within "$m3" 20 1e9 && within "$m4" 20 1e9'
+read -r m5 spread5 < <(figures "$tmp/j5.json")
+test_expect_success "--jitter 1%, seed 3: the tasks drift apart and move: $m3 migrations/s (seed 5: $m5)" '
+	within "$m3" 20 1e9 && within "$m5" 20 1e9'
 test_expect_success "a seed gives the same bytes again ('1%' and '0.01' alike)" '
 	cmp "$tmp/j3.json" "$tmp/j3again.json" &&
 	cmp "$tmp/j3.trace" "$tmp/j3again.trace"'
 test_expect_success "another seed other bytes" '
-	! cmp -s "$tmp/j3.json" "$tmp/j4.json"'
+	! cmp -s "$tmp/j3.json" "$tmp/j5.json"'
 test_expect_success "the results record \"jitter\": 0.01, next to the seed" '
 	json_is "$tmp/j3.json" jitter 0.01 &&
 	[ "$(json "$tmp/j3.json" "list(r)[list(r).index(\"seed\") + 1]")" = jitter ]'

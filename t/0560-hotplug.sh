@@ -17,11 +17,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 w=t/workloads
 
-# ran_on TRACE CPU FROM TO: the tasks switched in on CPU between FROM and
+# ran_on TRACE CPU FROM TO: the tasks switched in on CPU from FROM to
 # TO seconds, but its idle task, its stopper and hotplug thread
 ran_on() {
 	awk -v cpu="[00$2]" -v from="$3" -v to="$4" '
-		$2 == cpu && $5 == "sched_switch:" { t = $4 + 0; if (t > from && t < to) print }' "$1" |
+		$2 == cpu && $5 == "sched_switch:" { t = $4 + 0; if (t >= from && t < to) print }' "$1" |
 		sed 's/.*next_comm=\([^ ]*\) .*/\1/' | grep -v '^swapper\|/' | sort -u | tr '\n' ' '
 }
 event() { json "$1" "r['system_events'][int(a[0])][a[1]]" "$2" "$3"; }

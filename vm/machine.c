@@ -199,7 +199,7 @@ int vm_machine_from_topology(struct vm_machine *out, const struct topology *t,
 	}
 	if (t->types[0].nr_states)
 		snprintf(out->note, sizeof(out->note),
-			 "the topology's idle states are not mirrored: the guest has no cpuidle driver and its vCPUs halt with no exit latency");
+			 "the topology's idle states are not mirrored: the guest has no cpuidle driver and its vCPUs halt with no exit latency (--compare runs the simulator with --cpuidle poll, which does the same)");
 	vm_arg(out, "-smp");
 	vm_argf(out, "cpus=%d,sockets=%d,cores=%d,threads=%d", t->nr_cpus,
 		sockets, cores, threads);

@@ -106,27 +106,52 @@ static ktime_t linsched_until(unsigned long long when)
 }
 
 /*
+ * A Debian kernel has the softlockup watchdog (SOFTLOCKUP_DETECTOR): a
+ * pinned hrtimer on every CPU, every 2 * watchdog_thresh / 5 = 4 s. So a
+ * real CPU's next timer event is never further than that, and the
+ * governors count on it: menu multiplies the sleep length by its
+ * correction factor, which overflows for a KTIME_MAX one and then
+ * predicts an endless idle period after every wakeup by an IPI. The arch
+ * has no watchdog; the timer's expiries bound the sleep length as they
+ * would (its own wakeups, and the stopper work it queues, are not
+ * modelled).
+ */
+#define LINSCHED_WATCHDOG_PERIOD_NS (4ULL * NSEC_PER_SEC)
+
+static unsigned long long linsched_next_hrtimer(int cpu, int tick)
+{
+	unsigned long long next = lh_next_timer(cpu, tick);
+	unsigned long long dog = (lh_now() / LINSCHED_WATCHDOG_PERIOD_NS + 1) *
+				 LINSCHED_WATCHDOG_PERIOD_NS;
+
+	return min(next, dog);
+}
+
+/*
  * As kernel/time/tick-sched.c's: @delta_next gets the time to the next
  * event of the CPU's clock event device (the tick while it runs, or an
  * hrtimer), the return value the time to the next timer if the tick were
- * stopped (the hrtimers: there is no timer wheel here); when the tick
- * cannot be stopped, the same as @delta_next.
+ * stopped; when the tick cannot be stopped (work pending, or a timer-wheel
+ * timer within a tick: tick_nohz_next_event() says 0), the same as
+ * @delta_next.
  */
 ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next)
 {
 	int cpu = smp_processor_id();
+	u64 wheel;
 
-	*delta_next = linsched_until(lh_next_timer(cpu, 1));
+	*delta_next = linsched_until(linsched_next_hrtimer(cpu, 1));
 	if (need_resched() || local_softirq_pending())
 		return *delta_next;
-	return linsched_until(lh_next_timer(cpu, 0));
+	wheel = linsched_wheel_next_event(cpu);
+	if (!wheel)
+		return *delta_next;
+	return linsched_until(min_t(u64, wheel, linsched_next_hrtimer(cpu, 0)));
 }
 
 ktime_t tick_nohz_get_next_hrtimer(void)
 {
-	unsigned long long next = lh_next_timer(smp_processor_id(), 1);
-
-	return next == ~0ULL ? KTIME_MAX : (ktime_t)next;
+	return (ktime_t)linsched_next_hrtimer(smp_processor_id(), 1);
 }
 
 /* ---- the driver ---- */

@@ -66,6 +66,7 @@ void linsched_stoppers_create(int cpu);
 void linsched_stopper_park(int cpu);
 void linsched_run_deferred(void);
 u64 linsched_dwork_next(int cpu);
+u64 linsched_wheel_next_event(int cpu);
 
 /* mem.c */
 void linsched_percpu_setup(void);

@@ -151,15 +151,18 @@ unsigned long long linsched_idle_tick_kept[NR_CPUS];
  * wheel is due within a tick of the last jiffy (hrtimers, the tasks'
  * sleeps among them, program the clock event device themselves and do
  * not count). The wheel here holds the delayed works' timers; RCU,
- * irq_work and the arch never ask for the tick.
+ * irq_work and the arch never ask for the tick. Returns 0 when the tick
+ * must stay, else the wheel's next timer (KTIME_MAX: none).
  */
-static bool linsched_wheel_keeps_tick(int cpu)
+u64 linsched_wheel_next_event(int cpu)
 {
 	u64 basemono = lh_now() / TICK_NSEC * TICK_NSEC;
 	u64 next = linsched_dwork_next(cpu);
 
-	return next != KTIME_MAX &&
-	       (next <= basemono || next - basemono <= TICK_NSEC);
+	if (next != KTIME_MAX &&
+	    (next <= basemono || next - basemono <= TICK_NSEC))
+		return 0;
+	return next;
 }
 
 void tick_nohz_idle_stop_tick(void)
@@ -168,7 +171,7 @@ void tick_nohz_idle_stop_tick(void)
 
 	idle_calls[cpu]++;
 	if (tick_stopped[cpu] || need_resched() || local_softirq_pending() ||
-	    linsched_wheel_keeps_tick(cpu)) {
+	    !linsched_wheel_next_event(cpu)) {
 		if (tick_stopped[cpu])
 			linsched_idle_tick_stopped[cpu]++;
 		else
