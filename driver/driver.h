@@ -559,6 +559,17 @@ void driver_result_release(struct driver_result *r);
 const char *driver_status_name(int status);
 
 /**
+ * driver_cpuidle_name() - a run spec's --cpuidle as result keys and logs
+ * name it
+ * @cpuidle: struct driver_run_spec's cpuidle, NULL for the default
+ *
+ * Return: "kernel" (the revision's default governor), the governor's
+ * name ("menu", "teo", "ladder"), "poll" or "sim": two spellings of one
+ * choice give one name; NULL for a name --cpuidle does not take.
+ */
+const char *driver_cpuidle_name(const char *cpuidle);
+
+/**
  * driver_status_from_name() - the inverse of driver_status_name()
  * @name: a name
  *

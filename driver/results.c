@@ -42,6 +42,11 @@ static const char *const status_names[] = {
 	[DRIVER_UNSUPPORTED] = "unsupported",
 };
 
+const char *driver_cpuidle_name(const char *cpuidle)
+{
+	return sim_cpuidle_key(cpuidle);
+}
+
 const char *driver_status_name(int status)
 {
 	if (status < 0 || status >= (int)(sizeof(status_names) /

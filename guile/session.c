@@ -271,8 +271,9 @@ static cJSON *start_event(const struct session *s)
 		cJSON_AddNullToObject(o, "duration");
 	cJSON_AddStringToObject(o, "governor",
 				c->run.governor ? c->run.governor : "schedutil");
+	/* "kernel": the default; logs before it said "menu" (the model) */
 	cJSON_AddStringToObject(o, "cpuidle",
-				c->run.cpuidle ? c->run.cpuidle : "menu");
+				driver_cpuidle_name(c->run.cpuidle));
 	cJSON_AddBoolToObject(o, "energy_model", !c->run.no_energy_model);
 	cJSON_AddBoolToObject(o, "fatal_warnings", c->run.fatal_warnings);
 	/* a run without has none, as logs had before it */
@@ -1521,6 +1522,8 @@ int guile_config_from_log(struct guile_config *cfg, const char *log)
 	cfg->run.duration = cJSON_IsString(v) ? v->valuestring : NULL;
 	cfg->run.governor = str_of(o, "governor");
 	cfg->run.cpuidle = str_of(o, "cpuidle");
+	if (!*cfg->run.cpuidle || !strcmp(cfg->run.cpuidle, "kernel"))
+		cfg->run.cpuidle = NULL;
 	v = cJSON_GetObjectItemCaseSensitive(o, "jitter");
 	cfg->run.jitter = cJSON_IsString(v) ? v->valuestring : NULL;
 	cfg->run.no_energy_model = cJSON_IsFalse(

@@ -17,11 +17,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 w=t/workloads
 
-# ran_on TRACE CPU FROM TO: the tasks switched in on CPU from FROM to
-# TO seconds, but its idle task, its stopper and hotplug thread
-ran_on() {
+# switched_in TRACE CPU FROM TO: the tasks switched in on CPU from FROM
+# to TO seconds, but its idle task, its stopper and hotplug thread
+switched_in() {
 	awk -v cpu="[00$2]" -v from="$3" -v to="$4" '
 		$2 == cpu && $5 == "sched_switch:" { t = $4 + 0; if (t >= from && t < to) print }' "$1" |
+		sed 's/.*next_comm=\([^ ]*\) .*/\1/' | grep -v '^swapper\|/' | sort -u | tr '\n' ' '
+}
+# ran_on TRACE CPU FROM TO: the tasks switched in on CPU after the
+# hotplug step FROM began (in the trace's order: steps and switches share
+# instants) and before the step TO began, or TO seconds; but its idle
+# task, its stopper and hotplug thread
+ran_on() {
+	awk -v cpu="[00$2]" -v from="($3)" -v to="$4" '
+		$5 == "cpuhp_enter:" && $NF == from { on = 1 }
+		$5 == "cpuhp_enter:" && $NF == "(" to ")" { on = 0 }
+		on && to ~ /^[0-9.]+$/ && $4 + 0 >= to + 0 { on = 0 }
+		on && $2 == cpu && $5 == "sched_switch:" { print }' "$1" |
 		sed 's/.*next_comm=\([^ ]*\) .*/\1/' | grep -v '^swapper\|/' | sort -u | tr '\n' ' '
 }
 event() { json "$1" "r['system_events'][int(a[0])][a[1]]" "$2" "$3"; }
@@ -38,8 +50,8 @@ for rev in $TEST_V61 $TEST_V73; do
 	# offline from the kernel's last step down to its first step up
 	down=$(step_at "$tmp/h.trace" sched_cpu_dying)
 	up=$(step_at "$tmp/h.trace" sched_cpu_activate)
-	during=$(ran_on "$tmp/h.trace" 3 "$down" "$up")
-	after=$(ran_on "$tmp/h.trace" 3 "$up" 2.0)
+	during=$(ran_on "$tmp/h.trace" 3 sched_cpu_dying sched_cpu_activate)
+	after=$(ran_on "$tmp/h.trace" 3 sched_cpu_activate 2.0)
 	test_expect_success "$rev: no task of the workload runs on CPU 3 while it is offline, $down s to $up s ('$during'); after, they do ($after)" \
 		'within "$down" 0.5 0.51 && within "$up" 1.5 1.51 && [ -z "$during" ] && echo "$after" | grep -q hog'
 	event "$tmp/h.json" 0 domains > "$tmp/down"
@@ -66,7 +78,7 @@ for rev in $TEST_V61 $TEST_V73; do
 	"$LINSCHED" run "$rev" --workload $w/cpuset-partition.json --topology quad \
 		--json "$tmp/p.json" --trace "$tmp/p.trace" --quiet
 	s=$?
-	on3=$(ran_on "$tmp/p.trace" 3 0 1)
+	on3=$(switched_in "$tmp/p.trace" 3 0 1)
 	hogs=$(json "$tmp/p.json" "round(sum(t['sum_exec_ns'] for t in r['tasks'] if t['name'].startswith('hog')) / r['duration_ns'], 2)")
 	test_expect_success "$rev: a cpuset partition keeps CPU 3 to its own task ($on3); six others share CPUs 0-2 ($hogs CPUs' worth)" \
 		'[ $s = 0 ] && [ "$on3" = "rt " ] && within "$hogs" 2.99 3.0'

@@ -111,7 +111,7 @@ for rev in $TEST_V61 $TEST_V612 $TEST_V73; do
 		 grep -q "lsb_prev_blocked: prev_pid=[0-9]* throttled=1$" "$tmp/bandwidth.trace" &&
 		 grep -q "lsb_cpu_offline: cpu=3 prev_pid=" "$tmp/hotplug.trace" &&
 		 grep -q "lsb_cpu_online: cpu=3$" "$tmp/hotplug.trace" &&
-		 [ "$(tail -n1 "$tmp/hogs.trace" | sed "s/.*: lsb_end: //")" = "duration_ns=500000000 kernel_warnings=0 $(grep -o "run_work_ns=[0-9]*" "$tmp/hogs.trace" | tail -n1)" ]'
+		 [ "$(tail -n1 "$tmp/hogs.trace" | sed "s/.*: lsb_end: //")" = "duration_ns=500000000 kernel_warnings=0 $(grep -o "run_work_ns=[0-9]*" "$tmp/hogs.trace" | tail -n1) cpuidle=menu" ]'
 	# the group workload: per-task and per-group CPU time, from the switches
 	gs=$(json "$tmp/groups.score" "sum(t['cpu_ns'] for t in r['tasks'] if t['taskgroup'] == '/fg')")
 	gj=$(json "$tmp/groups.json" "sum(t['sum_exec_ns'] for t in r['tasks'] if t['taskgroup'] == '/fg')")

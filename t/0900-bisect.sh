@@ -131,7 +131,7 @@ LSBISECT_CACHE=$tmp/cache2 "$LSBISECT" --continue --out "$tmp/killed" --governor
 	> /dev/null 2> "$tmp/other2.err"
 status2=$?
 test_expect_success "--continue --out with another --cpuidle or --governor: refused (status $status, $status2)" \
-	'[ $status = 2 ] && grep -q "is of another bisection: its cpuidle was \"menu\"" "$tmp/other.err" &&
+	'[ $status = 2 ] && grep -q "is of another bisection: its cpuidle was \"kernel\"" "$tmp/other.err" &&
 	 [ $status2 = 2 ] && grep -q "is of another bisection: its governor was \"schedutil\"" "$tmp/other2.err" &&
 	 cmp -s "$tmp/killed/log.jsonl" "$tmp/killed.jsonl"'
 entries=$(find "$tmp/cache2/results" -type f | wc -l)
