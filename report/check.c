@@ -250,6 +250,30 @@ void report_check_text(FILE *f, const struct report_check *c)
 			c->steps[first].nr_failed == 1 ? "s" : "");
 }
 
+/* "balance_score +25.9%, run crashed": what fails in @row, in short. */
+static void row_summary(char *buf, size_t len, const struct report_check *c,
+			const struct report *rep, const struct report_row *row)
+{
+	size_t at = 0;
+	char p[32];
+	int m;
+
+	buf[0] = '\0';
+	if (row->run_verdict == REPORT_WORSE)
+		at += (size_t)snprintf(buf + at, len - at, "run %s",
+				       report_run_state(rep, row, 1));
+	for (m = 0; m < rep->nr_metrics && at < len; m++) {
+		if (row->verdict[m] != REPORT_WORSE)
+			continue;
+		report_fmt_pct(p, sizeof(p), row->pct[m]);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %s",
+				       at ? ", " : "", rep->label[m], p);
+	}
+	if (at < len && c->invariants && report_row_violated(rep, row))
+		snprintf(buf + at, len - at, "%sinvariants violated",
+			 at ? ", " : "");
+}
+
 /* @s with XML's five characters escaped, and control characters dropped. */
 static void xml_put(FILE *f, const char *s)
 {
@@ -331,10 +355,9 @@ int report_check_junit(FILE *f, const struct report_check *c)
 				continue;
 			}
 			fputs("\">\n      <failure type=\"regression\" message=\"", f);
-			xml_put(f, suite_pattern_name(row->pattern));
-			fputs(" on ", f);
-			xml_put(f, rep->topo[row->topo].name);
-			fputs(" regresses\">", f);
+			row_summary(name, sizeof(name), c, rep, row);
+			xml_put(f, name);
+			fputs("\">", f);
 			{
 				char *text = NULL;
 				size_t len = 0;
@@ -390,8 +413,13 @@ int report_check_tap(FILE *f, const struct report_check *c)
 
 			case_name(name, sizeof(name), c, i,
 				  suite_pattern_name(row->pattern));
-			fprintf(f, "%s %zu - %s on %s\n", fails ? "not ok" : "ok",
+			fprintf(f, "%s %zu - %s on %s", fails ? "not ok" : "ok",
 				++n, name, rep->topo[row->topo].name);
+			if (fails) {
+				row_summary(name, sizeof(name), c, rep, row);
+				fprintf(f, ": %s", name);
+			}
+			fputc('\n', f);
 			if (fails)
 				row_reasons(f, "#   ", c, rep, row);
 		}
