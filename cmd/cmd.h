@@ -19,6 +19,7 @@
  * own argv (argv[0] is its name); the exit status is returned.
  */
 int cmd_bugs(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_classes(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_report(int argc, char **argv);

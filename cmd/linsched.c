@@ -742,6 +742,7 @@ static const struct {
 	{ "classes", cmd_classes },
 	{ "trend", cmd_trend },
 	{ "report", cmd_report },
+	{ "check", cmd_check },
 	{ "sweep", cmd_sweep },
 	{ "sweep-worker", cmd_sweep_worker },
 	{ "bugs", cmd_bugs },
