@@ -13,8 +13,135 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
+
 #include "bisect/bisect_internal.h"
 #include "common/common.h"
+
+/*
+ * The user's objects, read-only: a backend without write and without
+ * freshen. libgit2 "freshens" an object it is asked to write and finds
+ * (it touches the loose file or the pack), in every backend that can, so
+ * a store reading the user's objects through a plain alternate would
+ * change the times of their objects whenever a change holds a blob or
+ * tree they have. Found here, an object is only found: nothing is written.
+ */
+struct ro_backend {
+	git_odb_backend parent;
+	git_odb *odb;
+};
+
+static int ro_read(void **buf, size_t *len, git_object_t *type,
+		   git_odb_backend *b, const git_oid *id)
+{
+	struct ro_backend *ro = (struct ro_backend *)b;
+	git_odb_object *o;
+	int err = git_odb_read(&o, ro->odb, id);
+
+	if (err)
+		return err;
+	*len = git_odb_object_size(o);
+	*type = git_odb_object_type(o);
+	*buf = git_odb_backend_data_alloc(b, *len);
+	if (!*buf) {
+		git_odb_object_free(o);
+		return -1;
+	}
+	memcpy(*buf, git_odb_object_data(o), *len);
+	git_odb_object_free(o);
+	return 0;
+}
+
+static int ro_read_prefix(git_oid *out, void **buf, size_t *len,
+			  git_object_t *type, git_odb_backend *b,
+			  const git_oid *short_id, size_t n)
+{
+	struct ro_backend *ro = (struct ro_backend *)b;
+	git_odb_object *o;
+	int err = git_odb_read_prefix(&o, ro->odb, short_id, n);
+
+	if (err)
+		return err;
+	git_oid_cpy(out, git_odb_object_id(o));
+	git_odb_object_free(o);
+	return ro_read(buf, len, type, b, out);
+}
+
+static int ro_read_header(size_t *len, git_object_t *type,
+			  git_odb_backend *b, const git_oid *id)
+{
+	return git_odb_read_header(len, type, ((struct ro_backend *)b)->odb,
+				   id);
+}
+
+static int ro_exists(git_odb_backend *b, const git_oid *id)
+{
+	return git_odb_exists(((struct ro_backend *)b)->odb, id);
+}
+
+static int ro_exists_prefix(git_oid *out, git_odb_backend *b,
+			    const git_oid *short_id, size_t n)
+{
+	return git_odb_exists_prefix(out, ((struct ro_backend *)b)->odb,
+				     short_id, n);
+}
+
+static void ro_free(git_odb_backend *b)
+{
+	git_odb_free(((struct ro_backend *)b)->odb);
+	free(b);
+}
+
+/*
+ * @store's object database: its own loose objects, where everything new
+ * is written, then the user's objects at @user_objects, read-only.
+ */
+static int store_odb(git_repository *store, const char *store_objects,
+		     const char *user_objects)
+{
+	git_odb_backend *loose = NULL;
+	struct ro_backend *ro = NULL;
+	git_odb *odb = NULL;
+	int err;
+
+	err = git_odb_new(&odb);
+	if (!err)
+		err = git_odb_backend_loose(&loose, store_objects, -1, 0, 0, 0);
+	if (!err) {
+		err = git_odb_add_backend(odb, loose, 2);
+		if (err)
+			loose->free(loose);
+	}
+	if (!err) {
+		ro = calloc(1, sizeof(*ro));
+		err = ro ? git_odb_init_backend(&ro->parent,
+						GIT_ODB_BACKEND_VERSION) : -1;
+	}
+	if (!err)
+		err = git_odb_open(&ro->odb, user_objects);
+	if (!err) {
+		ro->parent.read = ro_read;
+		ro->parent.read_prefix = ro_read_prefix;
+		ro->parent.read_header = ro_read_header;
+		ro->parent.exists = ro_exists;
+		ro->parent.exists_prefix = ro_exists_prefix;
+		ro->parent.free = ro_free;
+		err = git_odb_add_backend(odb, &ro->parent, 1);
+	}
+	if (err) {
+		if (ro && !ro->parent.free) {
+			git_odb_free(ro->odb);
+			free(ro);
+		}
+		git_odb_free(odb);
+		return bisect_git_error(err, "cannot read the objects of '%s'",
+					user_objects);
+	}
+	git_repository_set_odb(store, odb);
+	git_odb_free(odb);
+	return 0;
+}
 
 /* The user's objects directory, absolute: the store's alternate. */
 static int objects_dir(git_repository *user, char *out, size_t len)
@@ -98,7 +225,7 @@ int bisect_store_open(bisect_repo **out, const char *parent,
 		      char base_hex[41], char *path, size_t len)
 {
 	git_repository *user = NULL;
-	char alt[4096], id[41], dir[4200];
+	char alt[4096], id[41], dir[4200], objects[4300];
 	struct stat st;
 	int err;
 
@@ -138,6 +265,15 @@ int bisect_store_open(bisect_repo **out, const char *parent,
 		goto out;
 	}
 	err = bisect_repo_open(out, dir);
+	if (err)
+		goto out;
+	/* the alternates file is for readers (the driver); we write */
+	lsb_pathf(objects, sizeof(objects), "%s/objects", dir);
+	err = store_odb((*out)->git, objects, alt);
+	if (err) {
+		bisect_repo_free(*out);
+		*out = NULL;
+	}
 out:
 	git_repository_free(user);
 	git_libgit2_shutdown();
