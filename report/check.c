@@ -48,6 +48,12 @@ static int row_fails(const struct report_check *c, const struct report *rep,
 	return c->invariants && report_row_violated(rep, row);
 }
 
+int report_check_bug_back(const struct report_check_bug *b)
+{
+	return !isnan(b->value[0]) && !isnan(b->value[1]) && !b->buggy[0] &&
+	       b->buggy[1];
+}
+
 void report_check_judge(struct report_check *c)
 {
 	size_t i, k;
@@ -57,6 +63,9 @@ void report_check_judge(struct report_check *c)
 
 		st->nr_violated = 0;
 		st->nr_failed = 0;
+		st->nr_bugs_back = 0;
+		for (k = 0; k < st->nr_bugs; k++)
+			st->nr_bugs_back += report_check_bug_back(&st->bugs[k]);
 		if (!st->rep)
 			continue;
 		for (k = 0; k < st->rep->nr_rows; k++) {
@@ -74,7 +83,8 @@ long report_check_first_failure(const struct report_check *c)
 	size_t i;
 
 	for (i = 0; i < c->nr_steps; i++)
-		if (c->steps[i].nr_failed || c->steps[i].build_error)
+		if (c->steps[i].nr_failed || c->steps[i].build_error ||
+		    c->steps[i].nr_bugs_back)
 			return (long)i;
 	return -1;
 }
@@ -199,6 +209,33 @@ static int row_reasons(FILE *f, const char *prefix,
 	return n;
 }
 
+/* "fork_affinity-6.1: tasks.busy0.sum_exec_ns 4.99e+09 -> 3.1e+09 (buggy below 4.5e+09)" */
+static void bug_line(FILE *f, const char *prefix, const struct report_check_bug *b)
+{
+	char a[32], n[32], t[32];
+
+	report_fmt_value(a, sizeof(a), b->value[0]);
+	report_fmt_value(n, sizeof(n), b->value[1]);
+	report_fmt_value(t, sizeof(t), b->threshold);
+	fprintf(f, "%s%s: %s %s -> %s (buggy %s %s; fix %s)\n", prefix,
+		b->name, b->metric, a, n, b->buggy_above ? "above" : "below",
+		t, b->fix);
+}
+
+/* The bug gate of a step: how many ran, and each that came back. */
+static void bugs_text(FILE *f, const struct report_check_step *st)
+{
+	size_t k;
+
+	if (!st->bugs)
+		return;
+	fprintf(f, "  catalogued bugs: %zu run, %d back\n", st->nr_bugs,
+		st->nr_bugs_back);
+	for (k = 0; k < st->nr_bugs; k++)
+		if (report_check_bug_back(&st->bugs[k]))
+			bug_line(f, "  BACK ", &st->bugs[k]);
+}
+
 void report_check_text(FILE *f, const struct report_check *c)
 {
 	long first = report_check_first_failure(c);
@@ -234,6 +271,7 @@ void report_check_text(FILE *f, const struct report_check *c)
 				suite_pattern_name(row->pattern));
 			row_reasons(f, "    ", c, rep, row);
 		}
+		bugs_text(f, st);
 		fputc('\n', f);
 		report_check_table(f, rep);
 		fputc('\n', f);
@@ -243,11 +281,17 @@ void report_check_text(FILE *f, const struct report_check *c)
 			c->nr_steps, c->nr_steps == 1 ? "" : "s");
 	else if (c->steps[first].build_error)
 		fprintf(f, "verdict: %s does not build\n", c->steps[first].name);
+	else if (!c->steps[first].nr_failed)
+		fprintf(f, "verdict: %s brings back %d catalogued bug%s\n",
+			c->steps[first].name, c->steps[first].nr_bugs_back,
+			c->steps[first].nr_bugs_back == 1 ? "" : "s");
 	else
-		fprintf(f, "verdict: %s regresses (%d run%s fail%s)\n",
+		fprintf(f, "verdict: %s regresses (%d run%s fail%s%s)\n",
 			c->steps[first].name, c->steps[first].nr_failed,
 			c->steps[first].nr_failed == 1 ? "" : "s",
-			c->steps[first].nr_failed == 1 ? "s" : "");
+			c->steps[first].nr_failed == 1 ? "s" : "",
+			c->steps[first].nr_bugs_back ?
+			", catalogued bugs back" : "");
 }
 
 /* "balance_score +25.9%, run crashed": what fails in @row, in short. */
@@ -295,12 +339,14 @@ static void xml_put(FILE *f, const char *s)
 /* The failures of a step: its rows that fail, or 1 when it does not build. */
 static size_t step_failures(const struct report_check_step *st)
 {
-	return st->build_error ? 1 : (size_t)st->nr_failed;
+	return st->build_error ? 1 : (size_t)st->nr_failed +
+	       (size_t)st->nr_bugs_back;
 }
 
 static size_t step_tests(const struct report_check_step *st)
 {
-	return st->build_error ? 1 : st->rep ? st->rep->nr_rows : 0;
+	return st->build_error ? 1 : st->rep ? st->rep->nr_rows + st->nr_bugs :
+	       0;
 }
 
 /* A testcase's name: the pattern, after the step's number in a series. */
@@ -311,6 +357,42 @@ static void case_name(char *buf, size_t len, const struct report_check *c,
 		snprintf(buf, len, "%zu: %s", i + 1, what);
 	else
 		snprintf(buf, len, "%s", what);
+}
+
+/* A step's catalogued bugs as testcases: 0, or -1 (out of memory). */
+static int junit_bugs(FILE *f, const struct report_check *c, size_t i)
+{
+	const struct report_check_step *st = &c->steps[i];
+	char name[512], *text;
+	size_t k, len;
+	FILE *m;
+
+	for (k = 0; k < st->nr_bugs; k++) {
+		const struct report_check_bug *b = &st->bugs[k];
+
+		case_name(name, sizeof(name), c, i, b->name);
+		fputs("    <testcase classname=\"bugs\" name=\"", f);
+		xml_put(f, name);
+		if (!report_check_bug_back(b)) {
+			fputs("\"/>\n", f);
+			continue;
+		}
+		fputs("\">\n      <failure type=\"bug\" message=\"", f);
+		xml_put(f, b->name);
+		fputs(" is back\">", f);
+		text = NULL;
+		m = open_memstream(&text, &len);
+		if (!m) {
+			report_set_error("out of memory");
+			return -1;
+		}
+		bug_line(m, "", b);
+		fclose(m);
+		xml_put(f, text);
+		free(text);
+		fputs("</failure>\n    </testcase>\n", f);
+	}
+	return 0;
 }
 
 int report_check_junit(FILE *f, const struct report_check *c)
@@ -374,6 +456,8 @@ int report_check_junit(FILE *f, const struct report_check *c)
 			}
 			fputs("</failure>\n    </testcase>\n", f);
 		}
+		if (!st->build_error && rep && junit_bugs(f, c, i))
+			return -1;
 		fputs("  </testsuite>\n", f);
 	}
 	fputs("</testsuites>\n", f);
@@ -422,6 +506,16 @@ int report_check_tap(FILE *f, const struct report_check *c)
 			fputc('\n', f);
 			if (fails)
 				row_reasons(f, "#   ", c, rep, row);
+		}
+		for (k = 0; rep && !st->build_error && k < st->nr_bugs; k++) {
+			const struct report_check_bug *b = &st->bugs[k];
+			int back = report_check_bug_back(b);
+
+			case_name(name, sizeof(name), c, i, b->name);
+			fprintf(f, "%s %zu - bug %s%s\n", back ? "not ok" : "ok",
+				++n, name, back ? " is back" : "");
+			if (back)
+				bug_line(f, "#   ", b);
 		}
 	}
 	return ferror(f) ? -1 : 0;

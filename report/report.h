@@ -434,6 +434,31 @@ int report_write_files(const struct report *rep);
 /* ---- the pre-submit check ---- */
 
 /**
+ * struct report_check_bug - a catalogued bug's figure on both sides of a
+ *	change (bugs/ judges each side; the check says whether it came back)
+ * @name: the catalogue's entry
+ * @fix: the upstream fix it is known by ("82d6e01a0699 sched/fair: ...")
+ * @metric: the figure
+ * @value: OLD's and NEW's, NAN for a run that did not finish
+ * @buggy: per side, whether the figure is on the buggy side
+ * @buggy_above: the bug shows as the figure above @threshold, else below
+ * @threshold: the entry's boundary
+ * Strings are borrowed.
+ */
+struct report_check_bug {
+	const char *name;
+	const char *fix;
+	const char *metric;
+	double value[2];
+	int buggy[2];
+	int buggy_above;
+	double threshold;
+};
+
+/* Whether @b came back: fixed on OLD, buggy on NEW. */
+int report_check_bug_back(const struct report_check_bug *b);
+
+/**
  * struct report_check_step - one change of a check: a patch of a series
  *	(against the one before it), the series whole, or the work tree
  * @name: what the texts call it ("patch 2/3 'sched/fair: ...'")
@@ -444,6 +469,10 @@ int report_write_files(const struct report *rep);
  *	report_check_judge() when the gate is on)
  * @nr_failed: rows that fail: a regression, or an invariant broken (set
  *	by report_check_judge())
+ * @bugs: the bug catalogue's entries run on both sides (NULL: that gate
+ *	is off)
+ * @nr_bugs: their number
+ * @nr_bugs_back: those that came back (set by report_check_judge())
  * Strings are borrowed.
  */
 struct report_check_step {
@@ -452,6 +481,9 @@ struct report_check_step {
 	const char *build_error;
 	int nr_violated;
 	int nr_failed;
+	struct report_check_bug *bugs;
+	size_t nr_bugs;
+	int nr_bugs_back;
 };
 
 /**
@@ -490,8 +522,8 @@ void report_check_judge(struct report_check *c);
 /**
  * report_check_first_failure() - the first step that fails
  * @c: the check, judged
- * Return: its index (a regression, an invariant broken, or no build), or
- * -1 when none fails.
+ * Return: its index (a regression, an invariant broken, a catalogued bug
+ * back, or no build), or -1 when none fails.
  */
 long report_check_first_failure(const struct report_check *c);
 
@@ -523,8 +555,9 @@ void report_check_text(FILE *f, const struct report_check *c);
  * testsuites, a testsuite per step, a testcase per pattern and machine
  * (classname the machine, name the pattern, after the step's number in a
  * series: unique), a failure naming each regression with its numbers; a
- * step that does not build is one failing testcase "build" with the
- * compiler's message.
+ * testcase per catalogued bug (classname "bugs"), failing when it came
+ * back; a step that does not build is one failing testcase "build" with
+ * the compiler's message.
  * Return: 0, or -1 when writing failed.
  */
 int report_check_junit(FILE *f, const struct report_check *c);
@@ -533,8 +566,8 @@ int report_check_junit(FILE *f, const struct report_check *c);
  * report_check_tap() - the check as TAP (version 13)
  * @f: where it goes
  * @c: the check, judged
- * A test per step, pattern and machine, as in the JUnit XML; the reasons
- * of a failure as comments.
+ * A test per step, pattern and machine, and per catalogued bug, as in the
+ * JUnit XML; the reasons of a failure as comments.
  * Return: 0, or -1 when writing failed.
  */
 int report_check_tap(FILE *f, const struct report_check *c);
