@@ -10,12 +10,14 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bisect/bisect.h"
+#include "bugs/bugs.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
@@ -57,6 +59,13 @@ static const char usage_check[] =
 "  -T, --threshold PCT regression threshold in percent (default 5)\n"
 "  -n, --seeds N       seeds 1..N per run (default 3)\n"
 "  -d, --duration D    simulated time per run (default 10s)\n"
+"      --bugs LIST     the bug catalogue's gate: all (default), none, or\n"
+"                      entries by name, comma-separated ('linsched bugs\n"
+"                      list'): each entry's workload and machine on both\n"
+"                      sides; a change whose figure crosses to the buggy\n"
+"                      side of the entry's threshold brings the bug back\n"
+"                      and fails (entries of an instrumented build are\n"
+"                      left out)\n"
 "      --check         the invariants gate too: a run whose every seed\n"
 "                      breaks more invariants (idle CPU beside a waiting\n"
 "                      task, starvation, useless migrations, WARNs) than\n"
@@ -75,7 +84,8 @@ ENGINE_USAGE
 "  -h, --help          this text\n"
 "\n"
 "Exit status: 0 no regression (or no change to the build subset), 1 a\n"
-"change regresses past the threshold (or breaks an invariant, --check), 2\n"
+"change regresses past the threshold, brings a catalogued bug back, or\n"
+"breaks an invariant (--check), 2\n"
 "usage or a patch that does not apply (its file and hunk named), 3 a change\n"
 "that does not build (the compiler's message printed), 4 an error stopped\n"
 "it (BASE does not build, a run could not be made).\n";
@@ -83,7 +93,7 @@ ENGINE_USAGE
 #define MAX_PATCH_FILES 64
 
 enum { OPT_EACH = 0x2000, OPT_WHOLE, OPT_CHECK, OPT_JUNIT, OPT_TAP,
-       OPT_TIMEOUT };
+       OPT_BUGS };
 
 /* What the command line asks for. */
 struct check_options {
@@ -94,6 +104,7 @@ struct check_options {
 	int each;		/* -1: by the series' length */
 	struct cmd_suite_opts s;
 	int invariants;
+	const char *bugs;	/* "all", "none" or names */
 	const char *junit, *tap, *out;
 	int quiet, verbose;
 	struct driver_engine engine;
@@ -111,6 +122,7 @@ static const struct option check_long_options[] = {
 	{ "seeds", required_argument, NULL, 'n' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "bugs", required_argument, NULL, OPT_BUGS },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "out", required_argument, NULL, 'o' },
@@ -143,6 +155,7 @@ static int check_option(struct check_options *o, int c, const char *arg)
 	case OPT_EACH: o->each = 1; return 0;
 	case OPT_WHOLE: o->each = 0; return 0;
 	case OPT_CHECK: o->invariants = 1; return 0;
+	case OPT_BUGS: o->bugs = arg; return 0;
 	case OPT_JUNIT: o->junit = arg; return 0;
 	case OPT_TAP: o->tap = arg; return 0;
 	case 'o': o->out = arg; return 0;
@@ -168,6 +181,7 @@ static int parse_check_options(struct check_options *o, int argc, char **argv)
 	o->each = -1;
 	o->repo = ".";
 	o->base = "HEAD";
+	o->bugs = "all";
 	engine_defaults(&o->engine);
 	while ((c = getopt_long(argc, argv, "r:p:s:m:t:T:n:d:o:j:qvh",
 				check_long_options, NULL)) != -1) {
@@ -449,6 +463,11 @@ struct check {
 	int *patterns;
 	int nr_patterns;
 	char out[4200];
+	struct bug *catalogue;		/* the bug gate's entries, */
+	size_t nr_catalogue;
+	const struct bug **bugs;	/* those chosen */
+	char (*fixes)[320];		/* and their fixes, in words */
+	size_t nr_bugs;
 };
 
 static void check_release(struct check *k)
@@ -462,8 +481,188 @@ static void check_release(struct check *k)
 	free(k->reps);
 	free(k->steps);
 	free(k->targets);
+	for (i = 0; k->steps && i < k->c.nr_steps; i++)
+		free(k->steps[i].bugs);
 	free(k->changes);
 	free(k->patterns);
+	free(k->bugs);
+	free(k->fixes);
+	bugs_free(k->catalogue, k->nr_catalogue);
+}
+
+/* Whether @name is in the comma-separated @list. */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return 1;
+	return 0;
+}
+
+/* The --bugs list's names are entries: 0, or 2 (printed). */
+static int check_bug_names(const struct check *k, const char *list)
+{
+	char name[256];
+	const char *p, *e;
+
+	for (p = list; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		snprintf(name, sizeof(name), "%.*s", (int)(e - p), p);
+		if (!bug_find(k->catalogue, k->nr_catalogue, name)) {
+			fprintf(stderr, "error: --bugs: no entry '%s' in the catalogue ('linsched bugs list')\n",
+				name);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The catalogue's entries the bug gate runs: every plain one, or those
+ * --bugs names (an instrumented build's are left out: the gate builds
+ * plain). 0, 2 (an unknown name), 4; printed.
+ */
+static int choose_bugs(struct check *k, const struct check_options *o)
+{
+	int all = !strcmp(o->bugs, "all");
+	char dir[4200];
+	size_t i;
+
+	if (!strcmp(o->bugs, "none"))
+		return 0;
+	lsb_pathf(dir, sizeof(dir), "%s/bugs", k->paths.share_dir);
+	if (bugs_load(dir, &k->catalogue, &k->nr_catalogue)) {
+		fprintf(stderr, "error: %s\n", bugs_last_error());
+		return 4;
+	}
+	if (!all && check_bug_names(k, o->bugs))
+		return 2;
+	k->bugs = calloc(k->nr_catalogue + 1, sizeof(*k->bugs));
+	k->fixes = calloc(k->nr_catalogue + 1, sizeof(*k->fixes));
+	if (!k->bugs || !k->fixes)
+		return 4;
+	for (i = 0; i < k->nr_catalogue; i++) {
+		const struct bug *b = &k->catalogue[i];
+
+		if (b->instrument || (!all && !listed(o->bugs, b->name)))
+			continue;
+		snprintf(k->fixes[k->nr_bugs], sizeof(k->fixes[0]), "%s%s '%s'",
+			 b->finding ? "finding, from " : "", b->fix_commit,
+			 b->fix_subject);
+		k->bugs[k->nr_bugs++] = b;
+	}
+	return 0;
+}
+
+/* The run of entry @b on target @t. */
+static void bug_unit(struct driver_unit *u, const struct driver_target *t,
+		     const struct bug *b, int timeout)
+{
+	memset(u, 0, sizeof(*u));
+	u->target = t;
+	u->spec.workload = b->workload;
+	u->spec.topology = b->topology;
+	u->spec.duration = b->duration;
+	u->spec.seed = b->seed;
+	u->spec.timeout_s = timeout;
+}
+
+/* Entry @b's figure on target @t, from the cache: NAN when it has none. */
+static double bug_value(const struct check *k, const struct driver_target *t,
+			const struct bug *b, int timeout)
+{
+	const char *metric = b->metric;
+	struct driver_unit u;
+	struct driver_result res;
+	double v = NAN;
+
+	bug_unit(&u, t, b, timeout);
+	if (driver_target_result(&res, &k->paths, t, &u.spec,
+				 DRIVER_RESULT_LOOKUP))
+		return NAN;
+	if (res.status == DRIVER_OK &&
+	    driver_result_metrics(res.json, &metric, 1, &v))
+		v = NAN;
+	driver_result_release(&res);
+	return v;
+}
+
+/* Step @s's entries, OLD and NEW, from the cache: 0 or 4 (printed). */
+static int bug_step(struct check *k, size_t s, const struct driver_target *old,
+		    const struct driver_target *new, int timeout)
+{
+	struct report_check_step *st = &k->steps[s];
+	size_t i;
+	int r;
+
+	st->bugs = calloc(k->nr_bugs + 1, sizeof(*st->bugs));
+	if (!st->bugs) {
+		fprintf(stderr, "error: out of memory\n");
+		return 4;
+	}
+	st->nr_bugs = k->nr_bugs;
+	for (i = 0; i < k->nr_bugs; i++) {
+		const struct bug *b = k->bugs[i];
+		struct report_check_bug *cb = &st->bugs[i];
+
+		cb->name = b->name;
+		cb->fix = k->fixes[i];
+		cb->metric = b->metric;
+		cb->buggy_above = b->buggy_above;
+		cb->threshold = b->threshold;
+		for (r = 0; r < 2; r++) {
+			cb->value[r] = bug_value(k, r ? new : old, b, timeout);
+			cb->buggy[r] = !isnan(cb->value[r]) &&
+				       bug_is_buggy(b, cb->value[r]);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The bug gate: every chosen entry on every built target, then each
+ * checked step's OLD and NEW. 0, or the exit status (printed).
+ */
+static int run_bugs(struct check *k, const struct check_options *o,
+		    struct driver_engine *engine, int tty)
+{
+	struct units_progress prog = { .what = "check: bugs", .tty = tty };
+	struct driver_unit *units;
+	size_t t, i, n = 0;
+	int ret = 4;
+
+	if (!k->nr_bugs)
+		return 0;
+	units = calloc(k->nr_targets * k->nr_bugs + 1, sizeof(*units));
+	if (!units) {
+		fprintf(stderr, "error: out of memory\n");
+		return 4;
+	}
+	for (t = 0; t < k->nr_targets; t++)
+		for (i = 0; k->targets[t].exe && i < k->nr_bugs; i++)
+			bug_unit(&units[n++], &k->targets[t], k->bugs[i],
+				 o->s.timeout);
+	i = (size_t)units_run(&k->paths, units, n, engine, &prog);
+	if (i) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		ret = (int)i > 0 ? cmd_units_status(units, n, 4) : 4;
+		goto out;
+	}
+	fprintf(stderr, "check: %zu catalogued bugs on %zu builds, %zu runs from the cache\n",
+		k->nr_bugs, n / k->nr_bugs, prog.cached);
+	ret = 0;
+	for (i = 0; !ret && i < k->c.nr_steps; i++)
+		if (k->steps[i].rep)
+			ret = bug_step(k, i, k->steps[i].rep->rev[0],
+				       k->steps[i].rep->rev[1], o->s.timeout);
+out:
+	free(units);
+	return ret;
 }
 
 /*
@@ -534,6 +733,10 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		goto out;
 	}
+	ret = choose_bugs(&k, &o);
+	if (ret)
+		goto out;
+	ret = 4;
 	tty = !o.quiet && isatty(2);
 	ret = make_changes(&o, &k.paths, k.store, sizeof(k.store), k.base_hex,
 			   &k.changes, &k.nr_changes);
@@ -575,6 +778,9 @@ int cmd_check(int argc, char **argv)
 			goto out;
 		k.steps[i].rep = &k.reps[i];
 	}
+	ret = run_bugs(&k, &o, &o.engine, tty);
+	if (ret)
+		goto out;
 	ret = 4;
 	report_check_judge(&k.c);
 	k.c.wall_s = lsb_now() - t0;
