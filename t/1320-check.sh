@@ -6,13 +6,15 @@
 # file times are what they were; a comment does not. The same slip as a
 # format-patch mbox gives the same verdict; a series names the patch that
 # regresses; a patch that does not apply names its hunk (exit 2); one that
-# does not build names itself and the compiler's words (exit 3). The JUnit
-# XML has the structure CI reads, and prove accepts the TAP.
+# does not build names itself and the compiler's words (exit 3). The
+# invariants gate (--check) fails a change on its own; the bug gate names
+# the catalogued bug a change puts back. The JUnit XML has the structure
+# CI reads, and prove accepts the TAP.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 15
+plan 19
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -25,7 +27,7 @@ git clone -q --no-hardlinks -b "$TEST_V61" "$LSBISECT_REPO" "$work" 2> /dev/null
 private_cache "$tmp/cache"
 export LSBISECT_CACHE=$tmp/cache
 ARGS=(--suite full --match 'hog-x1.25-cpus' --match 'hog-x2.0-cpus'
-      --topology quad-smt --seeds 2 --duration 1s -q)
+      --topology quad-smt --seeds 2 --duration 1s -q --bugs none)
 G=(git -c user.name=T -c user.email=t@example.com)
 export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z
 
@@ -49,6 +51,33 @@ state() {
 	(cd "$work" && find . -printf '%p %T@ %s %m\n' | LC_ALL=C sort)
 }
 check() { (cd "$work" && "$LINSCHED" check "$@"); }
+# JUnit: testsuites > testsuite (a change) > testcase (pattern x machine)
+junit() {
+	python3 - "$@" <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+want = sys.argv[2:]
+assert root.tag == 'testsuites', root.tag
+cases, names, failed = 0, set(), []
+for s in root:
+    assert s.tag == 'testsuite'
+    n = [c for c in s if c.tag == 'testcase']
+    assert int(s.get('tests')) == len(n) and len(n) == len(list(s))
+    assert int(s.get('failures')) == sum(1 for c in n if c.find('failure') is not None)
+    for c in n:
+        key = (c.get('classname'), c.get('name'))
+        assert None not in key and key not in names, key
+        names.add(key)
+        f = c.find('failure')
+        if f is not None:
+            assert f.get('message') and f.text
+            failed.append('%s %s: %s' % (key[0], key[1], f.get('message')))
+    cases += len(n)
+assert int(root.get('tests')) == cases
+assert int(root.get('failures')) == len(failed)
+print(cases, '|'.join(failed))
+PY
+}
 
 slip "$work"
 state > "$tmp/before"
@@ -77,6 +106,19 @@ test_expect_success "staged, the same slip gives the same verdict and numbers (e
 	'[ $status = 1 ] && cmp "$tmp/before" "$tmp/after" &&
 	 diff <(grep -A1 FAIL "$tmp/wt.out") <(grep -A1 FAIL "$tmp/staged.out")'
 
+# the invariants gate: past any threshold, only the broken invariants fail
+INV=(--suite full --match 'random-exponential-r1ms-u10-x2.0-cpus' --topology quad-smt
+     --seeds 2 --duration 1s -q --bugs none --threshold 100000)
+check "${INV[@]}" > "$tmp/noinv.out" 2>&1
+s1=$?
+check "${INV[@]}" --check --tap "$tmp/inv.tap" > "$tmp/inv.out" 2>&1
+s2=$?
+grep "invariants" "$tmp/inv.out" | sed 's/^/# /'
+test_expect_success "with no metric past the threshold, --check fails it on the invariants its every seed breaks (exit $s1, then $s2)" \
+	'[ $s1 = 0 ] && [ $s2 = 1 ] &&
+	 grep -q "^    invariants violated: [0-9,]* -> [0-9,]* (per seed)$" "$tmp/inv.out" &&
+	 grep -q "^not ok 1 - random-exponential-r1ms-u10-x2.0-cpus on quad-smt: invariants violated$" "$tmp/inv.tap"'
+
 "${G[@]}" -C "$work" reset -q --hard
 echo '/* a comment only */' >> "$work/kernel/sched/fair.c"
 check "${ARGS[@]}" > "$tmp/comment.out" 2>&1
@@ -89,6 +131,33 @@ check "${ARGS[@]}" > "$tmp/none.out" 2>&1
 status=$?
 test_expect_success "no change to the build subset: nothing to check, exit $status" \
 	'[ $status = 0 ] && grep -q "changes 0 files of the build subset" "$tmp/none.out"'
+
+# the bug gate: fork placement counting CPUs the task may not use, the
+# stable fix the catalogue's fork_affinity-6.1 names, taken back
+"${G[@]}" -C "$work" reset -q --hard
+python3 - "$work/kernel/sched/fair.c" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+old = "\t\tsgs->group_misfit_task_load = 1;\n\n\tfor_each_cpu_and(i, sched_group_span(group), p->cpus_ptr) {\n"
+assert s.count(old) == 1
+open(p, 'w').write(s.replace(old, old.replace("for_each_cpu_and(i, sched_group_span(group), p->cpus_ptr)", "for_each_cpu(i, sched_group_span(group))")))
+PY
+check "${ARGS[@]}" --bugs fork_affinity-6.1 --junit "$tmp/bug.xml" > "$tmp/bug.out" 2>&1
+status=$?
+grep -e BACK -e verdict "$tmp/bug.out" | sed 's/^/# /'
+test_expect_success "a change that puts a catalogued bug back fails naming it and its fix: exit $status" \
+	'[ $status = 1 ] &&
+	 grep -q "^  BACK fork_affinity-6.1: tasks.busy0.sum_exec_ns [0-9.e+]* -> [0-9.e+]* (buggy below 4.5e+09; fix 82d6e01a0699 .sched/fair: Only update stats for allowed CPUs when looking for dst group.)$" "$tmp/bug.out" &&
+	 grep -q "^verdict: the work tree of \. brings back 1 catalogued bug$" "$tmp/bug.out"'
+k=$(junit "$tmp/bug.xml")
+test_expect_success "the bug is a failing testcase of classname bugs: $k" \
+	'[ "$k" = "3 bugs fork_affinity-6.1: fork_affinity-6.1 is back" ]'
+check "${ARGS[@]}" --bugs fork_affinity-6.1,nosuch > "$tmp/nosuch.out" 2>&1
+status=$?
+test_expect_success "an entry the catalogue does not have is a usage error: exit $status" \
+	'[ $status = 2 ] && grep -q "^error: --bugs: no entry .nosuch. in the catalogue" "$tmp/nosuch.out"'
+"${G[@]}" -C "$work" reset -q --hard
 
 # the same slip as a patch, and series of three made in another clone
 series=$tmp/series
@@ -157,33 +226,6 @@ test_expect_success "a series whose third patch does not build: exit $status, th
 	 grep -q "kernel/sched/idle.c:[0-9]*:[0-9]*: error: " "$tmp/broken.out" &&
 	 grep -q "^error: patch 3/3 .sched/idle: a slip. does not build:$" "$tmp/broken.err"'
 
-# JUnit: testsuites > testsuite (a change) > testcase (pattern x machine)
-junit() {
-	python3 - "$@" <<'PY'
-import sys, xml.etree.ElementTree as ET
-root = ET.parse(sys.argv[1]).getroot()
-want = sys.argv[2:]
-assert root.tag == 'testsuites', root.tag
-cases, names, failed = 0, set(), []
-for s in root:
-    assert s.tag == 'testsuite'
-    n = [c for c in s if c.tag == 'testcase']
-    assert int(s.get('tests')) == len(n) and len(n) == len(list(s))
-    assert int(s.get('failures')) == sum(1 for c in n if c.find('failure') is not None)
-    for c in n:
-        key = (c.get('classname'), c.get('name'))
-        assert None not in key and key not in names, key
-        names.add(key)
-        f = c.find('failure')
-        if f is not None:
-            assert f.get('message') and f.text
-            failed.append('%s %s: %s' % (key[0], key[1], f.get('message')))
-    cases += len(n)
-assert int(root.get('tests')) == cases
-assert int(root.get('failures')) == len(failed)
-print(cases, '|'.join(failed))
-PY
-}
 k=$(junit "$tmp/three.xml")
 test_expect_success "the series' JUnit XML: testsuites, a testsuite per patch, unique testcases, one failure: $k" \
 	'[ "${k%% *}" = 6 ] && [[ "${k#* }" =~ ^quad-smt\ 2:\ hog-x1.25-cpus:\ balance_score\ \+[0-9.]+%$ ]] &&
