@@ -478,11 +478,11 @@ static void check_release(struct check *k)
 		report_release(&k->reps[i]);
 	for (i = 0; k->targets && i < k->nr_targets; i++)
 		driver_target_release(&k->targets[i]);
+	for (i = 0; k->steps && i < k->c.nr_steps; i++)
+		free(k->steps[i].bugs);
 	free(k->reps);
 	free(k->steps);
 	free(k->targets);
-	for (i = 0; k->steps && i < k->c.nr_steps; i++)
-		free(k->steps[i].bugs);
 	free(k->changes);
 	free(k->patterns);
 	free(k->bugs);
