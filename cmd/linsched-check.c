@@ -352,11 +352,12 @@ static int make_changes(const struct check_options *o,
 	*out = NULL;
 	*n = 0;
 	lsb_pathf(parent, sizeof(parent), "%s/check", paths->cache_dir);
-	if (bisect_store_open(&store, parent, o->repo, o->base, base_hex,
-			      store_path, len)) {
+	ret = bisect_store_open(&store, parent, o->repo, o->base, base_hex,
+				store_path, len);
+	if (ret) {
 		fprintf(stderr, "error: %s\n", bisect_last_error());
-		return bisect_last_error()[0] && strstr(bisect_last_error(), "not found") ?
-		       2 : 4;
+		/* no repository there, or no BASE in it: the user's words */
+		return ret == BISECT_ENOTFOUND ? 2 : 4;
 	}
 	if (o->nr_patch_files) {
 		ret = patch_changes(store, o, base_hex, out, n);
