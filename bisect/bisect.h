@@ -512,8 +512,10 @@ struct bisect_patch {
  *	bisect_patches_free()
  * @n: receives their number
  *
+ * A series' cover letter ("[PATCH 0/3]", no diff) is left out.
+ *
  * Return: 0, or BISECT_EINVAL when the file holds no diff (or a message
- * holds none), BISECT_ENOMEM.
+ * other than a cover letter holds none), BISECT_ENOMEM.
  */
 int bisect_patches_parse(const char *text, size_t len, const char *name,
 			 struct bisect_patch **out, size_t *n);

@@ -101,6 +101,25 @@ static int patch_of(struct bisect_patch *p, const char *s, const char *end,
 	return 0;
 }
 
+/* Whether a message is a series' cover letter: "[PATCH 0/3]", "[PATCH v2 00/10]". */
+static int cover_letter(const char *s, const char *end)
+{
+	char *subj = subject_of(s, end), *p;
+	int cover = 0;
+
+	for (p = subj; p && *p && *p != ']'; p++) {
+		size_t z = strspn(p, "0");
+
+		if (z && (p == subj || p[-1] == ' ' || p[-1] == '[') &&
+		    p[z] == '/' && isdigit((unsigned char)p[z + 1])) {
+			cover = 1;
+			break;
+		}
+	}
+	free(subj);
+	return cover;
+}
+
 int bisect_patches_parse(const char *text, size_t len, const char *name,
 			 struct bisect_patch **out, size_t *n)
 {
@@ -128,13 +147,13 @@ int bisect_patches_parse(const char *text, size_t len, const char *name,
 			goto fail;
 		}
 		if (err) {
-			if (mbox_from(s)) {
+			if (mbox_from(s) && !cover_letter(s, l)) {
 				err = bisect_error(BISECT_EINVAL,
 					"'%s': message %zu has no diff",
 					name, k + 1);
 				goto fail;
 			}
-			continue;	/* text before the first message */
+			continue;	/* a cover letter, or text before the first message */
 		}
 		k++;
 	}

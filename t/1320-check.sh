@@ -14,7 +14,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 19
+plan 20
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -190,6 +190,19 @@ test_expect_success "a three-patch series whose second patch regresses: exit $st
 	 grep -q "^verdict: patch 2/3 .sched/fair: even out nr_running against the busiest group. regresses" "$tmp/three.out" &&
 	 [ "$(grep -c "^  FAIL " "$tmp/three.out")" = 1 ] &&
 	 grep -q "^patch 3/3 .sched/fair: a note.$" "$tmp/three.out"'
+
+"${G[@]}" -C "$series" format-patch -q --cover-letter --stdout "$TEST_V61" > "$tmp/cover.mbox"
+"${G[@]}" -C "$series" diff "$TEST_V61" > "$tmp/plain.diff"
+check "$TEST_V61" --patch "$tmp/cover.mbox" "${ARGS[@]}" > "$tmp/cover.out" 2>&1
+s1=$?
+check "$TEST_V61" --patch "$tmp/plain.diff" "${ARGS[@]}" > "$tmp/plain.out" 2>&1
+s2=$?
+test_expect_success "a cover letter is left out of the series (exit $s1); a plain git diff is one patch named by its file (exit $s2)" \
+	'[ $s1 = 1 ] && [ $s2 = 1 ] &&
+	 grep -q "^check: 3 patches applied" "$tmp/cover.out" &&
+	 grep -q "^verdict: patch 2/3 .sched/fair: even out nr_running against the busiest group. regresses" "$tmp/cover.out" &&
+	 grep -q "^verdict: patch 1/1 .*plain.diff. regresses" "$tmp/plain.out" &&
+	 diff <(grep -A1 FAIL "$tmp/wt.out") <(grep -A1 FAIL "$tmp/plain.out")'
 
 check "$TEST_V61" --patch "$tmp/three.mbox" --whole "${ARGS[@]}" > "$tmp/whole.out" 2>&1
 status=$?
