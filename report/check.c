@@ -236,6 +236,12 @@ static void bugs_text(FILE *f, const struct report_check_step *st)
 			bug_line(f, "  BACK ", &st->bugs[k]);
 }
 
+/* What a step that was not run failed at: "build" or "apply". */
+static const char *failure_kind(const struct report_check_step *st)
+{
+	return st->not_applied ? "apply" : "build";
+}
+
 void report_check_text(FILE *f, const struct report_check *c)
 {
 	long first = report_check_first_failure(c);
@@ -247,7 +253,8 @@ void report_check_text(FILE *f, const struct report_check *c)
 
 		fprintf(f, "%s\n", st->name);
 		if (st->build_error) {
-			fprintf(f, "  does not build:\n%s\n", st->build_error);
+			fprintf(f, "  does not %s:\n%s\n", failure_kind(st),
+				st->build_error);
 			continue;
 		}
 		if (!rep) {
@@ -280,7 +287,8 @@ void report_check_text(FILE *f, const struct report_check *c)
 		fprintf(f, "verdict: no regression in %zu change%s\n",
 			c->nr_steps, c->nr_steps == 1 ? "" : "s");
 	else if (c->steps[first].build_error)
-		fprintf(f, "verdict: %s does not build\n", c->steps[first].name);
+		fprintf(f, "verdict: %s does not %s\n", c->steps[first].name,
+			failure_kind(&c->steps[first]));
 	else if (!c->steps[first].nr_failed)
 		fprintf(f, "verdict: %s brings back %d catalogued bug%s\n",
 			c->steps[first].name, c->steps[first].nr_bugs_back,
@@ -416,10 +424,13 @@ int report_check_junit(FILE *f, const struct report_check *c)
 		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\">\n",
 			step_tests(st), step_failures(st));
 		if (st->build_error) {
-			case_name(name, sizeof(name), c, i, "build");
-			fputs("    <testcase classname=\"build\" name=\"", f);
+			const char *kind = failure_kind(st);
+
+			case_name(name, sizeof(name), c, i, kind);
+			fprintf(f, "    <testcase classname=\"%s\" name=\"", kind);
 			xml_put(f, name);
-			fputs("\">\n      <failure type=\"build\" message=\"does not build\">", f);
+			fprintf(f, "\">\n      <failure type=\"%s\" message=\"does not %s\">",
+				kind, kind);
 			xml_put(f, st->build_error);
 			fputs("</failure>\n    </testcase>\n", f);
 		}
@@ -482,7 +493,7 @@ int report_check_tap(FILE *f, const struct report_check *c)
 		if (st->build_error) {
 			const char *l = st->build_error, *e;
 
-			case_name(name, sizeof(name), c, i, "build");
+			case_name(name, sizeof(name), c, i, failure_kind(st));
 			fprintf(f, "not ok %zu - %s\n", ++n, name);
 			for (; *l; l = *e ? e + 1 : e) {
 				e = strchr(l, '\n');

@@ -464,7 +464,9 @@ int report_check_bug_back(const struct report_check_bug *b);
  * @name: what the texts call it ("patch 2/3 'sched/fair: ...'")
  * @rep: its report against its predecessor, judged; NULL when it was not
  *	run (it or a change before it does not build)
- * @build_error: the compiler's message when it does not build, else NULL
+ * @build_error: the compiler's message when it does not build, or with
+ *	@not_applied why it does not apply; else NULL
+ * @not_applied: the change is a patch that does not apply
  * @nr_violated: rows whose invariants NEW broke (set by
  *	report_check_judge() when the gate is on)
  * @nr_failed: rows that fail: a regression, or an invariant broken (set
@@ -479,6 +481,7 @@ struct report_check_step {
 	const char *name;
 	struct report *rep;
 	const char *build_error;
+	int not_applied;
 	int nr_violated;
 	int nr_failed;
 	struct report_check_bug *bugs;
@@ -557,7 +560,7 @@ void report_check_text(FILE *f, const struct report_check *c);
  * series: unique), a failure naming each regression with its numbers; a
  * testcase per catalogued bug (classname "bugs"), failing when it came
  * back; a step that does not build is one failing testcase "build" with
- * the compiler's message.
+ * the compiler's message (one that does not apply, "apply" and why).
  * Return: 0, or -1 when writing failed.
  */
 int report_check_junit(FILE *f, const struct report_check *c);
