@@ -265,7 +265,8 @@ static const char *bare_subject(const char *s)
  * that holds none, printed), or -1 (printed).
  */
 static int patch_changes(bisect_repo *store, const struct check_options *o,
-			 const char *base_hex, struct change **out, size_t *n)
+			 const char *base_hex, struct change **out, size_t *n,
+			 struct change *failed, char *why, size_t len)
 {
 	struct bisect_patch *all = NULL;
 	const char **from = NULL;
@@ -316,6 +317,11 @@ static int patch_changes(bisect_repo *store, const struct check_options *o,
 		if (err) {
 			fprintf(stderr, "error: patch %zu/%zu of '%s': %s\n",
 				i + 1, nr, from[i], bisect_last_error());
+			/* kept for --junit and --tap */
+			snprintf(failed->name, sizeof(failed->name),
+				 "patch %zu/%zu '%.400s'", i + 1, nr,
+				 bare_subject(all[i].subject));
+			snprintf(why, len, "%s", bisect_last_error());
 			ret = err == BISECT_EAPPLY || err == BISECT_EINVAL ?
 			      2 : -1;
 			goto out;
@@ -343,7 +349,8 @@ out:
 static int make_changes(const struct check_options *o,
 			const struct driver_paths *paths, char *store_path,
 			size_t len, char base_hex[41], struct change **out,
-			size_t *n)
+			size_t *n, struct change *failed, char *why,
+			size_t why_len)
 {
 	bisect_repo *store = NULL;
 	char parent[4200];
@@ -360,7 +367,8 @@ static int make_changes(const struct check_options *o,
 		return ret == BISECT_ENOTFOUND ? 2 : 4;
 	}
 	if (o->nr_patch_files) {
-		ret = patch_changes(store, o, base_hex, out, n);
+		ret = patch_changes(store, o, base_hex, out, n, failed, why,
+				    why_len);
 		ret = ret < 0 ? 4 : ret;
 	} else {
 		*out = calloc(1, sizeof(**out));
@@ -449,6 +457,17 @@ out:
 	return ret;
 }
 
+/* --junit and --tap: 0, or 4 (printed). */
+static int write_outputs(const struct report_check *c,
+			 const struct check_options *o)
+{
+	if (o->junit && write_output(o->junit, c, report_check_junit))
+		return 4;
+	if (o->tap && write_output(o->tap, c, report_check_tap))
+		return 4;
+	return 0;
+}
+
 /* The check's state, released by check_release(). */
 struct check {
 	struct driver_paths paths;
@@ -469,6 +488,8 @@ struct check {
 	const struct bug **bugs;	/* those chosen */
 	char (*fixes)[320];		/* and their fixes, in words */
 	size_t nr_bugs;
+	struct change not_applied;	/* a patch that does not apply, */
+	char why[2048];			/* and why */
 };
 
 static void check_release(struct check *k)
@@ -489,6 +510,23 @@ static void check_release(struct check *k)
 	free(k->bugs);
 	free(k->fixes);
 	bugs_free(k->catalogue, k->nr_catalogue);
+}
+
+/*
+ * A patch that does not apply, for CI: --junit and --tap say so as a
+ * failing "apply" testcase. 0, or 4 (printed).
+ */
+static int write_not_applied(struct check *k, const struct check_options *o)
+{
+	struct report_check_step st = {
+		.name = k->not_applied.name,
+		.build_error = k->why,
+		.not_applied = 1,
+	};
+	struct report_check c = { .steps = &st, .nr_steps = 1 };
+
+	report_check_judge(&c);
+	return write_outputs(&c, o);
 }
 
 /* Whether @name is in the comma-separated @list. */
@@ -740,7 +778,10 @@ int cmd_check(int argc, char **argv)
 	ret = 4;
 	tty = !o.quiet && isatty(2);
 	ret = make_changes(&o, &k.paths, k.store, sizeof(k.store), k.base_hex,
-			   &k.changes, &k.nr_changes);
+			   &k.changes, &k.nr_changes, &k.not_applied, k.why,
+			   sizeof(k.why));
+	if (ret == 2 && k.why[0] && write_not_applied(&k, &o))
+		ret = 4;
 	if (ret)
 		goto out;
 	nr_steps = check_steps(&o, k.nr_changes, &each);
@@ -787,8 +828,7 @@ int cmd_check(int argc, char **argv)
 	k.c.wall_s = lsb_now() - t0;
 	report_check_text(stdout, &k.c);
 	fflush(stdout);
-	if ((o.junit && write_output(o.junit, &k.c, report_check_junit)) ||
-	    (o.tap && write_output(o.tap, &k.c, report_check_tap)))
+	if (write_outputs(&k.c, &o))
 		goto out;
 	first = report_check_first_failure(&k.c);
 	ret = first < 0 ? 0 : k.steps[first].build_error ? 3 : 1;

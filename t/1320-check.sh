@@ -216,12 +216,14 @@ test_expect_success "the same check again gives the same text" \
 # a hunk whose context is not in the tree
 sed 's/^ \t\t\tenv->migration_type = migrate_task;$/ \t\t\tenv->migration_type = migrate_misfit;/' \
 	"$tmp/three.mbox" > "$tmp/stale.mbox"
-check "$TEST_V61" --patch "$tmp/stale.mbox" "${ARGS[@]}" > "$tmp/stale.out" 2>&1
+check "$TEST_V61" --patch "$tmp/stale.mbox" "${ARGS[@]}" --junit "$tmp/stale.xml" > "$tmp/stale.out" 2>&1
 status=$?
 sed 's/^/# /' "$tmp/stale.out"
-test_expect_success "a patch that does not apply: exit $status, naming the patch, its file and hunk" \
+k=$(junit "$tmp/stale.xml")
+test_expect_success "a patch that does not apply: exit $status, naming the patch, its file and hunk; for CI a failing testcase: $k" \
 	'[ $status = 2 ] &&
-	 grep -q "^error: patch 2/3 of .*stale.mbox.: patch .\[PATCH 2/3\] sched/fair: even out nr_running against the busiest group. does not apply: kernel/sched/fair.c, hunk 1 .@@ -[0-9]*,7 +[0-9]*,7 @@ static inline void calculate_imbalance" "$tmp/stale.out"'
+	 grep -q "^error: patch 2/3 of .*stale.mbox.: patch .\[PATCH 2/3\] sched/fair: even out nr_running against the busiest group. does not apply: kernel/sched/fair.c, hunk 1 .@@ -[0-9]*,7 +[0-9]*,7 @@ static inline void calculate_imbalance" "$tmp/stale.out" &&
+	 [ "$k" = "1 apply apply: does not apply" ] && grep -q "hunk 1 " "$tmp/stale.xml"'
 
 "${G[@]}" -C "$series" checkout -q -b broken "$TEST_V61"
 echo '/* a note */' >> "$series/kernel/sched/loadavg.c"
