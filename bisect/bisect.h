@@ -492,12 +492,14 @@ int bisect_commit_worktree(bisect_repo *store, const char *user_repo,
  * struct bisect_patch - one patch of a file
  * @subject: the message's Subject ("[PATCH 2/3] sched/fair: ..."), or
  *	for a plain diff the file's name (malloc()ed)
+ * @title: @subject without format-patch's "[PATCH n/m] " (points into it)
  * @text: the diff, from its first "diff --git" line to its end or to
  *	format-patch's signature line "-- " (malloc()ed)
  * @len: its length
  */
 struct bisect_patch {
 	char *subject;
+	const char *title;
 	char *text;
 	size_t len;
 };
@@ -527,8 +529,8 @@ void bisect_patches_free(struct bisect_patch *v, size_t n);
  * @store: the repository the commit is written into (a store)
  * @parent: the revision it applies to, as for bisect_resolve()
  * @p: the patch
- * @out_hex: receives the commit (message: the subject without
- *	"[PATCH n/m]"; fixed names and date)
+ * @out_hex: receives the commit (message: @p's title; fixed names and
+ *	date)
  *
  * Applied in memory (git_apply_to_tree()): no work tree, no index file.
  *

@@ -96,6 +96,11 @@ static int patch_of(struct bisect_patch *p, const char *s, const char *end,
 	}
 	if (!p->text || !p->subject)
 		return -2;
+	/* the subject without format-patch's "[PATCH n/m] " */
+	p->title = p->subject;
+	if (p->title[0] == '[' && strchr(p->title, ']'))
+		p->title = strchr(p->title, ']') + 1;
+	p->title += strspn(p->title, " ");
 	memcpy(p->text, d, p->len);
 	p->text[p->len] = '\0';
 	return 0;
@@ -225,7 +230,6 @@ int bisect_commit_patch(bisect_repo *store, const char *parent_rev,
 	git_index *index = NULL;
 	git_diff *diff = NULL;
 	git_oid tree_id;
-	const char *subj;
 	char *msg = NULL;
 	int err;
 
@@ -273,16 +277,12 @@ int bisect_commit_patch(bisect_repo *store, const char *parent_rev,
 				       p->subject);
 		goto out;
 	}
-	/* the subject without format-patch's "[PATCH n/m] " */
-	subj = p->subject;
-	if (subj[0] == '[' && strchr(subj, ']'))
-		subj = strchr(subj, ']') + 1 + (strchr(subj, ']')[1] == ' ');
-	msg = malloc(strlen(subj) + 2);
+	msg = malloc(strlen(p->title) + 2);
 	if (!msg) {
 		err = bisect_error(BISECT_ENOMEM, "out of memory");
 		goto out;
 	}
-	sprintf(msg, "%s\n", subj);
+	sprintf(msg, "%s\n", p->title);
 	err = bisect_commit_tree(store, parent, &tree_id, msg, out_hex);
 out:
 	free(msg);

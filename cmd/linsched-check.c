@@ -251,14 +251,6 @@ static int worktree_change(bisect_repo *store, const struct check_options *o,
 	return 0;
 }
 
-/* The subject without format-patch's "[PATCH n/m] ". */
-static const char *bare_subject(const char *s)
-{
-	const char *e = s[0] == '[' ? strchr(s, ']') : NULL;
-
-	return e ? e + 1 + (e[1] == ' ') : s;
-}
-
 /*
  * Every patch of every file applied in turn, from BASE: @out receives a
  * change per patch; 0, or 2 (a patch that does not apply or a file
@@ -320,14 +312,14 @@ static int patch_changes(bisect_repo *store, const struct check_options *o,
 			/* kept for --junit and --tap */
 			snprintf(failed->name, sizeof(failed->name),
 				 "patch %zu/%zu '%.400s'", i + 1, nr,
-				 bare_subject(all[i].subject));
+				 all[i].title);
 			snprintf(why, len, "%s", bisect_last_error());
 			ret = err == BISECT_EAPPLY || err == BISECT_EINVAL ?
 			      2 : -1;
 			goto out;
 		}
 		snprintf(ch[i].name, sizeof(ch[i].name), "patch %zu/%zu '%.400s'",
-			 i + 1, nr, bare_subject(all[i].subject));
+			 i + 1, nr, all[i].title);
 	}
 	fprintf(stderr, "check: %zu patch%s applied to %s (%.12s)\n", nr,
 		nr == 1 ? "" : "es", o->base, base_hex);
