@@ -27,7 +27,7 @@ git clone -q --no-hardlinks -b "$TEST_V61" "$LSBISECT_REPO" "$work" 2> /dev/null
 private_cache "$tmp/cache"
 export LSBISECT_CACHE=$tmp/cache
 ARGS=(--suite full --match 'hog-x1.25-cpus' --match 'hog-x2.0-cpus'
-      --topology quad-smt --seeds 2 --duration 1s -q --bugs none)
+      --topology quad-smt --seeds 2 --duration 1s -q --bugs none --out "$tmp/out")
 G=(git -c user.name=T -c user.email=t@example.com)
 export GIT_AUTHOR_DATE=2026-01-01T00:00:00Z GIT_COMMITTER_DATE=2026-01-01T00:00:00Z
 
@@ -108,7 +108,7 @@ test_expect_success "staged, the same slip gives the same verdict and numbers (e
 
 # the invariants gate: past any threshold, only the broken invariants fail
 INV=(--suite full --match 'random-exponential-r1ms-u10-x2.0-cpus' --topology quad-smt
-     --seeds 2 --duration 1s -q --bugs none --threshold 100000)
+     --seeds 2 --duration 1s -q --bugs none --threshold 100000 --out "$tmp/out")
 check "${INV[@]}" > "$tmp/noinv.out" 2>&1
 s1=$?
 check "${INV[@]}" --check --tap "$tmp/inv.tap" > "$tmp/inv.out" 2>&1
