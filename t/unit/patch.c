@@ -232,9 +232,17 @@ static bool test_worktree(void)
 	/* the same changes, the same commit */
 	ASSERT_EQ(bisect_commit_worktree(store, user, base, c0, NULL, NULL), 0);
 	ASSERT_STREQ(c0, c);
-	bisect_repo_free(store);
 	user_state(after, sizeof(after));
 	ASSERT_STREQ(before, after);
+	/* a file removed from the work tree is removed; an untracked one left out */
+	ASSERT_EQ(sh("user", "rm kernel/sched/core.c && echo n > kernel/sched/new.c"), 0);
+	ASSERT_EQ(bisect_commit_worktree(store, user, base, c0, &files, NULL), 0);
+	ASSERT_EQ(files, 2);
+	snprintf(cmd, sizeof(cmd), "git --git-dir='%s' ls-tree -r --name-only %s kernel/sched | tr '\\n' ' '",
+		 path, c0);
+	first_line(cmd, got, sizeof(got));
+	ASSERT_STREQ(got, "kernel/sched/fair.c ");
+	bisect_repo_free(store);
 	return true;
 }
 
