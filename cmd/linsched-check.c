@@ -784,6 +784,7 @@ int cmd_check(int argc, char **argv)
 	k.c.steps = k.steps;
 	k.c.nr_steps = nr_steps;
 	k.c.invariants = o.invariants;
+	k.c.base = o.base;
 	for (i = 0; i < nr_steps; i++)
 		k.steps[i].name = each ? k.changes[i].name :
 				  nr_steps == k.nr_changes ? k.changes[0].name :

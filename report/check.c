@@ -242,11 +242,36 @@ static const char *failure_kind(const struct report_check_step *st)
 	return st->not_applied ? "apply" : "build";
 }
 
+/* What was checked against what, from the first step that ran. */
+static void check_header(FILE *f, const struct report_check *c)
+{
+	const struct report *rep = NULL;
+	size_t i;
+	int t;
+
+	for (i = 0; i < c->nr_steps && !rep; i++)
+		rep = c->steps[i].rep;
+	fprintf(f, "linsched check: %zu change%s", c->nr_steps,
+		c->nr_steps == 1 ? "" : "s");
+	if (c->base && rep)
+		fprintf(f, " on %s (%.12s)", c->base, rep->rev[0]->commit);
+	fputc('\n', f);
+	if (!rep)
+		return;
+	fprintf(f, "suite %s: %d pattern%s on", rep->suite, rep->nr_patterns,
+		rep->nr_patterns == 1 ? "" : "s");
+	for (t = 0; t < rep->nr_topos; t++)
+		fprintf(f, "%s %s", t ? "," : "", rep->topo[t].spec);
+	fprintf(f, "; %s each, seeds 1..%d; threshold %g%%\n\n",
+		rep->duration, rep->seeds, rep->threshold);
+}
+
 void report_check_text(FILE *f, const struct report_check *c)
 {
 	long first = report_check_first_failure(c);
 	size_t i, k;
 
+	check_header(f, c);
 	for (i = 0; i < c->nr_steps; i++) {
 		const struct report_check_step *st = &c->steps[i];
 		const struct report *rep = st->rep;

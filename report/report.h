@@ -491,6 +491,7 @@ struct report_check_step {
 
 /**
  * struct report_check - the changes of a check
+ * @base: BASE as the user named it (NULL: not said)
  * @steps: in the series' order
  * @nr_steps: their number
  * @invariants: the invariants gate is on: a row fails too when its every
@@ -499,6 +500,7 @@ struct report_check_step {
  * @wall_s: the check's wall-clock time, for the JUnit XML
  */
 struct report_check {
+	const char *base;
 	struct report_check_step *steps;
 	size_t nr_steps;
 	int invariants;
@@ -546,8 +548,9 @@ void report_check_table(FILE *f, const struct report *rep);
  * report_check_text() - the check's summary
  * @f: where it goes
  * @c: the check, judged
- * Per step: its verdicts, the rows that fail and why, its change table;
- * then the verdict naming the first step that fails.
+ * A header (BASE, the suite, machines, seeds and threshold); per step:
+ * its verdicts, the rows that fail and why, its change table; then the
+ * verdict naming the first step that fails.
  */
 void report_check_text(FILE *f, const struct report_check *c);
 
