@@ -164,41 +164,47 @@ static int objects_dir(git_repository *user, char *out, size_t len)
 	return 0;
 }
 
-/* A bare repository at @dir whose alternate is @alt, made by rename. */
-static int store_make(const char *dir, const char *alt)
+/* The store's temporary @tmp made: a bare repository, its alternate @alt. */
+static int store_fill(const char *tmp, const char *dir, const char *alt)
 {
 	git_repository *git = NULL;
-	char tmp[4200], file[4300];
+	char file[4300], line[4200];
 	int err;
 
-	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
-	lsb_rm_rf_safe(tmp);
 	err = git_repository_init(&git, tmp, 1);
 	git_repository_free(git);
 	if (err)
 		return bisect_git_error(err, "cannot make the object store '%s'",
 					dir);
 	lsb_pathf(file, sizeof(file), "%s/objects/info/alternates", tmp);
-	{
-		char line[4200];
-
-		lsb_pathf(line, sizeof(line), "%s\n", alt);
-		if (lsb_write_atomic(file, line, strlen(line))) {
-			lsb_rm_rf_safe(tmp);
-			return bisect_error(BISECT_EIO, "'%s': %s", file,
-					    strerror(errno));
-		}
-	}
-	if (rename(tmp, dir)) {
-		int e = errno;
-
-		lsb_rm_rf_safe(tmp);
-		/* another check of the same repository made it first */
-		if (e != EEXIST && e != ENOTEMPTY)
-			return bisect_error(BISECT_EIO, "'%s': %s", dir,
-					    strerror(e));
-	}
+	lsb_pathf(line, sizeof(line), "%s\n", alt);
+	if (lsb_write_atomic(file, line, strlen(line)))
+		return bisect_error(BISECT_EIO, "'%s': %s", file,
+				    strerror(errno));
 	return 0;
+}
+
+/*
+ * A bare repository at @dir whose alternate is @alt, made whole by
+ * rename(2); what a killed maker left is removed first, or by a signal.
+ */
+static int store_make(const char *dir, const char *alt)
+{
+	char tmp[4200];
+	int err, e, h;
+
+	lsb_remove_stale_tmp(dir);
+	lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%ld", dir, (long)getpid());
+	h = lsb_cleanup_add(tmp);
+	err = store_fill(tmp, dir, alt);
+	e = err ? 0 : rename(tmp, dir) ? errno : 0;
+	if (err || e)
+		lsb_rm_rf_safe(tmp);
+	lsb_cleanup_done(h);
+	/* another check of the same repository made it first: that one */
+	if (!err && e && e != EEXIST && e != ENOTEMPTY)
+		err = bisect_error(BISECT_EIO, "'%s': %s", dir, strerror(e));
+	return err;
 }
 
 /* @rev of @user as 40 hex digits. */
