@@ -507,7 +507,8 @@ struct bisect_patch {
 /**
  * bisect_patches_parse() - the patches of a file
  * @text: the file's bytes: an mbox of `git format-patch` messages (each
- *	starting "From <commit id> "), or one `git diff`
+ *	starting "From <commit id> ", or "From " and a header line, as b4
+ *	and mail clients write them), or one `git diff`
  * @len: their length
  * @name: the file's name, for messages and a plain diff's subject
  * @out: receives a malloc()ed array in the file's order; free it with

@@ -13,23 +13,35 @@
 #include "bisect/bisect_internal.h"
 #include "common/common.h"
 
-/* Whether the line at @s starts a message of an mbox ("From <id> "). */
-static int mbox_from(const char *s)
-{
-	int i;
-
-	if (strncmp(s, "From ", 5))
-		return 0;
-	for (i = 5; isxdigit((unsigned char)s[i]); i++)
-		;
-	return i == 5 + GIT_OID_HEXSZ && s[i] == ' ';
-}
-
 static const char *next_line(const char *s, const char *end)
 {
 	const char *nl = memchr(s, '\n', (size_t)(end - s));
 
 	return nl ? nl + 1 : end;
+}
+
+/*
+ * Whether the line at @s starts a message of an mbox: "From <commit id> "
+ * as git format-patch writes it, or any "From " line followed by a header
+ * line ("From git@z ..." of b4, a mail client's "From user@host ..."). A
+ * diff's lines start with ' ', '+', '-' or '@': never "From ".
+ */
+static int mbox_from(const char *s, const char *end)
+{
+	const char *h;
+	int i;
+
+	if (end - s < 5 || strncmp(s, "From ", 5))
+		return 0;
+	for (i = 5; s + i < end && isxdigit((unsigned char)s[i]); i++)
+		;
+	if (i == 5 + GIT_OID_HEXSZ && s + i < end && s[i] == ' ')
+		return 1;
+	h = next_line(s, end);
+	for (i = 0; h + i < end && (isalnum((unsigned char)h[i]) ||
+				   (i && h[i] == '-')); i++)
+		;
+	return i && h + i + 1 < end && h[i] == ':' && h[i + 1] == ' ';
 }
 
 /* The Subject header of the message in [@s, @end), unfolded; NULL: none. */
@@ -137,7 +149,7 @@ int bisect_patches_parse(const char *text, size_t len, const char *name,
 	*n = 0;
 	for (s = text; s < end; s = l) {
 		/* the message runs to the next "From <id> " line */
-		for (l = next_line(s, end); l < end && !mbox_from(l);
+		for (l = next_line(s, end); l < end && !mbox_from(l, end);
 		     l = next_line(l, end))
 			;
 		if (LSB_GROW(v, k + 1, cap)) {
@@ -152,7 +164,7 @@ int bisect_patches_parse(const char *text, size_t len, const char *name,
 			goto fail;
 		}
 		if (err) {
-			if (mbox_from(s) && !cover_letter(s, l)) {
+			if (mbox_from(s, l) && !cover_letter(s, l)) {
 				err = bisect_error(BISECT_EINVAL,
 					"'%s': message %zu has no diff",
 					name, k + 1);

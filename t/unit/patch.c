@@ -2,7 +2,7 @@
 /*
  * patch.c - unit test of bisect/'s changes that are not commits yet
  * (linsched check): an mbox split into its patches (cover letter left
- * out, signature cut, subjects and titles), a plain diff; patches applied
+ * out, signature cut, subjects and titles; b4's separators), a plain diff; patches applied
  * in memory into an object store, and one that does not apply named by
  * file and hunk; a work tree's staged and unstaged changes as one commit,
  * with the user's repository (index, refs, objects, files' times) left
@@ -109,6 +109,25 @@ static bool test_mbox(void)
 	ASSERT_TRUE(!strncmp(v[0].text, "diff --git a/kernel/sched/fair.c", 32));
 	ASSERT_TRUE(strstr(v[0].text, "2.39.5") == NULL);	/* signature cut */
 	ASSERT_EQ(v[0].len, strlen(v[0].text));
+	ASSERT_STREQ(v[1].title, "sched/core: another");
+	bisect_patches_free(v, n);
+	return true;
+}
+
+/* b4 am's separators: "From git@z ...", each followed by a header. */
+static bool test_b4(void)
+{
+	char *b4 = strdup(mbox), *p;
+	struct bisect_patch *v = NULL;
+	size_t n = 0;
+
+	while ((p = strstr(b4, "From 1111")) || (p = strstr(b4, "From 2222")) ||
+	       (p = strstr(b4, "From 3333")))
+		memcpy(p + 5, "git@z ", 6);	/* "From git@z 11111..." */
+	ASSERT_EQ(bisect_patches_parse(b4, strlen(b4), "b4.mbx", &v, &n), 0);
+	free(b4);
+	ASSERT_EQ(n, 2);
+	ASSERT_STREQ(v[0].title, "sched/fair: a subject folded over two lines");
 	ASSERT_STREQ(v[1].title, "sched/core: another");
 	bisect_patches_free(v, n);
 	return true;
@@ -252,8 +271,9 @@ int main(void)
 
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	tap_plan(4);
+	tap_plan(5);
 	TEST(test_mbox);
+	TEST(test_b4);
 	TEST(test_plain_and_empty);
 	if (!mkdtemp(tmp) || make_user()) {
 		tap_ok(1, "# SKIP no git CLI to make a repository");
