@@ -85,10 +85,10 @@ ENGINE_USAGE
 "\n"
 "Exit status: 0 no regression (or no change to the build subset), 1 a\n"
 "change regresses past the threshold, brings a catalogued bug back, or\n"
-"breaks an invariant (--check), 2\n"
-"usage or a patch that does not apply (its file and hunk named), 3 a change\n"
-"that does not build (the compiler's message printed), 4 an error stopped\n"
-"it (BASE does not build, a run could not be made).\n";
+"breaks an invariant (--check), 2 usage or a patch that does not apply\n"
+"(its file and hunk named), 3 a change that does not build (the compiler's\n"
+"message printed), 4 an error stopped it (BASE does not build, a run could\n"
+"not be made).\n";
 
 #define MAX_PATCH_FILES 64
 
