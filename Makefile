@@ -20,7 +20,7 @@ ifeq ($(CI),true)
 LSB_CFLAGS += -Werror
 endif
 PKGS := libgit2 libcjson
-LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Guile is embedded by guile/ only: its flags go to that module and the
 # program that links it (lsbisect).

@@ -5,7 +5,9 @@
  *
  * Everything is read from git objects with libgit2. The module never checks
  * out and never writes the repository: not its index, refs, config or work
- * tree. It never prints and never exits; failures return a negative
+ * tree (bisect_commit_edits() adds objects and a ref of its own; a user's
+ * uncommitted changes and patches become commits of a separate object
+ * store, bisect_store_open()). It never prints and never exits; failures return a negative
  * enum bisect_error and leave a message for bisect_last_error().
  *
  * Strings passed in are borrowed for the duration of the call. Objects the
@@ -29,6 +31,8 @@
  * @BISECT_EINVAL: a bad argument (NULL, malformed hash)
  * @BISECT_ENOMEM: out of memory
  * @BISECT_ETOOMANY: more changes than the caller asked for (diff)
+ * @BISECT_EAPPLY: a patch does not apply (the message names its file and
+ *	hunk)
  */
 enum bisect_error {
 	BISECT_OK = 0,
@@ -39,6 +43,7 @@ enum bisect_error {
 	BISECT_EINVAL = -5,
 	BISECT_ENOMEM = -6,
 	BISECT_ETOOMANY = -7,
+	BISECT_EAPPLY = -8,
 };
 
 /* An open repository: opaque, freed with bisect_repo_free(). */
@@ -429,5 +434,113 @@ int bisect_commit_edits(bisect_repo *r, const char *base,
 			const struct bisect_edit *edits, size_t nr_edits,
 			const char *message, const char *ref,
 			char out_hex[41]);
+
+/* ---- changes that are not commits yet (linsched check) ---- */
+
+/**
+ * bisect_store_open() - our own object store for a user's repository
+ * @out: receives the store, to be freed with bisect_repo_free()
+ * @parent: the directory stores live in (made if missing)
+ * @user_repo: the user's repository (a work tree or git directory;
+ *	parents are searched as git does)
+ * @base: a revision of @user_repo ("HEAD"), resolved there
+ * @base_hex: receives its commit id, which the store reads too
+ * @path: receives the store's path (the repository name the driver
+ *	takes); NULL: not wanted
+ * @len: its size
+ *
+ * The store is a bare repository, @parent/ID.git (ID names the user's
+ * object directory), whose alternates file names the user's objects: it
+ * reads every commit of theirs by id and writes new objects only into
+ * itself. Nothing of the user's repository is written. Made once, by
+ * rename(2), so two checks may start together.
+ *
+ * Return: 0, or BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EIO, BISECT_EINVAL,
+ * BISECT_ENOMEM.
+ */
+int bisect_store_open(bisect_repo **out, const char *parent,
+		      const char *user_repo, const char *base,
+		      char base_hex[41], char *path, size_t len);
+
+/**
+ * bisect_commit_worktree() - a user's uncommitted changes as a commit
+ * @store: from bisect_store_open() for @user_repo
+ * @user_repo: the user's repository; it must have a work tree
+ * @base_hex: the commit the changes are taken against (40 hex digits,
+ *	from bisect_store_open())
+ * @out_hex: receives the commit: @base's tree with every tracked file of
+ *	the build subset that differs in the work tree (staged or not, as
+ *	`git diff BASE` shows them; untracked files left out) taken from
+ *	the work tree, deleted ones removed; @base itself when none differs
+ * @nr_files: receives the files of the build subset taken (NULL: no)
+ * @nr_outside: receives the changed files outside the subset, which no
+ *	build reads (NULL: no)
+ *
+ * The user's index and work tree are read, never written (no index
+ * refresh); the blobs, tree and commit are written into @store, the
+ * commit with fixed names and date, so the same changes give the same id.
+ * Work-tree files are taken as they are, without git's filters.
+ *
+ * Return: 0, or BISECT_ENOTFOUND, BISECT_EGIT, BISECT_EIO, BISECT_EINVAL,
+ * BISECT_ENOMEM.
+ */
+int bisect_commit_worktree(bisect_repo *store, const char *user_repo,
+			   const char *base_hex, char out_hex[41],
+			   size_t *nr_files, size_t *nr_outside);
+
+/**
+ * struct bisect_patch - one patch of a file
+ * @subject: the message's Subject ("[PATCH 2/3] sched/fair: ..."), or
+ *	for a plain diff the file's name (malloc()ed)
+ * @title: @subject without format-patch's "[PATCH n/m] " (points into it)
+ * @text: the diff, from its first "diff --git" line to its end or to
+ *	format-patch's signature line "-- " (malloc()ed)
+ * @len: its length
+ */
+struct bisect_patch {
+	char *subject;
+	const char *title;
+	char *text;
+	size_t len;
+};
+
+/**
+ * bisect_patches_parse() - the patches of a file
+ * @text: the file's bytes: an mbox of `git format-patch` messages (each
+ *	starting "From <commit id> ", or "From " and a header line, as b4
+ *	and mail clients write them), or one `git diff`
+ * @len: their length
+ * @name: the file's name, for messages and a plain diff's subject
+ * @out: receives a malloc()ed array in the file's order; free it with
+ *	bisect_patches_free()
+ * @n: receives their number
+ *
+ * A series' cover letter ("[PATCH 0/3]", no diff) is left out.
+ *
+ * Return: 0, or BISECT_EINVAL when the file holds no diff (or a message
+ * other than a cover letter holds none), BISECT_ENOMEM.
+ */
+int bisect_patches_parse(const char *text, size_t len, const char *name,
+			 struct bisect_patch **out, size_t *n);
+
+void bisect_patches_free(struct bisect_patch *v, size_t n);
+
+/**
+ * bisect_commit_patch() - a patch applied to a revision, as a commit
+ * @store: the repository the commit is written into (a store)
+ * @parent: the revision it applies to, as for bisect_resolve()
+ * @p: the patch
+ * @out_hex: receives the commit (message: @p's title; fixed names and
+ *	date)
+ *
+ * Applied in memory (git_apply_to_tree()): no work tree, no index file.
+ *
+ * Return: 0; BISECT_EAPPLY when it does not apply, the message naming the
+ * patch, the file and the hunk (its number in the file and its header);
+ * BISECT_EINVAL when it does not parse; BISECT_ENOTFOUND, BISECT_EGIT,
+ * BISECT_ENOMEM.
+ */
+int bisect_commit_patch(bisect_repo *store, const char *parent,
+			const struct bisect_patch *p, char out_hex[41]);
 
 #endif

@@ -58,6 +58,14 @@ int bisect_git_error(int git_code, const char *fmt, ...)
 
 int bisect_lookup_commit(bisect_repo *r, const char *rev, git_commit **out);
 
+/*
+ * The commit of @tree_id on @parent in @store, with fixed names and date:
+ * the same tree and message give the same commit.
+ */
+int bisect_commit_tree(bisect_repo *store, git_commit *parent,
+		       const git_oid *tree_id, const char *message,
+		       char out_hex[41]);
+
 /* Whether @path (relative to the top of a tree) belongs to the subset. */
 int subset_contains(const char *path);
 

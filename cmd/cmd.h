@@ -12,12 +12,14 @@
 #include <stddef.h>
 
 #include "driver/driver.h"
+#include "report/report.h"
 
 /*
  * The linsched subcommands (cmd/linsched-NAME.c), each called with its
  * own argv (argv[0] is its name); the exit status is returned.
  */
 int cmd_bugs(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_classes(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_report(int argc, char **argv);
@@ -255,5 +257,40 @@ struct units_progress {
 int units_run(const struct driver_paths *paths, struct driver_unit *units,
 	      size_t n, struct driver_engine *engine,
 	      struct units_progress *p);
+
+/*
+ * What 'linsched report' and 'linsched check' share (linsched-report.c):
+ * the suite, machine and judging options (-s -m -t -T -n -d and
+ * --timeout, as 's' 'm' 't' 'T' 'n' 'd' 'O'), their defaults, the
+ * machines checked into a report, and a report's runs.
+ */
+#define CMD_MAX_MATCH 32
+struct cmd_suite_opts {
+	const char *suite;
+	const char *globs[CMD_MAX_MATCH];
+	int nr_globs;
+	const char *topo[REPORT_MAX_TOPOS];
+	int nr_topos;
+	double threshold;
+	int seeds;
+	const char *duration;
+	int timeout;
+};
+
+/* Defaults: @suite, 3 seeds, 5 %, 10 s, a 600 s limit, no machine yet. */
+void cmd_suite_defaults(struct cmd_suite_opts *o, const char *suite);
+/* One option: 0, 2 (usage, printed), or -1 when it is not one of these. */
+int cmd_suite_option(struct cmd_suite_opts *o, int c, const char *arg);
+/* No --topology: quad-smt, dynamiq-1+3+4 and numa-2. */
+void cmd_suite_default_topologies(struct cmd_suite_opts *o);
+/* @o's machines into @rep, checked, each with a unique short name: 0 or 2. */
+int cmd_report_topologies(struct report *rep, const struct cmd_suite_opts *o);
+/*
+ * Write the suite's files, run every unit of @rep, read its rows: 0, or
+ * the exit status (2 when the simulator refused the runs, as 'run'
+ * exits; else 4). @what names the command on the progress line.
+ */
+int cmd_report_run(struct report *rep, const struct driver_paths *paths,
+		   struct driver_engine *engine, int tty, const char *what);
 
 #endif

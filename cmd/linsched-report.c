@@ -65,23 +65,13 @@ ENGINE_USAGE
 "4 an error stopped it (OLD or NEW does not build, a run could not be\n"
 "made).\n";
 
-#define MAX_MATCH 32
-
 /* What the command line asks for. */
 struct report_options {
 	const char *old, *new;
-	const char *suite;
-	const char *globs[MAX_MATCH];
-	int nr_globs;
-	const char *topo[REPORT_MAX_TOPOS];
-	int nr_topos;
-	double threshold;
-	int seeds;
-	const char *duration;
+	struct cmd_suite_opts s;
 	int top;
 	const char *repo;
 	const char *out;
-	int timeout;
 	int quiet;
 	int verbose;
 	struct driver_engine engine;
@@ -106,15 +96,14 @@ static const struct option report_long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* One option into @o: 0, or 2 (usage, printed). */
-static int report_option(struct report_options *o, int c, const char *arg)
+int cmd_suite_option(struct cmd_suite_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 's': o->suite = arg; return 0;
 	case 'm':
-		if (o->nr_globs == MAX_MATCH) {
+		if (o->nr_globs == CMD_MAX_MATCH) {
 			fprintf(stderr, "error: at most %d --match options\n",
-				MAX_MATCH);
+				CMD_MAX_MATCH);
 			return 2;
 		}
 		o->globs[o->nr_globs++] = arg;
@@ -134,12 +123,48 @@ static int report_option(struct report_options *o, int c, const char *arg)
 		return opt_int("--seeds", arg, 1, REPORT_MAX_SEEDS,
 			       &o->seeds) ? 2 : 0;
 	case 'd': o->duration = arg; return 0;
-	case 'K': return opt_int("--top", arg, 1, 100000, &o->top) ? 2 : 0;
-	case 'r': o->repo = arg; return 0;
-	case 'o': o->out = arg; return 0;
 	case 'O':
 		return opt_int("--timeout", arg, 0, 1000000, &o->timeout) ?
 		       2 : 0;
+	default:
+		return -1;
+	}
+}
+
+void cmd_suite_defaults(struct cmd_suite_opts *o, const char *suite)
+{
+	memset(o, 0, sizeof(*o));
+	o->suite = suite;
+	o->seeds = 3;
+	o->threshold = 5;
+	o->duration = "10s";
+	o->timeout = 600;
+}
+
+void cmd_suite_default_topologies(struct cmd_suite_opts *o)
+{
+	/* SMT, asymmetric, NUMA */
+	static const char *const topos[] = {
+		"quad-smt", "dynamiq-1+3+4", "numa-2",
+	};
+	size_t i;
+
+	if (!o->nr_topos)
+		for (i = 0; i < sizeof(topos) / sizeof(topos[0]); i++)
+			o->topo[o->nr_topos++] = topos[i];
+}
+
+/* One option into @o: 0, or 2 (usage, printed). */
+static int report_option(struct report_options *o, int c, const char *arg)
+{
+	int ret = cmd_suite_option(&o->s, c, arg);
+
+	if (ret >= 0)
+		return ret;
+	switch (c) {
+	case 'K': return opt_int("--top", arg, 1, 100000, &o->top) ? 2 : 0;
+	case 'r': o->repo = arg; return 0;
+	case 'o': o->out = arg; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case 'v': o->verbose = 1; return 0;
 	default:
@@ -154,18 +179,11 @@ static int report_option(struct report_options *o, int c, const char *arg)
 static int parse_report_options(struct report_options *o, int argc,
 				char **argv)
 {
-	static const char *const default_topos[] = {
-		"quad-smt", "dynamiq-1+3+4", "numa-2",
-	};
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
-	o->seeds = 3;
-	o->threshold = 5;
-	o->suite = "full";
-	o->duration = "10s";
+	cmd_suite_defaults(&o->s, "full");
 	o->top = 20;
-	o->timeout = 600;
 	engine_defaults(&o->engine);
 	while ((c = getopt_long(argc, argv, "s:m:t:T:n:d:r:o:j:qvh",
 				report_long_options, NULL)) != -1) {
@@ -184,14 +202,11 @@ static int parse_report_options(struct report_options *o, int argc,
 	}
 	o->old = argv[optind];
 	o->new = argv[optind + 1];
-	if (!o->nr_topos)
-		for (c = 0; c < 3; c++)
-			o->topo[o->nr_topos++] = default_topos[c];
+	cmd_suite_default_topologies(&o->s);
 	return 0;
 }
 
-/* The machines, checked, each with a unique short name: 0 or 2. */
-static int report_topologies(struct report *rep, const struct report_options *o)
+int cmd_report_topologies(struct report *rep, const struct cmd_suite_opts *o)
 {
 	static struct topology topo;
 	char err[512];
@@ -272,14 +287,10 @@ static int report_out(struct report *rep, const struct report_options *o,
 	return cmd_out_dir(rep->out, "linsched report");
 }
 
-/*
- * Write the suite's files, run every unit, read the rows: 0, or the exit
- * status (2 when the simulator refused the runs, as 'run' exits; else 4).
- */
-static int report_run(struct report *rep, const struct driver_paths *paths,
-		      struct driver_engine *engine, int tty)
+int cmd_report_run(struct report *rep, const struct driver_paths *paths,
+		   struct driver_engine *engine, int tty, const char *what)
 {
-	struct units_progress prog = { .what = "report", .tty = tty };
+	struct units_progress prog = { .what = what, .tty = tty };
 	struct driver_unit *units = NULL;
 	char dir[4200];
 	size_t n;
@@ -302,8 +313,8 @@ static int report_run(struct report *rep, const struct driver_paths *paths,
 			ret = cmd_units_status(units, n, 4);
 		goto out;
 	}
-	fprintf(stderr, "report: %zu runs, %zu from the cache, %.1f s\n", n,
-		prog.cached, lsb_now() - prog.start);
+	fprintf(stderr, "%s: %zu runs, %zu from the cache, %.1f s\n", what,
+		n, prog.cached, lsb_now() - prog.start);
 	if (report_collect(rep, paths, units)) {
 		fprintf(stderr, "error: %s\n", report_last_error());
 		goto out;
@@ -358,10 +369,10 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", report_last_error());
 		return 4;
 	}
-	ret = report_topologies(&rep, &o);
+	ret = cmd_report_topologies(&rep, &o.s);
 	if (ret)
 		goto out;
-	ret = suite_select(o.suite, o.globs, o.nr_globs, &patterns,
+	ret = suite_select(o.s.suite, o.s.globs, o.s.nr_globs, &patterns,
 			   &rep.nr_patterns);
 	if (ret) {
 		ret = ret == 2 ? 2 : 4;
@@ -374,12 +385,12 @@ int cmd_report(int argc, char **argv)
 	}
 	repo = o.repo ? o.repo : paths.repo;
 	tty = !o.quiet && isatty(2);
-	rep.suite = o.suite;
-	rep.duration = o.duration;
-	rep.seeds = o.seeds;
-	rep.threshold = o.threshold;
+	rep.suite = o.s.suite;
+	rep.duration = o.s.duration;
+	rep.seeds = o.s.seeds;
+	rep.threshold = o.s.threshold;
 	rep.top = o.top;
-	rep.timeout = o.timeout;
+	rep.timeout = o.s.timeout;
 	rep.patterns = patterns;
 	rep.rev[0] = &rev[0];
 	rep.rev[1] = &rev[1];
@@ -387,7 +398,7 @@ int cmd_report(int argc, char **argv)
 	if (report_out(&rep, &o, &paths) ||
 	    prepare_revisions(rev, &paths, repo, &o, tty))
 		goto out;
-	ret = report_run(&rep, &paths, &o.engine, tty);
+	ret = cmd_report_run(&rep, &paths, &o.engine, tty, "report");
 	if (ret)
 		goto out;
 	ret = 4;

@@ -43,6 +43,8 @@ static const char usage_main[] =
 "                energy and other metrics move along it (gnuplot)\n"
 "  report A B    a release regression report: the suite on two revisions\n"
 "                over several machines, ranked changes, plots (HTML, text)\n"
+"  check [BASE]  the pre-submit gate: a clone's uncommitted changes or a\n"
+"                patch series through the suite against BASE (JUnit, TAP)\n"
 "  sweep REV...  run revisions x workloads x topologies x seeds into the\n"
 "                result cache, here or on a Slurm cluster\n"
 "  sweep-worker  internal: one Slurm array task of a sweep\n"
@@ -744,6 +746,7 @@ static const struct {
 	{ "classes", cmd_classes },
 	{ "trend", cmd_trend },
 	{ "report", cmd_report },
+	{ "check", cmd_check },
 	{ "sweep", cmd_sweep },
 	{ "sweep-worker", cmd_sweep_worker },
 	{ "bugs", cmd_bugs },

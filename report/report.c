@@ -172,8 +172,8 @@ static int collect_one(struct report *rep, const struct driver_paths *paths,
 		       const struct driver_unit *unit, struct report_row *row,
 		       int r, int s)
 {
-	const char *names[REPORT_MAX_METRICS];
-	double vals[REPORT_MAX_METRICS];
+	const char *names[REPORT_MAX_METRICS + 1];
+	double vals[REPORT_MAX_METRICS + 1];
 	struct driver_result res;
 	int m, ret;
 
@@ -181,7 +181,9 @@ static int collect_one(struct report *rep, const struct driver_paths *paths,
 		names[m] = rep->metric[m]->name;
 		row->v[r][m][s] = NAN;
 	}
+	names[m] = "violations";
 	row->warns[r][s] = -1;
+	row->violations[r][s] = NAN;
 	ret = driver_target_result(&res, paths, unit->target, &unit->spec,
 				   DRIVER_RESULT_LOOKUP);
 	if (ret) {
@@ -196,10 +198,11 @@ static int collect_one(struct report *rep, const struct driver_paths *paths,
 		row->status[r] = res.status;
 		snprintf(row->reason[r], sizeof(row->reason[r]), "%.255s",
 			 res.reason);
-	} else if (!driver_result_metrics(res.json, names, rep->nr_metrics,
-					  vals)) {
+	} else if (!driver_result_metrics(res.json, names,
+					  (size_t)rep->nr_metrics + 1, vals)) {
 		for (m = 0; m < rep->nr_metrics; m++)
 			row->v[r][m][s] = vals[m];
+		row->violations[r][s] = vals[m];
 		row->ok[r]++;
 		collect_warnings(row, r, s, res.json);
 	}

@@ -96,6 +96,8 @@ struct report_topology {
  *	seed that did not finish
  * @warning: per side, the first WARN of its lowest seed that had one, ""
  *	when none did
+ * @violations: per side and seed, the invariants a run that finished
+ *	violated (the catalogue's "violations"), NAN for a seed that did not
  */
 struct report_row {
 	int topo;
@@ -111,6 +113,7 @@ struct report_row {
 	enum report_verdict run_verdict;
 	int warns[2][REPORT_MAX_SEEDS];
 	char warning[2][256];
+	double violations[2][REPORT_MAX_SEEDS];
 };
 
 /**
@@ -427,6 +430,153 @@ int report_html(FILE *f, const struct report *rep);
  * Return: 0, or -1.
  */
 int report_write_files(const struct report *rep);
+
+/* ---- the pre-submit check ---- */
+
+/**
+ * struct report_check_bug - a catalogued bug's figure on both sides of a
+ *	change (bugs/ judges each side; the check says whether it came back)
+ * @name: the catalogue's entry
+ * @fix: the upstream fix it is known by ("82d6e01a0699 sched/fair: ...")
+ * @metric: the figure
+ * @value: OLD's and NEW's, NAN for a run that did not finish
+ * @buggy: per side, whether the figure is on the buggy side
+ * @buggy_above: the bug shows as the figure above @threshold, else below
+ * @threshold: the entry's boundary
+ * Strings are borrowed.
+ */
+struct report_check_bug {
+	const char *name;
+	const char *fix;
+	const char *metric;
+	double value[2];
+	int buggy[2];
+	int buggy_above;
+	double threshold;
+};
+
+/* Whether @b came back: fixed on OLD, buggy on NEW. */
+int report_check_bug_back(const struct report_check_bug *b);
+
+/**
+ * struct report_check_step - one change of a check: a patch of a series
+ *	(against the one before it), the series whole, or the work tree
+ * @name: what the texts call it ("patch 2/3 'sched/fair: ...'")
+ * @rep: its report against its predecessor, judged; NULL when it was not
+ *	run (it or a change before it does not build)
+ * @build_error: the compiler's message when it does not build, or with
+ *	@not_applied why it does not apply; else NULL
+ * @not_applied: the change is a patch that does not apply
+ * @nr_violated: rows whose invariants NEW broke (set by
+ *	report_check_judge() when the gate is on)
+ * @nr_failed: rows that fail: a regression, or an invariant broken (set
+ *	by report_check_judge())
+ * @bugs: the bug catalogue's entries run on both sides (NULL: that gate
+ *	is off)
+ * @nr_bugs: their number
+ * @nr_bugs_back: those that came back (set by report_check_judge())
+ * Strings are borrowed.
+ */
+struct report_check_step {
+	const char *name;
+	struct report *rep;
+	const char *build_error;
+	int not_applied;
+	int nr_violated;
+	int nr_failed;
+	struct report_check_bug *bugs;
+	size_t nr_bugs;
+	int nr_bugs_back;
+};
+
+/**
+ * struct report_check - the changes of a check
+ * @base: BASE as the user named it (NULL: not said)
+ * @steps: in the series' order
+ * @nr_steps: their number
+ * @invariants: the invariants gate is on: a row fails too when its every
+ *	NEW seed broke more invariants than its every OLD seed
+ *	(report_row_violated())
+ * @wall_s: the check's wall-clock time, for the JUnit XML
+ */
+struct report_check {
+	const char *base;
+	struct report_check_step *steps;
+	size_t nr_steps;
+	int invariants;
+	double wall_s;
+};
+
+/**
+ * report_row_violated() - whether NEW broke invariants OLD did not
+ * @rep: the report
+ * @row: the row, collected
+ * Return: 1 when every seed finished on both sides and each NEW seed's
+ * "violations" (idle CPU beside a waiting task, starvation, useless
+ * migrations, WARNs) is more than each OLD seed's; else 0.
+ */
+int report_row_violated(const struct report *rep,
+			const struct report_row *row);
+
+/**
+ * report_check_judge() - each step's failing rows
+ * @c: the check, each step's report judged (report_judge())
+ */
+void report_check_judge(struct report_check *c);
+
+/**
+ * report_check_first_failure() - the first step that fails
+ * @c: the check, judged
+ * Return: its index (a regression, an invariant broken, a catalogued bug
+ * back, or no build), or -1 when none fails.
+ */
+long report_check_first_failure(const struct report_check *c);
+
+/**
+ * report_check_table() - a step's changes in the kernel test robot's form
+ * @f: where it goes
+ * @rep: the step's report, judged
+ * One line per pattern, machine and metric whose verdict is not "same":
+ * OLD's median, its relative standard deviation over the seeds ("±N%",
+ * only when 1% or more), the change, NEW's, and the name
+ * MACHINE/PATTERN.METRIC with the verdict; under a header of the two
+ * commits.
+ */
+void report_check_table(FILE *f, const struct report *rep);
+
+/**
+ * report_check_text() - the check's summary
+ * @f: where it goes
+ * @c: the check, judged
+ * A header (BASE, the suite, machines, seeds and threshold); per step:
+ * its verdicts, the rows that fail and why, its change table; then the
+ * verdict naming the first step that fails.
+ */
+void report_check_text(FILE *f, const struct report_check *c);
+
+/**
+ * report_check_junit() - the check as JUnit XML
+ * @f: where it goes
+ * @c: the check, judged
+ * testsuites, a testsuite per step, a testcase per pattern and machine
+ * (classname the machine, name the pattern, after the step's number in a
+ * series: unique), a failure naming each regression with its numbers; a
+ * testcase per catalogued bug (classname "bugs"), failing when it came
+ * back; a step that does not build is one failing testcase "build" with
+ * the compiler's message (one that does not apply, "apply" and why).
+ * Return: 0, or -1 when writing failed.
+ */
+int report_check_junit(FILE *f, const struct report_check *c);
+
+/**
+ * report_check_tap() - the check as TAP (version 13)
+ * @f: where it goes
+ * @c: the check, judged
+ * A test per step, pattern and machine, and per catalogued bug, as in the
+ * JUnit XML; the reasons of a failure as comments.
+ * Return: 0, or -1 when writing failed.
+ */
+int report_check_tap(FILE *f, const struct report_check *c);
 
 /* ---- the trend ---- */
 

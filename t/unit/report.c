@@ -6,7 +6,9 @@
  * regression; the ranking's order; the summaries; the text writer's
  * summary; the kernel WARNs per side, topology and row in the text and
  * the JSON, and as a result's JSON gives them; the trend's labels from
- * tags, with the tags of a real repository made by the git CLI.
+ * tags, with the tags of a real repository made by the git CLI; the
+ * pre-submit check's invariants rule, first failure, change table, JUnit
+ * XML (escaped), TAP and catalogued bugs.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -552,11 +554,161 @@ static void test_bisect_tags(void)
 	sh("/", cmd);
 }
 
+/* ---- the pre-submit check (report/check.c) ---- */
+
+/* A report of one row: balance score 1000 -> about @new, violations given. */
+static void check_report(struct report *rep, double new, const double *vo,
+			 const double *vn)
+{
+	struct report_row *row = calloc(1, sizeof(*row));
+	int s;
+
+	make_report(rep, 3);
+	make_row(rep, row, 1000);
+	set_seeds(rep, row, "balance_score", 1, new, new * 1.1, new * 0.9);
+	for (s = 0; s < 3; s++) {
+		row->violations[0][s] = vo[s];
+		row->violations[1][s] = vn[s];
+	}
+	rep->rows = row;
+	rep->nr_rows = 1;
+	if (report_judge(rep))
+		abort();
+}
+
+/* What a writer of the check writes, malloc()ed; @text: the summary. */
+static char *check_written(int (*fn)(FILE *, const struct report_check *),
+			   const struct report_check *c)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	if (fn) {
+		if (fn(f, c))
+			abort();
+	} else {
+		report_check_text(f, c);
+	}
+	fclose(f);
+	return text;
+}
+
+static size_t count(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (; (text = strstr(text, what)); text++)
+		n++;
+	return n;
+}
+
+static bool test_check_violated(void)
+{
+	static const double none[3] = { 0, 0, 0 }, more[3] = { 2, 3, 4 };
+	struct report rep;
+	int a, b, c;
+
+	check_report(&rep, 1000, none, more);
+	a = report_row_violated(&rep, &rep.rows[0]);
+	rep.rows[0].violations[1][1] = 0;
+	b = report_row_violated(&rep, &rep.rows[0]);
+	rep.rows[0].violations[1][1] = NAN;
+	c = report_row_violated(&rep, &rep.rows[0]);
+	report_release(&rep);
+	ASSERT_EQ(a, 1);
+	ASSERT_EQ(b, 0);	/* one NEW seed broke none */
+	ASSERT_EQ(c, 0);	/* a seed without a count judges nothing */
+	return true;
+}
+
+/* Two patches, the second regresses: named, tabled, in XML and TAP. */
+static bool test_check_series(void)
+{
+	static const double none[3] = { 0, 0, 0 };
+	struct report rep[2];
+	struct report_check_step st[2] = {
+		{ .name = "patch 1/2 'a'", .rep = &rep[0] },
+		{ .name = "patch 2/2 '<b> & \"c\"'", .rep = &rep[1] },
+	};
+	struct report_check c = { .steps = st, .nr_steps = 2 };
+	char *text, *xml, *tap;
+	long first;
+	bool ok;
+
+	check_report(&rep[0], 1010, none, none);
+	check_report(&rep[1], 2000, none, none);
+	report_check_judge(&c);
+	first = report_check_first_failure(&c);
+	text = check_written(NULL, &c);
+	xml = check_written(report_check_junit, &c);
+	tap = check_written(report_check_tap, &c);
+	ok = st[0].nr_failed == 0 && st[1].nr_failed == 1 && first == 1 &&
+	     strstr(text, "verdict: patch 2/2 '<b> & \"c\"' regresses (1 run fails)\n") &&
+	     /* the table: OLD's median, the change, NEW's with its spread */
+	     strstr(text, "\n          1000          +100.0%           2000 \xc2\xb1 10%  quad-smt/") &&
+	     strstr(text, ".balance_score  (regression)\n") &&
+	     strstr(xml, "<testsuite name=\"patch 2/2 &apos;&lt;b&gt; &amp; &quot;c&quot;&apos;\" tests=\"1\" failures=\"1\">") &&
+	     strstr(xml, "<testsuites name=\"linsched check\" tests=\"2\" failures=\"1\"") &&
+	     count(xml, "<failure ") == 1 &&
+	     strstr(xml, "message=\"balance_score +100.0%\">balance_score: 1000 -&gt; 2000 (+100.0%, threshold 5%)") &&
+	     strstr(tap, "TAP version 13\n1..2\n") && count(tap, "\nok ") == 1 &&
+	     strstr(tap, "\nnot ok 2 - 2: ");
+	if (!ok)
+		tap_diag("%s%s%s", text, xml, tap);
+	free(text);
+	free(xml);
+	free(tap);
+	report_release(&rep[0]);
+	report_release(&rep[1]);
+	ASSERT_TRUE(ok);
+	return true;
+}
+
+/* A bug back: fixed on OLD, buggy on NEW; not when a side has no figure. */
+static bool test_check_bug(void)
+{
+	static const double none[3] = { 0, 0, 0 };
+	struct report_check_bug b[2] = {
+		{ .name = "x", .fix = "abc 'f'", .metric = "m",
+		  .value = { 5, 3 }, .buggy = { 0, 1 }, .threshold = 4 },
+		{ .name = "y", .fix = "def 'g'", .metric = "m",
+		  .value = { 5, NAN }, .buggy = { 0, 0 }, .threshold = 4 },
+	};
+	struct report rep;
+	struct report_check_step st = { .name = "w", .rep = &rep, .bugs = b,
+					.nr_bugs = 2 };
+	struct report_check c = { .steps = &st, .nr_steps = 1 };
+	char *text, *xml;
+	bool ok;
+
+	check_report(&rep, 1000, none, none);
+	report_check_judge(&c);
+	text = check_written(NULL, &c);
+	xml = check_written(report_check_junit, &c);
+	ok = report_check_bug_back(&b[0]) && !report_check_bug_back(&b[1]) &&
+	     st.nr_bugs_back == 1 && st.nr_failed == 0 &&
+	     report_check_first_failure(&c) == 0 &&
+	     strstr(text, "  BACK x: m 5 -> 3 (buggy below 4; fix abc 'f')\n") &&
+	     strstr(text, "verdict: w brings back 1 catalogued bug\n") &&
+	     strstr(xml, "<testcase classname=\"bugs\" name=\"y\"/>") &&
+	     strstr(xml, "tests=\"3\" failures=\"1\"");
+	if (!ok)
+		tap_diag("%s%s", text, xml);
+	free(text);
+	free(xml);
+	report_release(&rep);
+	ASSERT_TRUE(ok);
+	return true;
+}
+
 int main(void)
 {
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	tap_plan(18);
+	tap_plan(21);
 	test_columns();
 	test_judge_regression();
 	test_judge_improvement();
@@ -575,5 +727,8 @@ int main(void)
 	test_verdict_names();
 	test_trend_label();
 	test_bisect_tags();
+	TEST(test_check_violated);
+	TEST(test_check_series);
+	TEST(test_check_bug);
 	return tap_done();
 }
