@@ -104,6 +104,25 @@ struct freq {
 };
 
 static struct topology topo;
+/*
+ * cpu_idle's states are a cpuidle driver's (POLL first, unless the type
+ * has no polling state), as the revision's governor picks by default;
+ * with --cpuidle poll or sim, the type's own indexes.
+ */
+static int driver_idle = 1;
+
+/* The type's idle state of a cpu_idle index on @cpu; -1: none (POLL). */
+static int idle_state_of(int cpu, unsigned long index)
+{
+	const struct topology_type *ty = &topo.types[topo.cpu[cpu].type];
+	long k = (long)index;
+
+	if (driver_idle && !ty->no_polling_state && ty->nr_states)
+		k--;
+	if (k < 0)
+		return -1;
+	return k < TOPOLOGY_MAX_STATES ? (int)k : TOPOLOGY_MAX_STATES - 1;
+}
 static struct seg *segs;
 static size_t nr_segs, cap_segs;
 static struct task *tasks;
@@ -209,9 +228,8 @@ static int read_trace(const char *path, uint64_t end)
 			}
 			cpu_close(&now[cpu], cpu, t);
 			now[cpu].known = 1;
-			if (state != NO_STATE && state >= TOPOLOGY_MAX_STATES)
-				state = TOPOLOGY_MAX_STATES - 1;
-			now[cpu].state = state == NO_STATE ? -1 : (int)state;
+			now[cpu].state = state == NO_STATE ? -1 :
+				idle_state_of(cpu, state);
 		}
 	}
 	fclose(f);
@@ -531,6 +549,7 @@ static int timeline_option(struct timeline_opts *o, int c, char *arg)
 	case 'I':
 		if (opt_cpuidle(arg))
 			return -1;
+		driver_idle = strcmp(arg, "poll") && strcmp(arg, "sim");
 		o->extra[o->n++] = "--cpuidle";
 		o->extra[o->n++] = arg;
 		break;

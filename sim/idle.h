@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Private to sim/: the idle-state governor, after the kernel's menu
- * governor (drivers/cpuidle/governors/menu.c). The simulated machine has
- * no cpuidle driver in the kernel build, so the choice of a state happens
- * on the simulator's side: one struct sim_idle_gov per CPU, no globals.
+ * Private to sim/: --cpuidle sim, the simulator's model of the kernel's
+ * menu governor (drivers/cpuidle/governors/menu.c), for trees built
+ * without drivers/cpuidle/ (by default the revision's own governor picks,
+ * through the arch's driver). With it the kernel has no cpuidle driver,
+ * so the choice of a state happens on the simulator's side: one struct
+ * sim_idle_gov per CPU, no globals.
  *
  * The prediction of an idle period is the time until the CPU's next timer,
  * scaled by a correction factor (how much of the timer's distance recent
