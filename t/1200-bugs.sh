@@ -47,10 +47,12 @@ test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
 # pair NAME: b and f, the figures of its buggy and its fixed kernel
 pair() { b=$(verdict "$1" buggy value); f=$(verdict "$1" fixed value); }
+# (6.1's buggy figure is 4.22e9 under the revision's menu, below 4.2e9
+# under the simulator's model; the entries' threshold is 4.5e9)
 for name in fork_affinity-6.1 fork_affinity-6.12; do
 	pair "$name"
 	test_expect_success "$name: busy0 loses CPU 0 to children forked beside it on the buggy kernel ($b ns), not on the fixed one ($f ns)" \
-		'within "$b" 3.5e9 4.2e9 && within "$f" 4.99e9 5e9 && [ "$(verdict "$name" verdict)" = reproduced ]'
+		'within "$b" 3.5e9 4.4e9 && within "$f" 4.99e9 5e9 && [ "$(verdict "$name" verdict)" = reproduced ]'
 done
 pair uclamp_inversion
 test_expect_success "uclamp_inversion: the boosted task held to the group's 20 % takes twice the CPU time ($b ns against $f ns)" \
