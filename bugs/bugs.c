@@ -171,7 +171,7 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 	struct stat st;
 	cJSON *o = NULL;
 	char *text;
-	size_t len;
+	size_t len, n;
 	int bad = 0;
 
 	memset(b, 0, sizeof(*b));
@@ -301,6 +301,29 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 	}
 	free(b->workload);
 	b->workload = strdup(wl);
+	/*
+	 * A machine of the entry's own (NAME.json) is a file beside the
+	 * workloads: a preset or a shape has no ".json"
+	 */
+	n = strlen(b->topology);
+	if (n > 5 && !strcmp(b->topology + n - 5, ".json")) {
+		if (strchr(b->topology, '/')) {
+			bugs_set_error("%s: 'topology': expected a preset, a shape or a file name in %s/workloads",
+				       path, dir);
+			goto fail;
+		}
+		lsb_pathf(wl, sizeof(wl), "%s/workloads/%s", dir, b->topology);
+		if (stat(wl, &st) || !S_ISREG(st.st_mode)) {
+			bugs_set_error("%s: 'topology': no file %s", path, wl);
+			goto fail;
+		}
+		free(b->topology);
+		b->topology = strdup(wl);
+	}
+	if (!b->workload || !b->topology) {
+		bugs_set_error("out of memory");
+		goto fail;
+	}
 	cJSON_Delete(o);
 	return 0;
 fail:

@@ -30,7 +30,8 @@
  * @files: the kernel files of the fix
  * @nr_files: their number
  * @workload: the workload file (a path the catalogue's loader resolved)
- * @topology: a topology preset, shape or file
+ * @topology: a topology preset or shape, or a machine file of the
+ *	entry's own (NAME.json, beside the workloads: the path it resolved)
  * @duration: simulated time ("5s")
  * @seed: the seed
  * @metric: the figure, as metric_value() reads it

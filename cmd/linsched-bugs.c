@@ -304,7 +304,8 @@ static int write_signal(const struct bug *b, const struct side *sd,
 		snprintf(ylabel, sizeof(ylabel), "CPU %d busy", b->signal_cpu);
 	snprintf(title, sizeof(title), "%s: %s%s (%s)\n%s on %s", b->name,
 		 b->finding ? "finding, from " : "", b->fix_subject,
-		 b->fix_commit, cmd_base_name(b->workload), b->topology);
+		 b->fix_commit, cmd_base_name(b->workload),
+		 cmd_base_name(b->topology));
 	lsb_pathf(path, len, "%s/signal.gp", dir);
 	f = fopen(path, "w");
 	if (!f)
