@@ -8,9 +8,13 @@
 # h_nr_runnable through task groups, avg_vruntime_ceil, slice_update
 # through CPU hotplug, long_balance and over_schedule through the kernel's
 # own work in builds made with --instrument work), and the 7.3
-# place_entity() lag overflow between v7.3-rc7 and v7.3.4; the finding
-# cgroup_concur (7.3.4 against itself with a change taken out) is
-# t/1250-finding-groups.sh's.
+# place_entity() lag overflow between v7.3-rc7 and v7.3.4, and two power
+# figures of the revision's own cpuidle menu governor (menu_zero_intervals:
+# 6.1's prediction of 0 us from a set of zero idle intervals put back into
+# 6.12.118; the finding menu_poll_override: 6.12.118 polls where it took
+# its one deep state before 07d815701274, on a machine of the entry's own,
+# snooze-cede.json); the finding cgroup_concur (7.3.4 against itself with
+# a change taken out) is t/1250-finding-groups.sh's.
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
 # longer apply are errors that name the file, the key or the edit; on a
@@ -18,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 22
+plan 24
 tmp=$(mktemp -d)
 mounts=
 trap 'for m in $mounts; do umount "$m"; done; rm -rf "$tmp"' EXIT
@@ -41,7 +45,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^11 of 11 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^13 of 13 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -72,6 +76,18 @@ test_expect_success "h_nr_runnable: a delayed group entity counted twice wraps t
 pair place_lag_overflow
 test_expect_success "place_lag_overflow: v7.3-rc7's lag scaling overflows beside 50 nice -20 hogs and a light task jumps the queue ($b ns against $f ns)" \
 	'[ "$b" = 91000000 ] && [ "$f" = 45000000 ]'
+
+# power, through the revision's own cpuidle governor (menu)
+pair menu_zero_intervals
+test_expect_success "menu_zero_intervals: 6.1's typical interval of 0 us from four zero idle intervals makes menu poll 20 us a period before C6 ($b J against $f J)" \
+	'within "$b" 2.5 2.55 && within "$f" 2.39 2.42 &&
+	 [ "$(json "$tmp/out/menu_zero_intervals/buggy.json" "sum(c[a[0]][a[1]][a[2]] for c in r[a[3]][a[4]].values())" states POLL time_ns cpuidle cpus)" -gt 100000000 ] &&
+	 [ "$(json "$tmp/out/menu_zero_intervals/fixed.json" "sum(c[a[0]][a[1]][a[2]] for c in r[a[3]][a[4]].values())" states POLL time_ns cpuidle cpus)" = 0 ]'
+pair menu_poll_override
+test_expect_success "menu_poll_override: with 07d815701274 menu polls through 40 us idle periods where it took CEDE, and schedutil holds the frequency ($b J against $f J)" \
+	'within "$b" 16 18 && within "$f" 5 6.5 &&
+	 [ "$(json "$tmp/out/menu_poll_override/buggy.json" "r[a[0]][a[1]][a[2]][a[3]][a[4]][a[5]]" cpuidle cpus 1 states CEDE usage)" -lt 10 ] &&
+	 [ "$(json "$tmp/out/menu_poll_override/fixed.json" "r[a[0]][a[1]][a[2]][a[3]][a[4]][a[5]]" cpuidle cpus 1 states CEDE usage)" -gt 10000 ]'
 
 # the kernel's own work: nothing the tasks see differs
 pair long_balance
