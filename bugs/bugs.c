@@ -26,7 +26,7 @@ LSB_DEFINE_LAST_ERROR(bugs)
 static const char *const keys[] = {
 	"fix", "finding", "source", "series", "summary", "files", "workload", "topology",
 	"duration", "seed", "metric", "buggy_if", "threshold", "signal",
-	"buggy", "fixed", "edits", "instrument",
+	"buggy", "fixed", "edits", "instrument", "cpuidle",
 };
 
 /* The message of a revision the repository lacks, with the way to add it. */
@@ -83,6 +83,7 @@ static void bug_release(struct bug *b)
 	free(b->metric);
 	free(b->signal_task);
 	free(b->instrument);
+	free(b->cpuidle);
 	free(b->buggy);
 	free(b->fixed);
 	for (i = 0; i < b->nr_edits; i++) {
@@ -275,6 +276,18 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 		goto fail;
 	}
 	if (v && !(b->instrument = strdup(v->valuestring))) {
+		bugs_set_error("out of memory");
+		goto fail;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(o, "cpuidle");
+	if (v && (!cJSON_IsString(v) ||
+		  (strcmp(v->valuestring, "menu") && strcmp(v->valuestring, "teo") &&
+		   strcmp(v->valuestring, "ladder")))) {
+		bugs_set_error("%s: 'cpuidle': expected the revision's governor, \"menu\", \"teo\" or \"ladder\", or no key (its default)",
+			       path);
+		goto fail;
+	}
+	if (v && !(b->cpuidle = strdup(v->valuestring))) {
 		bugs_set_error("out of memory");
 		goto fail;
 	}

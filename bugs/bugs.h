@@ -45,6 +45,8 @@
  *	each window; BUG_WORK_MAX, the worst single interrupt's (0: not used)
  * @instrument: the build variant both sides are built as: "work" (the
  *	kernel's work is counted, --instrument work) or NULL (plain)
+ * @cpuidle: the revision's cpuidle governor both sides run ("teo",
+ *	"ladder", "menu": --cpuidle), or NULL (the revision's default)
  * @buggy: the buggy revision; with @edits (not a finding), the revision
  *	they edit
  * @fixed: the fixed revision; with the @edits of a finding, the revision
@@ -76,6 +78,7 @@ struct bug {
 	int signal_cpu;
 	int signal_work;
 	char *instrument;
+	char *cpuidle;
 	char *buggy;
 	char *fixed;
 	struct bisect_edit *edits;

@@ -194,6 +194,8 @@ static void show(const struct bug *b)
 	       b->buggy_above ? "above" : "below", b->threshold);
 	if (b->instrument)
 		printf("build:     --instrument %s\n", b->instrument);
+	if (b->cpuidle)
+		printf("cpuidle:   --cpuidle %s\n", b->cpuidle);
 	if (b->signal_work)
 		printf("signal:    kernel function calls per window, %s\n",
 		       b->signal_work == BUG_WORK_SUM ? "all told" :
@@ -250,6 +252,10 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	args[n++] = json;
 	args[n++] = "--trace";
 	args[n++] = trace;
+	if (b->cpuidle) {
+		args[n++] = "--cpuidle";
+		args[n++] = b->cpuidle;
+	}
 	args[n] = NULL;
 	s->status = cmd_sim_status(&rev, driver_run(rev.exe, args, o->timeout,
 						    0));
