@@ -13,7 +13,9 @@
 # 6.1's prediction of 0 us from a set of zero idle intervals put back into
 # 6.12.118; the finding menu_poll_override: 6.12.118 polls where it took
 # its one deep state before 07d815701274, on a machine of the entry's own,
-# snooze-cede.json); the finding cgroup_concur (7.3.4 against itself with
+# snooze-cede.json) and of teo (the finding teo_wakeup_class: v7.2.13
+# keeps the tick and takes C1E on a wake chain since f36de72673ad); the
+# finding cgroup_concur (7.3.4 against itself with
 # a change taken out) is t/1250-finding-groups.sh's.
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
@@ -22,14 +24,14 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 24
+plan 25
 tmp=$(mktemp -d)
 mounts=
 trap 'for m in $mounts; do umount "$m"; done; rm -rf "$tmp"' EXIT
 
 # the releases the entries name, beside the tests' own
 need=
-for rev in v6.1.176 v6.1.187 v6.12.95 v6.12.107 v6.12.118 v7.3-rc7 v7.3.4; do
+for rev in v6.1.176 v6.1.187 v6.12.95 v6.12.107 v6.12.118 v7.2.13 v7.3-rc7 v7.3.4; do
 	git -C "$LSBISECT_REPO" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
 		need+=${need:+,}${rev#v}
 done
@@ -45,7 +47,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^13 of 13 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^14 of 14 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -88,6 +90,12 @@ test_expect_success "menu_poll_override: with 07d815701274 menu polls through 40
 	'within "$b" 16 18 && within "$f" 5 6.5 &&
 	 [ "$(json "$tmp/out/menu_poll_override/buggy.json" "r[a[0]][a[1]][a[2]][a[3]][a[4]][a[5]]" cpuidle cpus 1 states CEDE usage)" -lt 10 ] &&
 	 [ "$(json "$tmp/out/menu_poll_override/fixed.json" "r[a[0]][a[1]][a[2]][a[3]][a[4]][a[5]]" cpuidle cpus 1 states CEDE usage)" -gt 10000 ]'
+pair teo_wakeup_class
+test_expect_success "teo_wakeup_class: on a wake chain teo counts early wakeups as intercepts, keeps the tick and takes C1E ($b J against $f J)" \
+	'within "$b" 1.95 2.2 && within "$f" 1.3 1.45 &&
+	 [ "$(json "$tmp/out/teo_wakeup_class/buggy.json" "r[a[0]][a[1]]" cpuidle governor)" = teo ] &&
+	 [ "$(json "$tmp/out/teo_wakeup_class/buggy.json" "r[a[0]][a[1]]" cpuidle tick_kept)" -gt 3000 ] &&
+	 [ "$(json "$tmp/out/teo_wakeup_class/fixed.json" "r[a[0]][a[1]]" cpuidle tick_kept)" -lt 100 ]'
 
 # the kernel's own work: nothing the tasks see differs
 pair long_balance
