@@ -24,7 +24,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 25
+plan 26
 tmp=$(mktemp -d)
 mounts=
 trap 'for m in $mounts; do umount "$m"; done; rm -rf "$tmp"' EXIT
@@ -174,6 +174,28 @@ test_expect_success "a kernel-work signal without the work build is an error: ex
 s=$?
 test_expect_success "an unknown entry is a usage error: exit $s, $(cat "$tmp/err")" \
 	'[ $s = 2 ] && grep -q "no entry .no_such_bug. in the catalogue" "$tmp/err"'
+# a governor the revision has not, and a machine file that is not there
+mkdir -p "$tmp/cat3/workloads"
+cp bugs/catalogue/workloads/menu_poll_override.json "$tmp/cat3/workloads/"
+python3 - bugs/catalogue/menu_poll_override.json "$tmp/cat3" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+json.dump(dict(e, cpuidle="haltpoll"), open(sys.argv[2] + "/gov.json", "w"))
+PY
+"$LINSCHED" bugs list --catalogue "$tmp/cat3" > /dev/null 2> "$tmp/err"
+s=$?
+python3 - "$tmp/cat3" <<'PY'
+import json, os, sys
+e = json.load(open(sys.argv[1] + "/gov.json"))
+del e["cpuidle"]
+os.remove(sys.argv[1] + "/gov.json")
+json.dump(e, open(sys.argv[1] + "/machine.json", "w"))
+PY
+"$LINSCHED" bugs list --catalogue "$tmp/cat3" > /dev/null 2> "$tmp/err2"
+s2=$?
+test_expect_success "an unknown governor and a missing machine file are errors naming the file and key: exit $s, $s2" \
+	'[ $s = 1 ] && grep -q "gov.json: .cpuidle.: expected the revision.s governor" "$tmp/err" &&
+	 [ $s2 = 1 ] && grep -q "machine.json: .topology.: no file .*/workloads/snooze-cede.json" "$tmp/err2"'
 # A full disk: from a little less room than an entry's files take to a
 # little more, it is exit 0 with whole files or exit 1 saying the disk is
 # full, never a figure announced and cut short (gnuplot exits 0 then).
