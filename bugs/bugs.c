@@ -26,7 +26,7 @@ LSB_DEFINE_LAST_ERROR(bugs)
 static const char *const keys[] = {
 	"fix", "finding", "source", "series", "summary", "files", "workload", "topology",
 	"duration", "seed", "metric", "buggy_if", "threshold", "signal",
-	"buggy", "fixed", "edits", "instrument",
+	"buggy", "fixed", "edits", "instrument", "cpuidle",
 };
 
 /* The message of a revision the repository lacks, with the way to add it. */
@@ -83,6 +83,7 @@ static void bug_release(struct bug *b)
 	free(b->metric);
 	free(b->signal_task);
 	free(b->instrument);
+	free(b->cpuidle);
 	free(b->buggy);
 	free(b->fixed);
 	for (i = 0; i < b->nr_edits; i++) {
@@ -171,7 +172,7 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 	struct stat st;
 	cJSON *o = NULL;
 	char *text;
-	size_t len;
+	size_t len, n;
 	int bad = 0;
 
 	memset(b, 0, sizeof(*b));
@@ -278,6 +279,18 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 		bugs_set_error("out of memory");
 		goto fail;
 	}
+	v = cJSON_GetObjectItemCaseSensitive(o, "cpuidle");
+	if (v && (!cJSON_IsString(v) ||
+		  (strcmp(v->valuestring, "menu") && strcmp(v->valuestring, "teo") &&
+		   strcmp(v->valuestring, "ladder")))) {
+		bugs_set_error("%s: 'cpuidle': expected the revision's governor, \"menu\", \"teo\" or \"ladder\", or no key (its default)",
+			       path);
+		goto fail;
+	}
+	if (v && !(b->cpuidle = strdup(v->valuestring))) {
+		bugs_set_error("out of memory");
+		goto fail;
+	}
 	if (parse_signal(b, cJSON_GetObjectItemCaseSensitive(o, "signal"), path))
 		goto fail;
 	v = cJSON_GetObjectItemCaseSensitive(o, "edits");
@@ -301,6 +314,29 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 	}
 	free(b->workload);
 	b->workload = strdup(wl);
+	/*
+	 * A machine of the entry's own (NAME.json) is a file beside the
+	 * workloads: a preset or a shape has no ".json"
+	 */
+	n = strlen(b->topology);
+	if (n > 5 && !strcmp(b->topology + n - 5, ".json")) {
+		if (strchr(b->topology, '/')) {
+			bugs_set_error("%s: 'topology': expected a preset, a shape or a file name in %s/workloads",
+				       path, dir);
+			goto fail;
+		}
+		lsb_pathf(wl, sizeof(wl), "%s/workloads/%s", dir, b->topology);
+		if (stat(wl, &st) || !S_ISREG(st.st_mode)) {
+			bugs_set_error("%s: 'topology': no file %s", path, wl);
+			goto fail;
+		}
+		free(b->topology);
+		b->topology = strdup(wl);
+	}
+	if (!b->workload || !b->topology) {
+		bugs_set_error("out of memory");
+		goto fail;
+	}
 	cJSON_Delete(o);
 	return 0;
 fail:

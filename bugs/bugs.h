@@ -30,7 +30,8 @@
  * @files: the kernel files of the fix
  * @nr_files: their number
  * @workload: the workload file (a path the catalogue's loader resolved)
- * @topology: a topology preset, shape or file
+ * @topology: a topology preset or shape, or a machine file of the
+ *	entry's own (NAME.json, beside the workloads: the path it resolved)
  * @duration: simulated time ("5s")
  * @seed: the seed
  * @metric: the figure, as metric_value() reads it
@@ -44,6 +45,8 @@
  *	each window; BUG_WORK_MAX, the worst single interrupt's (0: not used)
  * @instrument: the build variant both sides are built as: "work" (the
  *	kernel's work is counted, --instrument work) or NULL (plain)
+ * @cpuidle: the revision's cpuidle governor both sides run ("teo",
+ *	"ladder", "menu": --cpuidle), or NULL (the revision's default)
  * @buggy: the buggy revision; with @edits (not a finding), the revision
  *	they edit
  * @fixed: the fixed revision; with the @edits of a finding, the revision
@@ -75,6 +78,7 @@ struct bug {
 	int signal_cpu;
 	int signal_work;
 	char *instrument;
+	char *cpuidle;
 	char *buggy;
 	char *fixed;
 	struct bisect_edit *edits;

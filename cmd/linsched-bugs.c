@@ -194,6 +194,8 @@ static void show(const struct bug *b)
 	       b->buggy_above ? "above" : "below", b->threshold);
 	if (b->instrument)
 		printf("build:     --instrument %s\n", b->instrument);
+	if (b->cpuidle)
+		printf("cpuidle:   --cpuidle %s\n", b->cpuidle);
 	if (b->signal_work)
 		printf("signal:    kernel function calls per window, %s\n",
 		       b->signal_work == BUG_WORK_SUM ? "all told" :
@@ -250,6 +252,10 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	args[n++] = json;
 	args[n++] = "--trace";
 	args[n++] = trace;
+	if (b->cpuidle) {
+		args[n++] = "--cpuidle";
+		args[n++] = b->cpuidle;
+	}
 	args[n] = NULL;
 	s->status = cmd_sim_status(&rev, driver_run(rev.exe, args, o->timeout,
 						    0));
@@ -304,7 +310,8 @@ static int write_signal(const struct bug *b, const struct side *sd,
 		snprintf(ylabel, sizeof(ylabel), "CPU %d busy", b->signal_cpu);
 	snprintf(title, sizeof(title), "%s: %s%s (%s)\n%s on %s", b->name,
 		 b->finding ? "finding, from " : "", b->fix_subject,
-		 b->fix_commit, cmd_base_name(b->workload), b->topology);
+		 b->fix_commit, cmd_base_name(b->workload),
+		 cmd_base_name(b->topology));
 	lsb_pathf(path, len, "%s/signal.gp", dir);
 	f = fopen(path, "w");
 	if (!f)

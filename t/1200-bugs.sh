@@ -8,9 +8,15 @@
 # h_nr_runnable through task groups, avg_vruntime_ceil, slice_update
 # through CPU hotplug, long_balance and over_schedule through the kernel's
 # own work in builds made with --instrument work), and the 7.3
-# place_entity() lag overflow between v7.3-rc7 and v7.3.4; the finding
-# cgroup_concur (7.3.4 against itself with a change taken out) is
-# t/1250-finding-groups.sh's.
+# place_entity() lag overflow between v7.3-rc7 and v7.3.4, and two power
+# figures of the revision's own cpuidle menu governor (menu_zero_intervals:
+# 6.1's prediction of 0 us from a set of zero idle intervals put back into
+# 6.12.118; the finding menu_poll_override: 6.12.118 polls where it took
+# its one deep state before 07d815701274, on a machine of the entry's own,
+# snooze-cede.json) and of teo (the finding teo_wakeup_class: v7.2.13
+# keeps the tick and takes C1E on a wake chain since f36de72673ad); the
+# finding cgroup_concur (7.3.4 against itself with
+# a change taken out) is t/1250-finding-groups.sh's.
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
 # longer apply are errors that name the file, the key or the edit; on a
@@ -18,14 +24,14 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 22
+plan 26
 tmp=$(mktemp -d)
 mounts=
 trap 'for m in $mounts; do umount "$m"; done; rm -rf "$tmp"' EXIT
 
 # the releases the entries name, beside the tests' own
 need=
-for rev in v6.1.176 v6.1.187 v6.12.95 v6.12.107 v6.12.118 v7.3-rc7 v7.3.4; do
+for rev in v6.1.176 v6.1.187 v6.12.95 v6.12.107 v6.12.118 v7.2.13 v7.3-rc7 v7.3.4; do
 	git -C "$LSBISECT_REPO" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
 		need+=${need:+,}${rev#v}
 done
@@ -41,7 +47,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^11 of 11 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^14 of 14 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -74,6 +80,24 @@ test_expect_success "h_nr_runnable: a delayed group entity counted twice wraps t
 pair place_lag_overflow
 test_expect_success "place_lag_overflow: v7.3-rc7's lag scaling overflows beside 50 nice -20 hogs and a light task jumps the queue ($b ns against $f ns)" \
 	'[ "$b" = 91000000 ] && [ "$f" = 45000000 ]'
+
+# power, through the revision's own cpuidle governor (menu)
+pair menu_zero_intervals
+test_expect_success "menu_zero_intervals: 6.1's typical interval of 0 us from four zero idle intervals makes menu poll 20 us a period before C6 ($b J against $f J)" \
+	'within "$b" 2.5 2.55 && within "$f" 2.39 2.42 &&
+	 [ "$(json "$tmp/out/menu_zero_intervals/buggy.json" "sum(c[a[0]][a[1]][a[2]] for c in r[a[3]][a[4]].values())" states POLL time_ns cpuidle cpus)" -gt 100000000 ] &&
+	 [ "$(json "$tmp/out/menu_zero_intervals/fixed.json" "sum(c[a[0]][a[1]][a[2]] for c in r[a[3]][a[4]].values())" states POLL time_ns cpuidle cpus)" = 0 ]'
+pair menu_poll_override
+test_expect_success "menu_poll_override: with 07d815701274 menu polls through 40 us idle periods where it took CEDE, and schedutil holds the frequency ($b J against $f J)" \
+	'within "$b" 16 18 && within "$f" 5 6.5 &&
+	 [ "$(json "$tmp/out/menu_poll_override/buggy.json" "r[a[0]][a[1]][a[2]][a[3]][a[4]][a[5]]" cpuidle cpus 1 states CEDE usage)" -lt 10 ] &&
+	 [ "$(json "$tmp/out/menu_poll_override/fixed.json" "r[a[0]][a[1]][a[2]][a[3]][a[4]][a[5]]" cpuidle cpus 1 states CEDE usage)" -gt 10000 ]'
+pair teo_wakeup_class
+test_expect_success "teo_wakeup_class: on a wake chain teo counts early wakeups as intercepts, keeps the tick and takes C1E ($b J against $f J)" \
+	'within "$b" 1.95 2.2 && within "$f" 1.3 1.45 &&
+	 [ "$(json "$tmp/out/teo_wakeup_class/buggy.json" "r[a[0]][a[1]]" cpuidle governor)" = teo ] &&
+	 [ "$(json "$tmp/out/teo_wakeup_class/buggy.json" "r[a[0]][a[1]]" cpuidle tick_kept)" -gt 3000 ] &&
+	 [ "$(json "$tmp/out/teo_wakeup_class/fixed.json" "r[a[0]][a[1]]" cpuidle tick_kept)" -lt 100 ]'
 
 # the kernel's own work: nothing the tasks see differs
 pair long_balance
@@ -152,6 +176,28 @@ test_expect_success "a kernel-work signal without the work build is an error: ex
 s=$?
 test_expect_success "an unknown entry is a usage error: exit $s, $(cat "$tmp/err")" \
 	'[ $s = 2 ] && grep -q "no entry .no_such_bug. in the catalogue" "$tmp/err"'
+# a governor the revision has not, and a machine file that is not there
+mkdir -p "$tmp/cat3/workloads"
+cp bugs/catalogue/workloads/menu_poll_override.json "$tmp/cat3/workloads/"
+python3 - bugs/catalogue/menu_poll_override.json "$tmp/cat3" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+json.dump(dict(e, cpuidle="haltpoll"), open(sys.argv[2] + "/gov.json", "w"))
+PY
+"$LINSCHED" bugs list --catalogue "$tmp/cat3" > /dev/null 2> "$tmp/err"
+s=$?
+python3 - "$tmp/cat3" <<'PY'
+import json, os, sys
+e = json.load(open(sys.argv[1] + "/gov.json"))
+del e["cpuidle"]
+os.remove(sys.argv[1] + "/gov.json")
+json.dump(e, open(sys.argv[1] + "/machine.json", "w"))
+PY
+"$LINSCHED" bugs list --catalogue "$tmp/cat3" > /dev/null 2> "$tmp/err2"
+s2=$?
+test_expect_success "an unknown governor and a missing machine file are errors naming the file and key: exit $s, $s2" \
+	'[ $s = 1 ] && grep -q "gov.json: .cpuidle.: expected the revision.s governor" "$tmp/err" &&
+	 [ $s2 = 1 ] && grep -q "machine.json: .topology.: no file .*/workloads/snooze-cede.json" "$tmp/err2"'
 # A full disk: from a little less room than an entry's files take to a
 # little more, it is exit 0 with whole files or exit 1 saying the disk is
 # full, never a figure announced and cut short (gnuplot exits 0 then).
