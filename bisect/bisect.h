@@ -360,6 +360,14 @@ int bisect_commit_info(struct bisect_commit_info *out, bisect_repo *r,
 		       const char *rev, const char *const *prefixes,
 		       size_t nr_prefixes);
 
+/*
+ * The paths a report names a commit's changes under, for
+ * bisect_commit_info(): the scheduler's own first (reports list them
+ * first), then the cpuidle core and governors, then the headers.
+ */
+#define BISECT_NR_REPORT_PREFIXES 3
+extern const char *const bisect_report_prefixes[BISECT_NR_REPORT_PREFIXES];
+
 /**
  * bisect_commit_info_release() - free the strings of a commit description
  * @info: as filled in by bisect_commit_info()

@@ -238,6 +238,10 @@ cleanup:
 	return err;
 }
 
+const char *const bisect_report_prefixes[BISECT_NR_REPORT_PREFIXES] = {
+	"kernel/sched/", "drivers/cpuidle/", "include/",
+};
+
 void bisect_commit_info_release(struct bisect_commit_info *info)
 {
 	size_t i;

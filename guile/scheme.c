@@ -630,7 +630,6 @@ static SCM p_progress(SCM left, SCM steps)
 /* (commit-info REV) → id, parent, subject, author, time, files */
 static SCM p_commit_info(SCM rev)
 {
-	static const char *const prefixes[] = { "kernel/sched/", "include/" };
 	struct session *s = session("commit-info");
 	struct bisect_commit_info info;
 	SCM files = SCM_EOL, v;
@@ -642,7 +641,8 @@ static SCM p_commit_info(SCM rev)
 		throw_error(KEY_ERROR, "commit-info", "no repository");
 	scm_dynwind_begin(0);
 	r = arg_str(rev, 1, "commit-info");
-	err = bisect_commit_info(&info, s->repo, r, prefixes, 2);
+	err = bisect_commit_info(&info, s->repo, r, bisect_report_prefixes,
+				 BISECT_NR_REPORT_PREFIXES);
 	scm_dynwind_end();
 	if (err) {
 		bisect_commit_info_release(&info);

@@ -18,7 +18,6 @@
 #include "plots/plots.h"
 #include "report/report_internal.h"
 
-static const char *const prefixes[] = { "kernel/sched/", "include/" };
 
 /* files of the culprit the text lists (report.json has all) */
 #define MAX_FILES 20
@@ -224,13 +223,13 @@ static void culprit_files(FILE *f, const struct report_bisection *b,
 	size_t i, shown, unread;
 	int pass;
 
-	fprintf(f, "    changed under kernel/sched and include/%s:%s",
+	fprintf(f, "    changed under kernel/sched, drivers/cpuidle and include/%s:%s",
 		known ? ", read by its build" : "",
 		info->nr_files ? "\n" : " nothing\n");
 	for (pass = 0, shown = 0; pass < 2; pass++)
 		for (i = 0; i < info->nr_files; i++) {
-			if (!strncmp(info->files[i], prefixes[0],
-				     strlen(prefixes[0])) != !pass)
+			if (!strncmp(info->files[i], bisect_report_prefixes[0],
+				     strlen(bisect_report_prefixes[0])) != !pass)
 				continue;
 			if (known && !read[i])
 				continue;
@@ -314,7 +313,8 @@ static void culprit_text(FILE *f, bisect_repo *r,
 	struct bisect_commit_info info;
 	char date[64];
 
-	if (bisect_commit_info(&info, r, id, prefixes, 2)) {
+	if (bisect_commit_info(&info, r, id, bisect_report_prefixes,
+			       BISECT_NR_REPORT_PREFIXES)) {
 		fprintf(f, "first bad commit: %s\n", id);
 		fprintf(f, "(cannot describe it: %s)\n", bisect_last_error());
 		bisect_commit_info_release(&info);

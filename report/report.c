@@ -494,7 +494,6 @@ void report_summarise(const struct report *rep, int t, int m,
 
 /* ---- the commits between ---- */
 
-static const char *const change_prefixes[] = { "kernel/sched/", "include/" };
 
 /*
  * Which of @info's files OLD's or NEW's build read: -1 when neither build
@@ -533,7 +532,8 @@ out:
 static void change_files(struct report_change *c,
 			 const struct bisect_commit_info *info, const int *read)
 {
-	const char *sched = change_prefixes[0], *inc = change_prefixes[1];
+	const char *sched = bisect_report_prefixes[0];
+	const char *inc = bisect_report_prefixes[BISECT_NR_REPORT_PREFIXES - 1];
 	size_t f, used = 0, headers = 0, more = 0;
 	int pass;
 
