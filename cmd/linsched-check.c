@@ -600,6 +600,7 @@ static void bug_unit(struct driver_unit *u, const struct driver_target *t,
 	u->spec.topology = b->topology;
 	u->spec.duration = b->duration;
 	u->spec.seed = b->seed;
+	u->spec.cpuidle = b->cpuidle;	/* the governor its sides run */
 	u->spec.timeout_s = timeout;
 }
 

@@ -7,10 +7,10 @@
  * cpuidle.c, driver.c, governor.c) and governor (menu, teo, ladder: the
  * highest-rated unless machine->cpuidle names one, as "cpuidle.governor="
  * does) choose the state and the tick-stop; kernel/sched/idle.c then
- * takes its
- * governor branch instead of default_idle_call(). The state entered is
- * told to the simulator through the cpu_idle tracepoint (trace.c), which
- * cpuidle_enter_state() fires with the index before ->enter().
+ * takes its governor branch instead of default_idle_call(). The state
+ * entered is told to the simulator through the cpu_idle tracepoint
+ * (trace.c), which cpuidle_enter_state() fires with the index before
+ * ->enter().
  *
  * What the core and governors read around them: the next timer events
  * (tick_nohz_get_sleep_length(), tick_nohz_get_next_hrtimer(): the
