@@ -110,6 +110,18 @@ struct adapter_env {
 int adapter_probe(struct adapter_probe *out, const char *tree);
 
 /**
+ * adapter_build_version() - the kernel release a build was made from
+ * @exe: the build's linsched-sim, as adapter_build() made it
+ * @out: receives "6.1.192" (the top Makefile's VERSION, PATCHLEVEL,
+ *	SUBLEVEL and EXTRAVERSION)
+ * @len: its size
+ *
+ * Return: 0, or ADAPTER_EUNSUPPORTED or ADAPTER_EIO with
+ * adapter_last_error() set.
+ */
+int adapter_build_version(const char *exe, char *out, size_t len);
+
+/**
  * adapter_header() - the arch header that absorbs the probed differences
  * @p: a probe
  *

@@ -325,13 +325,12 @@ static const struct {
 	  "open_softirq() takes neither 'void (*action)(void)' nor 'void (*action)(struct softirq_action *)'" },
 };
 
-int adapter_probe(struct adapter_probe *out, const char *tree)
+/* The release @tree's top Makefile names, into @out: 0 or an ADAPTER_E*. */
+static int tree_version(struct adapter_probe *out, const char *tree)
 {
 	char path[4096], extra[32] = "";
-	size_t i;
 	char *mk;
 
-	memset(out, 0, sizeof(*out));
 	lsb_pathf(path, sizeof(path), "%s/Makefile", tree);
 	mk = lsb_read_file(path, NULL);
 	if (!mk) {
@@ -351,6 +350,35 @@ int adapter_probe(struct adapter_probe *out, const char *tree)
 	free(mk);
 	lsb_pathf(out->version, sizeof(out->version), "%d.%d.%d%s",
 		  out->major, out->minor, out->sublevel, extra);
+	return 0;
+}
+
+int adapter_build_version(const char *exe, char *out, size_t len)
+{
+	struct adapter_probe p;
+	char tree[4096];
+	const char *slash = strrchr(exe, '/');
+	int ret;
+
+	/* the build's directory holds its exported tree in src/ */
+	lsb_pathf(tree, sizeof(tree), "%.*s/src",
+		  slash ? (int)(slash - exe) : 1, slash ? exe : ".");
+	memset(&p, 0, sizeof(p));
+	ret = tree_version(&p, tree);
+	if (!ret)
+		lsb_pathf(out, len, "%s", p.version);
+	return ret;
+}
+
+int adapter_probe(struct adapter_probe *out, const char *tree)
+{
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = tree_version(out, tree);
+	if (ret)
+		return ret;
 	if (!tree_file_exists(tree, "kernel/sched/core.c")) {
 		adapter_set_error("tree '%s' (Linux %s) is not a kernel tree the arch can build: it has no kernel/sched/core.c",
 				  tree, out->version);

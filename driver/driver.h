@@ -286,6 +286,8 @@ int driver_result(struct driver_result *out,
  * @build: the build key (the build directory's name)
  * @runtime: the simulator runtime's stamp
  * @exe: the simulator executable (malloc()ed; NULL for a build failure)
+ * @version: the kernel release it was built from ("6.1.192"; "" for a
+ *	build failure or when the build's tree cannot tell)
  * @failure_key: the cache key a build failure is kept under
  * @built: preparing it built the revision
  * @from_cache: a build failure known from a cache
@@ -305,6 +307,7 @@ struct driver_target {
 	char build[41];
 	char runtime[41];
 	char *exe;
+	char version[32];
 	char failure_key[41];
 	int built;
 	int from_cache;

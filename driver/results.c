@@ -822,6 +822,8 @@ int driver_target_prepare(struct driver_target *t,
 	}
 	t->exe = rev.exe;
 	rev.exe = NULL;
+	if (adapter_build_version(t->exe, t->version, sizeof(t->version)))
+		t->version[0] = '\0';
 out:
 	driver_result_release(&failed);
 	driver_revision_release(&rev);
