@@ -164,12 +164,41 @@ static int parse_signal(struct bug *b, const cJSON *s, const char *path)
 	return -1;
 }
 
+/*
+ * Key @key's file name *@name, of entry @path, as the path of a file in
+ * @dir/workloads (what @what says it may be): 0, or -1 with the error set.
+ */
+static int entry_file(char **name, const char *key, const char *what,
+		      const char *path, const char *dir)
+{
+	char file[4200], *full;
+	struct stat st;
+
+	if (strchr(*name, '/')) {
+		bugs_set_error("%s: '%s': expected %s in %s/workloads", path,
+			       key, what, dir);
+		return -1;
+	}
+	lsb_pathf(file, sizeof(file), "%s/workloads/%s", dir, *name);
+	if (stat(file, &st) || !S_ISREG(st.st_mode)) {
+		bugs_set_error("%s: '%s': no file %s", path, key, file);
+		return -1;
+	}
+	full = strdup(file);
+	if (!full) {
+		bugs_set_error("out of memory");
+		return -1;
+	}
+	free(*name);
+	*name = full;
+	return 0;
+}
+
 /* Read and check one entry; @dir holds it and its workloads/. */
 static int bug_parse(struct bug *b, const char *dir, const char *file)
 {
-	char path[4200], wl[4200];
+	char path[4200];
 	const cJSON *fix, *v, *m;
-	struct stat st;
 	cJSON *o = NULL;
 	char *text;
 	size_t len, n;
@@ -301,42 +330,17 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 			       path);
 		goto fail;
 	}
-	/* the workload beside the entries, checked now */
-	if (strchr(b->workload, '/')) {
-		bugs_set_error("%s: 'workload': expected a file name in %s/workloads",
-			       path, dir);
-		goto fail;
-	}
-	lsb_pathf(wl, sizeof(wl), "%s/workloads/%s", dir, b->workload);
-	if (stat(wl, &st) || !S_ISREG(st.st_mode)) {
-		bugs_set_error("%s: 'workload': no file %s", path, wl);
-		goto fail;
-	}
-	free(b->workload);
-	b->workload = strdup(wl);
 	/*
-	 * A machine of the entry's own (NAME.json) is a file beside the
-	 * workloads: a preset or a shape has no ".json"
+	 * The workload beside the entries, checked now; so is a machine of
+	 * the entry's own (NAME.json): a preset or a shape has no ".json"
 	 */
-	n = strlen(b->topology);
-	if (n > 5 && !strcmp(b->topology + n - 5, ".json")) {
-		if (strchr(b->topology, '/')) {
-			bugs_set_error("%s: 'topology': expected a preset, a shape or a file name in %s/workloads",
-				       path, dir);
-			goto fail;
-		}
-		lsb_pathf(wl, sizeof(wl), "%s/workloads/%s", dir, b->topology);
-		if (stat(wl, &st) || !S_ISREG(st.st_mode)) {
-			bugs_set_error("%s: 'topology': no file %s", path, wl);
-			goto fail;
-		}
-		free(b->topology);
-		b->topology = strdup(wl);
-	}
-	if (!b->workload || !b->topology) {
-		bugs_set_error("out of memory");
+	if (entry_file(&b->workload, "workload", "a file name", path, dir))
 		goto fail;
-	}
+	n = strlen(b->topology);
+	if (n > 5 && !strcmp(b->topology + n - 5, ".json") &&
+	    entry_file(&b->topology, "topology",
+		       "a preset, a shape or a file name", path, dir))
+		goto fail;
 	cJSON_Delete(o);
 	return 0;
 fail:
