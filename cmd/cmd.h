@@ -277,6 +277,16 @@ struct cmd_suite_opts {
 	int timeout;
 };
 
+/* Those options, for getopt_long tables (their letters: "s:m:t:T:n:d:"). */
+#define CMD_SUITE_OPTIONS \
+	{ "suite", required_argument, NULL, 's' }, \
+	{ "match", required_argument, NULL, 'm' }, \
+	{ "topology", required_argument, NULL, 't' }, \
+	{ "threshold", required_argument, NULL, 'T' }, \
+	{ "seeds", required_argument, NULL, 'n' }, \
+	{ "duration", required_argument, NULL, 'd' }, \
+	{ "timeout", required_argument, NULL, 'O' }
+
 /* Defaults: @suite, 3 seeds, 5 %, 10 s, a 600 s limit, no machine yet. */
 void cmd_suite_defaults(struct cmd_suite_opts *o, const char *suite);
 /* One option: 0, 2 (usage, printed), or -1 when it is not one of these. */
@@ -292,5 +302,13 @@ int cmd_report_topologies(struct report *rep, const struct cmd_suite_opts *o);
  */
 int cmd_report_run(struct report *rep, const struct driver_paths *paths,
 		   struct driver_engine *engine, int tty, const char *what);
+/*
+ * A judged report's files into @rep->out: the commits from OLD to NEW
+ * that change the subset (read from @repo), the plots, report.json,
+ * report.txt and report.html; @t0 is when the report began. 0, or -1
+ * (printed).
+ */
+int cmd_report_files(struct report *rep, const struct driver_paths *paths,
+		     const char *repo, double t0);
 
 #endif

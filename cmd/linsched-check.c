@@ -59,7 +59,8 @@ static const char usage_check[] =
 "  -T, --threshold PCT regression threshold in percent (default 5)\n"
 "  -n, --seeds N       seeds 1..N per run (default 3)\n"
 "  -d, --duration D    simulated time per run (default 10s)\n"
-"      --bugs LIST     the bug catalogue's gate: all (default), none, or\n"
+"      --bugs LIST     the bug catalogue's gate: all (default: the entries\n"
+"                      of BASE's series, 6.1 for 6.1.192), none, or\n"
 "                      entries by name, comma-separated ('linsched bugs\n"
 "                      list'): each entry's workload and machine on both\n"
 "                      sides; a change whose figure crosses to the buggy\n"
@@ -73,8 +74,11 @@ static const char usage_check[] =
 "      --junit FILE    the verdicts as JUnit XML: a testsuite per change, a\n"
 "                      testcase per pattern and machine\n"
 "      --tap FILE      the verdicts as TAP\n"
-"  -o, --out DIR       where the suite's workload files go (default:\n"
-"                      DATA/check-COMMIT, DATA being build/ in a build tree)\n"
+"  -o, --out DIR       the report of the change, as 'linsched report'\n"
+"                      writes it (report.html, report.txt, report.json,\n"
+"                      plots/, the suite's workload files); for a series,\n"
+"                      DIR/N for patch N (default: DATA/check-COMMIT,\n"
+"                      DATA being build/ in a build tree)\n"
 "  -j, --jobs N        simulations at a time, and build jobs (default: the\n"
 "                      number of CPUs)\n"
 ENGINE_USAGE
@@ -115,19 +119,13 @@ static const struct option check_long_options[] = {
 	{ "patch", required_argument, NULL, 'p' },
 	{ "each", no_argument, NULL, OPT_EACH },
 	{ "whole", no_argument, NULL, OPT_WHOLE },
-	{ "suite", required_argument, NULL, 's' },
-	{ "match", required_argument, NULL, 'm' },
-	{ "topology", required_argument, NULL, 't' },
-	{ "threshold", required_argument, NULL, 'T' },
-	{ "seeds", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'd' },
+	CMD_SUITE_OPTIONS,
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "bugs", required_argument, NULL, OPT_BUGS },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "tap", required_argument, NULL, OPT_TAP },
 	{ "out", required_argument, NULL, 'o' },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "timeout", required_argument, NULL, 'O' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -382,14 +380,19 @@ static size_t check_steps(const struct check_options *o, size_t nr_changes,
 	return *each ? nr_changes : 1;
 }
 
-/* A step's report, made and judged: 0, or the exit status (printed). */
+/*
+ * A step's report, made, judged and written into @out (what 'linsched
+ * report OLD NEW' writes, read from the store @repo): 0, or the exit
+ * status (printed).
+ */
 static int step_report(struct report *rep, const struct check_options *o,
 		       const int *patterns, int np,
 		       const struct driver_target *old,
 		       const struct driver_target *new,
-		       const struct driver_paths *paths,
+		       const struct driver_paths *paths, const char *repo,
 		       struct driver_engine *engine, const char *out, int tty)
 {
+	double t0 = lsb_now();
 	int ret;
 
 	if (report_init(rep)) {
@@ -417,7 +420,7 @@ static int step_report(struct report *rep, const struct check_options *o,
 		fprintf(stderr, "error: %s\n", report_last_error());
 		return 4;
 	}
-	return 0;
+	return cmd_report_files(rep, paths, repo, t0) ? 4 : 0;
 }
 
 /* @write's output into @path at once ("-": standard output): 0 or 4. */
@@ -480,6 +483,7 @@ struct check {
 	const struct bug **bugs;	/* those chosen */
 	char (*fixes)[320];		/* and their fixes, in words */
 	size_t nr_bugs;
+	char series[32];		/* BASE's ("6.1"), or "" */
 	struct change not_applied;	/* a patch that does not apply, */
 	char why[2048];			/* and why */
 };
@@ -554,15 +558,12 @@ static int check_bug_names(const struct check *k, const char *list)
 }
 
 /*
- * The catalogue's entries the bug gate runs: every plain one, or those
- * --bugs names (an instrumented build's are left out: the gate builds
- * plain). 0, 2 (an unknown name), 4; printed.
+ * The bug catalogue, before anything is built, and the --bugs list's
+ * names checked against it. 0, 2 (an unknown name), 4; printed.
  */
-static int choose_bugs(struct check *k, const struct check_options *o)
+static int load_bugs(struct check *k, const struct check_options *o)
 {
-	int all = !strcmp(o->bugs, "all");
 	char dir[4200];
-	size_t i;
 
 	if (!strcmp(o->bugs, "none"))
 		return 0;
@@ -571,16 +572,39 @@ static int choose_bugs(struct check *k, const struct check_options *o)
 		fprintf(stderr, "error: %s\n", bugs_last_error());
 		return 4;
 	}
-	if (!all && check_bug_names(k, o->bugs))
+	if (strcmp(o->bugs, "all") && check_bug_names(k, o->bugs))
 		return 2;
+	return 0;
+}
+
+/*
+ * The catalogue's entries the bug gate runs: with --bugs all, those of
+ * BASE's series ("6.1" of BASE's release 6.1.192: an entry's workload
+ * and threshold are its series'), every one when BASE's release is not
+ * known; or those --bugs names. An instrumented build's are left out:
+ * the gate builds plain. 0 or 4 (printed).
+ */
+static int choose_bugs(struct check *k, const struct check_options *o)
+{
+	int all = !strcmp(o->bugs, "all");
+	const char *v = k->targets[0].version;
+	const char *dot = strchr(v, '.');
+	size_t i, len = dot ? strcspn(dot + 1, ".") + (size_t)(dot + 1 - v) : 0;
+
+	if (!k->nr_catalogue)
+		return 0;
 	k->bugs = calloc(k->nr_catalogue + 1, sizeof(*k->bugs));
 	k->fixes = calloc(k->nr_catalogue + 1, sizeof(*k->fixes));
-	if (!k->bugs || !k->fixes)
+	if (!k->bugs || !k->fixes) {
+		fprintf(stderr, "error: out of memory\n");
 		return 4;
+	}
+	snprintf(k->series, sizeof(k->series), "%.*s", (int)len, v);
 	for (i = 0; i < k->nr_catalogue; i++) {
 		const struct bug *b = &k->catalogue[i];
 
-		if (b->instrument || (!all && !listed(o->bugs, b->name)))
+		if (b->instrument || (!all && !listed(o->bugs, b->name)) ||
+		    (all && len && strcmp(b->series, k->series)))
 			continue;
 		snprintf(k->fixes[k->nr_bugs], sizeof(k->fixes[0]), "%s%s '%s'",
 			 b->finding ? "finding, from " : "", b->fix_commit,
@@ -665,6 +689,7 @@ static int run_bugs(struct check *k, const struct check_options *o,
 {
 	struct units_progress prog = { .what = "check: bugs", .tty = tty };
 	struct driver_unit *units;
+	char scope[64];
 	size_t t, i, n = 0;
 	int ret = 4;
 
@@ -685,8 +710,15 @@ static int run_bugs(struct check *k, const struct check_options *o,
 		ret = (int)i > 0 ? cmd_units_status(units, n, 4) : 4;
 		goto out;
 	}
-	fprintf(stderr, "check: %zu catalogued bugs on %zu builds, %zu runs from the cache\n",
-		k->nr_bugs, n / k->nr_bugs, prog.cached);
+	if (strcmp(o->bugs, "all"))
+		snprintf(scope, sizeof(scope), "named");
+	else if (*k->series)
+		snprintf(scope, sizeof(scope), "of the %s series", k->series);
+	else
+		snprintf(scope, sizeof(scope), "of every series (BASE's release unknown)");
+	fprintf(stderr, "check: %zu catalogued bug%s %s on %zu build%s, %zu runs from the cache\n",
+		k->nr_bugs, k->nr_bugs == 1 ? "" : "s", scope, n / k->nr_bugs,
+		n / k->nr_bugs == 1 ? "" : "s", prog.cached);
 	ret = 0;
 	for (i = 0; !ret && i < k->c.nr_steps; i++)
 		if (k->steps[i].rep)
@@ -765,7 +797,7 @@ int cmd_check(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		goto out;
 	}
-	ret = choose_bugs(&k, &o);
+	ret = load_bugs(&k, &o);
 	if (ret)
 		goto out;
 	ret = 4;
@@ -798,18 +830,25 @@ int cmd_check(int argc, char **argv)
 	if (cmd_out_dir(k.out, "linsched check"))
 		goto out;
 	built = prepare_targets(&k, &o, each, tty);
-	if (built == 4)
+	if (built == 4 || choose_bugs(&k, &o))
 		goto out;
 	for (i = 0; i < nr_steps; i++) {
 		const struct driver_target *old, *new;
+		char out[4300];
 
 		new = each ? &k.targets[i + 1] : &k.targets[k.nr_changes];
 		old = each ? &k.targets[i] : &k.targets[0];
 		if (new >= k.targets + k.nr_targets || new->status != DRIVER_OK)
 			break;
+		/* a series' steps each in a folder of their own */
+		if (nr_steps > 1)
+			lsb_pathf(out, sizeof(out), "%s/%zu", k.out, i + 1);
+		else
+			lsb_pathf(out, sizeof(out), "%s", k.out);
 		fprintf(stderr, "check: %s\n", k.steps[i].name);
 		ret = step_report(&k.reps[i], &o, k.patterns, k.nr_patterns,
-				  old, new, &k.paths, &o.engine, k.out, tty);
+				  old, new, &k.paths, k.store, &o.engine, out,
+				  tty);
 		if (ret)
 			goto out;
 		k.steps[i].rep = &k.reps[i];

@@ -78,17 +78,11 @@ struct report_options {
 };
 
 static const struct option report_long_options[] = {
-	{ "suite", required_argument, NULL, 's' },
-	{ "match", required_argument, NULL, 'm' },
-	{ "topology", required_argument, NULL, 't' },
-	{ "threshold", required_argument, NULL, 'T' },
-	{ "seeds", required_argument, NULL, 'n' },
-	{ "duration", required_argument, NULL, 'd' },
+	CMD_SUITE_OPTIONS,
 	{ "top", required_argument, NULL, 'K' },
 	{ "repo", required_argument, NULL, 'r' },
 	{ "out", required_argument, NULL, 'o' },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "timeout", required_argument, NULL, 'O' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -287,13 +281,24 @@ static int report_out(struct report *rep, const struct report_options *o,
 	return cmd_out_dir(rep->out, "linsched report");
 }
 
+/* @t as a progress line names it, into @buf: a commit id shortened. */
+static const char *short_name(const struct driver_target *t, char *buf,
+			      size_t len)
+{
+	int id = strlen(t->name) == 40 &&
+		 strspn(t->name, "0123456789abcdef") == 40;
+
+	snprintf(buf, len, "%.*s", id ? 12 : (int)sizeof(t->name), t->name);
+	return buf;
+}
+
 int cmd_report_run(struct report *rep, const struct driver_paths *paths,
 		   struct driver_engine *engine, int tty, const char *what)
 {
 	struct units_progress prog = { .what = what, .tty = tty };
 	struct driver_unit *units = NULL;
-	char dir[4200];
-	size_t n;
+	char dir[4200], name[2][256];
+	size_t n, i;
 	int t, ret = 4;
 
 	for (t = 0; t < rep->nr_topos; t++) {
@@ -313,8 +318,18 @@ int cmd_report_run(struct report *rep, const struct driver_paths *paths,
 			ret = cmd_units_status(units, n, 4);
 		goto out;
 	}
-	fprintf(stderr, "%s: %zu runs, %zu from the cache, %.1f s\n", what,
-		n, prog.cached, lsb_now() - prog.start);
+	for (i = 0; i < n; i++) {
+		int r = units[i].target == rep->rev[1];
+
+		rep->runs[r]++;
+		rep->cached[r] += units[i].state == DRIVER_UNIT_CACHED;
+	}
+	fprintf(stderr, "%s: %zu runs, %zu from the cache (%s: %zu of %zu, %s: %zu of %zu), %.1f s\n",
+		what, n, prog.cached,
+		short_name(rep->rev[0], name[0], sizeof(name[0])),
+		rep->cached[0], rep->runs[0],
+		short_name(rep->rev[1], name[1], sizeof(name[1])),
+		rep->cached[1], rep->runs[1], lsb_now() - prog.start);
 	if (report_collect(rep, paths, units)) {
 		fprintf(stderr, "error: %s\n", report_last_error());
 		goto out;
@@ -323,6 +338,21 @@ int cmd_report_run(struct report *rep, const struct driver_paths *paths,
 out:
 	free(units);
 	return ret;
+}
+
+int cmd_report_files(struct report *rep, const struct driver_paths *paths,
+		     const char *repo, double t0)
+{
+	report_find_changes(rep, repo, paths);
+	if (report_plots(rep))
+		goto fail;
+	rep->wall_s = lsb_now() - t0;
+	if (report_write_files(rep))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "error: %s\n", report_last_error());
+	return -1;
 }
 
 /* Judge, plot and write the report, then print its summary: 0 or -1. */
@@ -335,19 +365,12 @@ static int report_finish(struct report *rep, const struct driver_paths *paths,
 		fprintf(stderr, "error: %s\n", report_last_error());
 		return -1;
 	}
-	report_find_changes(rep, repo, paths);
-	if (report_plots(rep))
-		goto fail;
-	rep->wall_s = lsb_now() - t0;
-	if (report_write_files(rep))
-		goto fail;
+	if (cmd_report_files(rep, paths, repo, t0))
+		return -1;
 	report_text(stdout, rep, 1);
 	printf("\n%s/report.html\n%s/report.txt\n%s/report.json\n%s/plots/\n",
 	       o, o, o, o);
 	return 0;
-fail:
-	fprintf(stderr, "error: %s\n", report_last_error());
-	return -1;
 }
 
 int cmd_report(int argc, char **argv)

@@ -136,8 +136,9 @@ void report_check_table(FILE *f, const struct report *rep)
 		const struct report_row *row = &rep->rows[k];
 
 		for (m = 0; m < rep->nr_metrics; m++) {
-			double a, b, ra, rb;
+			double a, b, ra, rb, scale, d;
 			char va[64], vb[64], p[32];
+			int frac;
 
 			if (row->verdict[m] == REPORT_SAME)
 				continue;
@@ -149,15 +150,27 @@ void report_check_table(FILE *f, const struct report *rep)
 					"             %stddev    %change              %stddev",
 					"                   \\          |                    \\");
 			}
+			/*
+			 * a fraction in percent, its change in points, as
+			 * the robot shows a percentage ("+0.82")
+			 */
+			frac = !strcmp(rep->metric[m]->unit, "fraction");
+			scale = frac ? 100 : 1;
 			side_stats(rep, row, 0, m, &a, &ra);
 			side_stats(rep, row, 1, m, &b, &rb);
-			table_value(va, sizeof(va), row->med[0][m], ra);
-			table_value(vb, sizeof(vb), row->med[1][m], rb);
-			report_fmt_pct(p, sizeof(p), row->pct[m]);
-			fprintf(f, "%s %10s %s  %s/%s.%s%s\n", va, p, vb,
+			table_value(va, sizeof(va), row->med[0][m] * scale, ra);
+			table_value(vb, sizeof(vb), row->med[1][m] * scale, rb);
+			d = (row->med[1][m] - row->med[0][m]) * 100;
+			if (!frac)
+				report_fmt_pct(p, sizeof(p), row->pct[m]);
+			else if (isnan(d))
+				snprintf(p, sizeof(p), "-");
+			else
+				snprintf(p, sizeof(p), "%+.3g", d == 0 ? 0.0 : d);
+			fprintf(f, "%s %10s %s  %s/%s.%s%s%s\n", va, p, vb,
 				rep->topo[row->topo].name,
 				suite_pattern_name(row->pattern),
-				rep->label[m],
+				rep->label[m], frac ? "%" : "",
 				row->verdict[m] == REPORT_WORSE ? "  (regression)" :
 				row->verdict[m] == REPORT_BETTER ?
 				"  (improvement)" : "  (noise)");
@@ -306,7 +319,7 @@ void report_check_text(FILE *f, const struct report_check *c)
 		bugs_text(f, st);
 		fputc('\n', f);
 		report_check_table(f, rep);
-		fputc('\n', f);
+		fprintf(f, "\n  %s/report.html\n\n", rep->out);
 	}
 	if (first < 0)
 		fprintf(f, "verdict: no regression in %zu change%s\n",

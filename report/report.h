@@ -172,6 +172,8 @@ struct report_change {
  * @rev: OLD and NEW, prepared (borrowed)
  * @out: the output directory
  * @wall_s: the report's wall-clock time so far, for report.json
+ * @runs: OLD's and NEW's runs, set by whoever ran them (cmd/),
+ * @cached: and how many of them came from the result cache
  * @metric: the columns: the catalogue's entries marked reported, in its
  *	order; set by report_init()
  * @nr_metrics: their number
@@ -208,6 +210,7 @@ struct report {
 	const struct driver_target *rev[2];
 	char out[4096];
 	double wall_s;
+	size_t runs[2], cached[2];
 
 	const struct metric_def *metric[REPORT_MAX_METRICS];
 	int nr_metrics;
@@ -540,7 +543,9 @@ long report_check_first_failure(const struct report_check *c);
  * OLD's median, its relative standard deviation over the seeds ("±N%",
  * only when 1% or more), the change, NEW's, and the name
  * MACHINE/PATTERN.METRIC with the verdict; under a header of the two
- * commits.
+ * commits. A fraction (work_conservation) is shown in percent, its name
+ * ending in '%', and its change in points ("+0.82"), as the robot shows
+ * a percentage.
  */
 void report_check_table(FILE *f, const struct report *rep);
 
@@ -549,8 +554,8 @@ void report_check_table(FILE *f, const struct report *rep);
  * @f: where it goes
  * @c: the check, judged
  * A header (BASE, the suite, machines, seeds and threshold); per step:
- * its verdicts, the rows that fail and why, its change table; then the
- * verdict naming the first step that fails.
+ * its verdicts, the rows that fail and why, its change table and its
+ * report.html; then the verdict naming the first step that fails.
  */
 void report_check_text(FILE *f, const struct report_check *c);
 

@@ -14,7 +14,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 20
+plan 21
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -79,6 +79,59 @@ print(cases, '|'.join(failed))
 PY
 }
 
+# the change table's lines (the kernel test robot's form) against
+# report.json: every median, stddev, change and name is the JSON's, and
+# every change the JSON does not call "same" has its line. Prints "N lines
+# agree", or the first disagreement.
+table_vs_json() {
+	python3 - "$@" <<'PY'
+import json, math, re, sys
+text, rep = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+pm = '\u00b1'
+def rsd(vals):
+    v = [x for x in vals if x is not None]
+    if len(v) < 2 or sum(v) == 0:
+        return None
+    mean = sum(v) / len(v)
+    return 100 * math.sqrt(sum((x - mean) ** 2 for x in v) / (len(v) - 1)) / abs(mean)
+def side(r, name, m, k, med):
+    s = rsd(r[name]['seeds'][m])
+    val = '-' if med is None else '%.6g' % (med * k)
+    return val + (' %s%.0f%%' % (pm, s) if s is not None and s >= 1 else '')
+want = {}
+for r in rep['results']:
+    for m, c in r['changes'].items():
+        if c['verdict'] == 'same':
+            continue
+        # a fraction in percent, its change in points
+        f = m == 'work_conservation'
+        k = 100 if f else 1
+        if f:
+            d = (c['new'] - c['old']) * 100
+            pct = '%+.3g' % (d if d else 0.0)
+        else:
+            pct = '-' if c['change_pct'] is None else '%+.1f%%' % (c['change_pct'] or 0.0)
+        name = '%s/%s.%s%s' % (r['topology'], r['pattern'], m, '%' if f else '')
+        want[name] = (side(r, 'old', m, k, c['old']), pct,
+                      side(r, 'new', m, k, c['new']), c['verdict'])
+val = r'(\S+(?: %s *\d+%%)?)' % pm
+line = re.compile(r'^ *%s +(\S+) +%s +(\S+)  \((\w+)\)$' % (val, val))
+got = {}
+for l in text.splitlines():
+    g = line.match(l)
+    if g:
+        got[g.group(4)] = (re.sub(pm + ' *', pm, g.group(1)), g.group(2),
+                           re.sub(pm + ' *', pm, g.group(3)), g.group(5))
+want = {n: (w[0].replace(pm + ' ', pm), w[1], w[2].replace(pm + ' ', pm), w[3])
+        for n, w in want.items()}
+for n in sorted(set(want) | set(got)):
+    if want.get(n) != got.get(n):
+        print('disagree on %s: table %s, report.json %s' % (n, got.get(n), want.get(n)))
+        sys.exit(0)
+print('%d lines agree' % len(got))
+PY
+}
+
 slip "$work"
 state > "$tmp/before"
 t0=$(date +%s)
@@ -93,6 +146,16 @@ test_expect_success "an uncommitted one-token slip in fair.c fails the check: ex
 	 grep -q "quad-smt/hog-x1.25-cpus.balance_score  (regression)$" "$tmp/wt.out" &&
 	 grep -q "^verdict: the work tree of \. regresses" "$tmp/wt.out" &&
 	 grep -q "changes 1 file of the build subset against HEAD" "$tmp/wt.err"'
+# a wider table: two machines, a 1% threshold, noise and a fraction
+check --suite full --match 'hog-x1.25-cpus' --match 'random-exponential-r1ms-u10-x2.0-cpus' \
+	--topology quad-smt --topology numa-2 --seeds 3 --duration 1s --threshold 1 \
+	-q --bugs none --out "$tmp/tab" > "$tmp/tab.out" 2>&1
+k=$(table_vs_json "$tmp/tab.out" "$tmp/tab/report.json")
+test_expect_success "the change table's numbers are report.json's: $k" \
+	'[[ "$k" =~ ^([0-9]+)\ lines\ agree$ ]] && [ "${BASH_REMATCH[1]}" -ge 5 ] &&
+	 grep -q "work_conservation%  (" "$tmp/tab.out" && grep -q "(noise)$" "$tmp/tab.out" &&
+	 [ -s "$tmp/tab/report.html" ] && grep -q "^  $tmp/tab/report.html$" "$tmp/tab.out" &&
+	 [ "$(table_vs_json "$tmp/wt.out" "$tmp/out/report.json")" = "1 lines agree" ]'
 state > "$tmp/after"
 test_expect_success "the clone's refs, index, objects, work tree and file times are byte-identical afterwards" \
 	'cmp "$tmp/before" "$tmp/after" && [ "$(lines "$tmp/after")" -gt 9000 ]'
@@ -122,10 +185,15 @@ test_expect_success "with no metric past the threshold, --check fails it on the 
 
 "${G[@]}" -C "$work" reset -q --hard
 echo '/* a comment only */' >> "$work/kernel/sched/fair.c"
-check "${ARGS[@]}" > "$tmp/comment.out" 2>&1
+check "${ARGS[@]}" --bugs all > "$tmp/comment.out" 2>&1
 status=$?
-test_expect_success "a comment-only change passes: exit $status" \
-	'[ $status = 0 ] && grep -q "^verdict: no regression in 1 change$" "$tmp/comment.out"'
+base=$(git -C "$work" rev-parse --short=12 HEAD)
+grep "^check: .*\(runs\|bug\)" "$tmp/comment.out" | sed 's/^/# /'
+test_expect_success "a comment-only change passes, every result of BASE from the cache, the bug gate on BASE's series: exit $status" \
+	'[ $status = 0 ] && grep -q "^verdict: no regression in 1 change$" "$tmp/comment.out" &&
+	 grep -q "^check: 8 runs, [0-9]* from the cache ($base: 4 of 4, [0-9a-f]*: [0-4] of 4)" "$tmp/comment.out" &&
+	 grep -q "^check: 1 catalogued bug of the 6.1 series on 2 builds" "$tmp/comment.out" &&
+	 grep -q "^  catalogued bugs: 1 run, 0 back$" "$tmp/comment.out"'
 
 "${G[@]}" -C "$work" reset -q --hard
 check "${ARGS[@]}" > "$tmp/none.out" 2>&1
@@ -190,7 +258,10 @@ test_expect_success "a three-patch series whose second patch regresses: exit $st
 	'[ $status = 1 ] &&
 	 grep -q "^verdict: patch 2/3 .sched/fair: even out nr_running against the busiest group. regresses" "$tmp/three.out" &&
 	 [ "$(grep -c "^  FAIL " "$tmp/three.out")" = 1 ] &&
-	 grep -q "^patch 3/3 .sched/fair: a note.$" "$tmp/three.out"'
+	 grep -q "^patch 3/3 .sched/fair: a note.$" "$tmp/three.out" &&
+	 [ "$(ls "$tmp"/out/[123]/report.html "$tmp"/out/[123]/report.json | wc -l)" = 6 ] &&
+	 sed -n "/^patch 2\/3/,/^patch 3\/3/p" "$tmp/three.out" > "$tmp/three-2.out" &&
+	 [ "$(table_vs_json "$tmp/three-2.out" "$tmp/out/2/report.json" | cut -d" " -f2-)" = "lines agree" ]'
 
 "${G[@]}" -C "$series" format-patch -q --cover-letter --stdout "$TEST_V61" > "$tmp/cover.mbox"
 "${G[@]}" -C "$series" diff "$TEST_V61" > "$tmp/plain.diff"
