@@ -1172,6 +1172,39 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 	wait_on(m, t, cpu, 1);
 }
 
+static int level_of(const struct topology *topo, int a, int b);
+
+/*
+ * A migration the CPUs alone call useless, from @from to @to at @level:
+ * whether the sched groups the kernel balanced between say so too. The
+ * balancer compares the groups of the lowest domain spanning both CPUs
+ * (cores at MC, clusters at PKG, nodes at NUMA) and may pull into any CPU
+ * of the destination group (LBF_DST_PINNED picks another when the task
+ * may not run on the first): useless when the destination's group has
+ * more runnable workload tasks and more weight per CPU than the source's.
+ */
+static __attribute__((noinline)) int useless_groups(const struct metrics *m,
+						    int from, int to)
+{
+	int level = level_of(m->topo, from, to), c, n_from = 0, n_to = 0;
+	u128 nr_from = 0, nr_to = 0, w_from = 0, w_to = 0;
+
+	if (level == METRICS_SMT)
+		return 1;		/* the groups are the CPUs */
+	for (c = 0; c < m->nr_cpus; c++) {
+		if (level_of(m->topo, c, from) < level) {
+			n_from++;
+			nr_from += (unsigned int)m->cpu[c].nr;
+			w_from += m->cpu[c].load;
+		} else if (level_of(m->topo, c, to) < level) {
+			n_to++;
+			nr_to += (unsigned int)m->cpu[c].nr;
+			w_to += m->cpu[c].load;
+		}
+	}
+	return nr_to * n_from > nr_from * n_to && w_to * n_from > w_from * n_to;
+}
+
 static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
 			      int cpu)
 {
@@ -1189,11 +1222,13 @@ static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
 	 * (migrate_load: a CPU with more tasks of lower nice weight can be
 	 * the less loaded), by the number of tasks or utilisation where
 	 * there is spare capacity (migrate_task, migrate_util). A move that
-	 * is wrong by both measures is useless whichever it used.
+	 * is wrong by both measures is useless whichever it used, between
+	 * the CPUs and between their groups (useless_groups()).
 	 */
 	if (__builtin_expect(m->cpu[cpu].nr > m->cpu[from].nr, 0) &&
 	    m->cpu[cpu].load > m->cpu[from].load &&
-	    (is_full(m, t) || allowed_on(t, from))) {
+	    (is_full(m, t) || allowed_on(t, from)) &&
+	    useless_groups(m, from, cpu)) {
 		struct metrics_violation *v = &m->inv.useless_first;
 
 		if (!m->inv.useless_count++)

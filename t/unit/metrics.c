@@ -295,9 +295,9 @@ int main(void)
 	static const int cpu0[] = { 0 };
 	const double w0 = 1024.0;
 	double want;
-	int i, a, b;
+	int i, a, b, k;
 
-	tap_plan(33);
+	tap_plan(35);
 
 	/* greedy = actual: one nice-0 hog per CPU */
 	machine("dual");
@@ -582,6 +582,36 @@ int main(void)
 	tap_ok(r.inv.useless_count == 0,
 	       "a waiting task moved to a CPU with more tasks but less weight (3 x 15 against 2 x 1024) is not useless (%llu)",
 	       (unsigned long long)r.inv.useless_count);
+
+	/*
+	 * ... nor to a busier CPU of a less busy core: on quad-smt CPU 0's
+	 * core (0 and 4) has 3 tasks, CPU 1's (1 and 5) 4; the balancer
+	 * pulls into core 0 and may pick CPU 0 (LBF_DST_PINNED)
+	 */
+	for (i = 0; i < 2; i++) {
+		machine("quad-smt");
+		fork_on(0, 10, 0, 1024, 0, NULL);	/* CPU 0: 10, 11, 12 */
+		fork_on(0, 11, 0, 1024, 0, NULL);
+		fork_on(0, 12, 0, 1024, 0, NULL);
+		fork_on(0, 13, 1, 1024, 0, NULL);	/* CPU 1: 13, 14 */
+		fork_on(0, 14, 1, 1024, 0, NULL);
+		fork_on(0, 15, 5, 1024, 0, NULL);	/* CPU 5: 15, 16 */
+		fork_on(0, 16, 5, 1024, 0, NULL);
+		if (i)					/* CPU 4: 17, 18 */
+			for (k = 17; k < 19; k++)
+				fork_on(0, k, 4, 1024, 0, NULL);
+		run(0, 0, 10, 0, 0);
+		run(0, 1, 13, 0, 0);
+		run(0, 5, 15, 0, 0);
+		if (i)
+			run(0, 4, 17, 0, 0);
+		metrics_event(&m, 1000, METRICS_EV_MIGRATE, 1, 14, 0, 0);
+		finish(SEC);
+		tap_ok(r.inv.useless_count == (uint64_t)i,
+		       i ? "the same move when core 0 has 5 tasks to core 1's 4: useless (%llu)" :
+		       "a waiting task moved to a busier CPU of a less busy core (3 tasks against 4): not useless (%llu)",
+		       (unsigned long long)r.inv.useless_count);
+	}
 
 	/* random streams against the definition recomputed from scratch */
 	{
