@@ -93,15 +93,29 @@ int metrics_init(struct metrics *m, const struct topology *topo)
 	m->fresh = zalloc(n, sizeof(*m->fresh));
 	m->heap = zalloc(n, sizeof(*m->heap));
 	task_grow(m, 1);	/* and by_need: need is 0 on every CPU, all idle */
-	m->inv.window_ns = METRICS_WINDOW_NS;
+	m->inv.window_ns = metrics_window(topo);
+	m->inv.fork_window_ns = METRICS_FORK_WINDOW_NS;
 	m->inv.bound_ns = METRICS_STARVATION_NS;
 	return 0;
+}
+
+uint64_t metrics_window(const struct topology *topo)
+{
+	uint64_t exit = 0;
+	int t, s;
+
+	for (t = 0; t < topo->nr_types; t++)
+		for (s = 0; s < topo->types[t].nr_states; s++)
+			if (topo->types[t].states[s].exit_latency_ns > exit)
+				exit = topo->types[t].states[s].exit_latency_ns;
+	return METRICS_WINDOW_PER_CPU_NS * (uint64_t)topo->nr_cpus +
+		METRICS_TICK_NS + 2 * exit;
 }
 
 void metrics_limits(struct metrics *m, uint64_t window_ns, uint64_t bound_ns)
 {
 	if (window_ns)
-		m->inv.window_ns = window_ns;
+		m->inv.window_ns = m->inv.fork_window_ns = window_ns;
 	if (bound_ns)
 		m->inv.bound_ns = bound_ns;
 }
@@ -872,7 +886,7 @@ static void episode_end(struct metrics *m, uint64_t len)
 	struct metrics_invariants *inv = &m->inv;
 
 	m->ep_on = 0;
-	if (len <= inv->window_ns)
+	if (len <= m->ep_window)
 		return;
 	inv->idle_count++;
 	inv->idle_ns += len;
@@ -883,7 +897,12 @@ static void episode_end(struct metrics *m, uint64_t len)
 /*
  * An episode of at least one CPU losing work begins or ends (at the last
  * event: the state has not changed since), or one in progress passes the
- * window before any other did.
+ * window before any other did. An episode a fork began (the new task
+ * placed where it waits beside an idle CPU it may use) has the fork
+ * window: the kernel places a new task by searching every domain with
+ * SD_BALANCE_FORK for the idlest group and CPU at once (wake_up_new_task(),
+ * sched_balance_find_dst_cpu()), so no balance interval excuses it. Any
+ * other has the balancer's window (metrics_window()).
  */
 static __attribute__((noinline)) void episode(struct metrics *m, uint64_t now)
 {
@@ -892,12 +911,14 @@ static __attribute__((noinline)) void episode(struct metrics *m, uint64_t now)
 	if (!m->ep_on && m->wc_cpus) {
 		m->ep_on = 1;
 		m->ep_start = m->last;
+		m->ep_window = m->fork_mark == m->last + 1 ?
+			inv->fork_window_ns : inv->window_ns;
 	} else if (m->ep_on && !m->wc_cpus) {
 		episode_end(m, m->last - m->ep_start);
 		return;
 	}
 	if (m->ep_on && !inv->idle_first.seen &&
-	    now - m->ep_start > inv->window_ns)
+	    now - m->ep_start > m->ep_window)
 		idle_first(m);
 }
 
@@ -969,13 +990,14 @@ void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
 		  unsigned int weight, int nr_allowed, const int *allowed)
 {
 	struct metrics_task *t = task_get(m, pid);
-	int runnable, running;
+	int runnable, running, was = m->wc_cpus, fresh;
 
 	if (!t)
 		return;
 	metrics_advance(m, now);
 	runnable = t->runnable;
 	running = t->running;
+	fresh = !t->known;
 	if (t->known)
 		task_set(m, t, 0, 0, t->cpu);
 	t->runnable = t->running = 0;	/* in no set yet */
@@ -984,6 +1006,9 @@ void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
 	t->weight = weight;
 	set_mask(m, t, nr_allowed, allowed);
 	task_set(m, t, runnable, running, t->cpu);
+	/* known from its fork on: the fork's placement (see episode()) */
+	if (fresh && runnable && !running && !was && m->wc_cpus && !m->ep_on)
+		m->fork_mark = now + 1;
 }
 
 void metrics_affinity(struct metrics *m, uint64_t now, int pid,
@@ -1147,6 +1172,39 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 	wait_on(m, t, cpu, 1);
 }
 
+static int level_of(const struct topology *topo, int a, int b);
+
+/*
+ * A migration the CPUs alone call useless, from @from to @to at @level:
+ * whether the sched groups the kernel balanced between say so too. The
+ * balancer compares the groups of the lowest domain spanning both CPUs
+ * (cores at MC, clusters at PKG, nodes at NUMA) and may pull into any CPU
+ * of the destination group (LBF_DST_PINNED picks another when the task
+ * may not run on the first): useless when the destination's group has
+ * more runnable workload tasks and more weight per CPU than the source's.
+ */
+static __attribute__((noinline)) int useless_groups(const struct metrics *m,
+						    int from, int to)
+{
+	int level = level_of(m->topo, from, to), c, n_from = 0, n_to = 0;
+	u128 nr_from = 0, nr_to = 0, w_from = 0, w_to = 0;
+
+	if (level == METRICS_SMT)
+		return 1;		/* the groups are the CPUs */
+	for (c = 0; c < m->nr_cpus; c++) {
+		if (level_of(m->topo, c, from) < level) {
+			n_from++;
+			nr_from += (unsigned int)m->cpu[c].nr;
+			w_from += m->cpu[c].load;
+		} else if (level_of(m->topo, c, to) < level) {
+			n_to++;
+			nr_to += (unsigned int)m->cpu[c].nr;
+			w_to += m->cpu[c].load;
+		}
+	}
+	return nr_to * n_from > nr_from * n_to && w_to * n_from > w_from * n_to;
+}
+
 static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
 			      int cpu)
 {
@@ -1157,11 +1215,20 @@ static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
 		return;
 	}
 	/*
-	 * a waiting task moves: useless when to a CPU busier than the one it
-	 * leaves (both counted before), unless it may no longer stay there
+	 * A waiting task moves: useless when to a CPU busier than the one it
+	 * leaves, both before the move, by the number of runnable tasks and
+	 * by their weight, unless it may no longer stay there. The kernel
+	 * balances by either: by weighted load between overloaded groups
+	 * (migrate_load: a CPU with more tasks of lower nice weight can be
+	 * the less loaded), by the number of tasks or utilisation where
+	 * there is spare capacity (migrate_task, migrate_util). A move that
+	 * is wrong by both measures is useless whichever it used, between
+	 * the CPUs and between their groups (useless_groups()).
 	 */
 	if (__builtin_expect(m->cpu[cpu].nr > m->cpu[from].nr, 0) &&
-	    (is_full(m, t) || allowed_on(t, from))) {
+	    m->cpu[cpu].load > m->cpu[from].load &&
+	    (is_full(m, t) || allowed_on(t, from)) &&
+	    useless_groups(m, from, cpu)) {
 		struct metrics_violation *v = &m->inv.useless_first;
 
 		if (!m->inv.useless_count++)
@@ -1197,10 +1264,20 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 		m->cpu[cpu].curr = pid;
 		break;
 	case METRICS_EV_WAKEUP:
-	case METRICS_EV_WAKEUP_NEW:
 		t = task_get(m, pid);
 		if (t && (unsigned int)arg < (unsigned int)m->nr_cpus)
 			ev_wakeup(m, now, t, arg);
+		break;
+	case METRICS_EV_WAKEUP_NEW:
+		t = task_get(m, pid);
+		if (t && (unsigned int)arg < (unsigned int)m->nr_cpus) {
+			int was = m->wc_cpus;
+
+			ev_wakeup(m, now, t, arg);
+			/* the fork begins an episode at the next advance() */
+			if (!was && m->wc_cpus && !m->ep_on)
+				m->fork_mark = now + 1;
+		}
 		break;
 	case METRICS_EV_MIGRATE:
 		t = task_get(m, pid);

@@ -125,6 +125,12 @@ struct metrics_violation {
  */
 struct metrics_invariants {
 	uint64_t window_ns, bound_ns;
+	/*
+	 * the window of an episode a fork began: the new task placed where
+	 * it waits while a CPU it may use is idle (fork placement searches
+	 * every domain at once, no balance interval to wait for)
+	 */
+	uint64_t fork_window_ns;
 	uint64_t idle_count, idle_ns;
 	uint64_t starved_count, starved_max_ns;
 	uint64_t useless_count;
@@ -183,6 +189,9 @@ struct metrics {
 	uint64_t wakeup_max;
 	int ep_on;			/* an idle-while-waiting episode */
 	uint64_t ep_start;
+	uint64_t ep_window;		/* its window */
+	uint64_t fork_mark;		/* 1 + the time of the last fork that
+					   left a CPU losing work; 0: none */
 	struct metrics_invariants inv;
 	const struct topology *topo;
 	/* the greedy placement when it has no closed form */
@@ -208,15 +217,52 @@ struct metrics_result {
 	struct metrics_invariants inv;
 };
 
-/* The invariants' default window (4 ticks at HZ=1000) and bound. */
-#define METRICS_WINDOW_NS 4000000ULL
+/*
+ * The invariants' default window is the kernel's own reaction time on the
+ * machine (metrics_window()): per CPU of the largest sched domain, 2 ms of
+ * its longest balance interval, plus a tick (HZ=1000). The starvation
+ * bound is fixed.
+ */
+#define METRICS_WINDOW_PER_CPU_NS 2000000ULL
+#define METRICS_TICK_NS 1000000ULL
+/*
+ * An episode a fork began has no balance interval to wait for (see
+ * episode() in metrics.c): it keeps the window all episodes had before,
+ * four ticks, which the bug catalogue's fork_affinity was shown with.
+ */
+#define METRICS_FORK_WINDOW_NS (4 * METRICS_TICK_NS)
 #define METRICS_STARVATION_NS 1000000000ULL
+
+/**
+ * metrics_window() - the idle-while-waiting window of a machine
+ * @topo: the machine
+ *
+ * An idle CPU beside a waiting task it may run is the load balancer's to
+ * fix, and the kernel gives it this long (sd_init(), sched_balance_domains(),
+ * nohz_balancer_kick()): an idle CPU balances each domain once per
+ * sd->balance_interval, which starts at the domain's weight in ms and
+ * doubles after failed balances up to max_interval, twice the weight; the
+ * largest domain spans every CPU. A CPU in tickless idle is balanced by
+ * another idle CPU that a busy CPU kicks at its tick once the interval has
+ * passed (a tick more), and the task starts there after two exits from an
+ * idle state (the kicked CPU's and its own). Shorter episodes are the
+ * balancer's ordinary reaction time: newidle balance is skipped when the
+ * CPU's average idle is shorter than its cost, and a task that ran in the
+ * last 0.5 ms is cache hot.
+ *
+ * Return: 2 ms per CPU, a tick, and twice the deepest idle state's exit
+ * latency, in ns.
+ */
+uint64_t metrics_window(const struct topology *topo);
 
 /* CFS weight of a nice level (-20..19), as the kernel's table. */
 unsigned int metrics_nice_weight(int nice);
 
 int metrics_init(struct metrics *m, const struct topology *topo);
-/* The invariants' window and starvation bound (0: keep the default). */
+/*
+ * The invariants' window, of every episode, and starvation bound (0: keep
+ * the defaults).
+ */
 void metrics_limits(struct metrics *m, uint64_t window_ns, uint64_t bound_ns);
 /* A workload task: nr_allowed 0 means every CPU. */
 void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,

@@ -295,9 +295,9 @@ int main(void)
 	static const int cpu0[] = { 0 };
 	const double w0 = 1024.0;
 	double want;
-	int i, a, b;
+	int i, a, b, k;
 
-	tap_plan(30);
+	tap_plan(35);
 
 	/* greedy = actual: one nice-0 hog per CPU */
 	machine("dual");
@@ -483,7 +483,7 @@ int main(void)
 	run(0, 0, 10, 0, 0);
 	finish(SEC);
 	tap_ok(r.inv.idle_count == 0 && r.inv.idle_ns == 0 &&
-	       !r.inv.idle_first.seen && r.inv.window_ns == METRICS_WINDOW_NS,
+	       !r.inv.idle_first.seen && r.inv.window_ns == metrics_window(&topo),
 	       "a pinned pair beside an idle CPU: no idle-while-waiting violation");
 	tap_ok(r.inv.starved_count == 1 && r.inv.starved_max_ns == SEC &&
 	       r.inv.starved_first.pid == 11 && r.inv.starved_first.time_ns == 0 &&
@@ -517,6 +517,33 @@ int main(void)
 			       r.inv.idle_first.pid);
 	}
 
+	/*
+	 * the default windows: 4 ms beside an idle CPU is the balancer's
+	 * reaction time (dual: 2 x 2 ms + a tick + exits), but not after a
+	 * fork that placed the task there
+	 */
+	for (i = 0; i < 2; i++) {
+		machine("dual");
+		fork_on(0, 10, 0, 1024, 0, NULL);
+		run(0, 0, 10, 0, 0);
+		if (i) {
+			fork_on(0, 11, 0, 1024, 0, NULL);
+		} else {
+			fork_on(0, 11, 1, 1024, 0, NULL);
+			run(0, 1, 11, 0, 0);
+			run(1000000, 1, 0, 11, 1);
+			metrics_event(&m, 1000000, METRICS_EV_MIGRATE, 1, 11, 0, 0);
+		}
+		run(5000000, 1, 11, 0, 0);
+		finish(SEC);
+		tap_ok(r.inv.idle_count == (uint64_t)i &&
+		       r.inv.fork_window_ns == METRICS_FORK_WINDOW_NS &&
+		       r.inv.window_ns > 5000000,
+		       i ? "forked beside an idle CPU, waiting 5 ms past the 4 ms fork window: a violation (%llu)" :
+		       "moved beside an idle CPU, waiting 4 ms within the balancer's window: none (%llu)",
+		       (unsigned long long)r.inv.idle_count);
+	}
+
 	/* a waiting task moved to a busier CPU is a useless migration */
 	machine("quad");
 	fork_on(0, 10, 0, 1024, 0, NULL);	/* CPU 0: 10 runs, 11 waits */
@@ -540,6 +567,51 @@ int main(void)
 	       "waiting tasks moved: to a CPU as busy or less is not useless, to a busier one is (%llu, pid %d at %llu)",
 	       (unsigned long long)r.inv.useless_count, r.inv.useless_first.pid,
 	       (unsigned long long)r.inv.useless_first.time_ns);
+
+	/* ... but not to one with more tasks and less weight (nice 19) */
+	machine("quad");
+	fork_on(0, 10, 0, 1024, 0, NULL);	/* CPU 0: 10 runs, 11 waits */
+	fork_on(0, 11, 0, 1024, 0, NULL);
+	fork_on(0, 12, 1, 15, 0, NULL);		/* CPU 1: 12 runs, 13, 14 wait */
+	fork_on(0, 13, 1, 15, 0, NULL);
+	fork_on(0, 14, 1, 15, 0, NULL);
+	run(0, 0, 10, 0, 0);
+	run(0, 1, 12, 0, 0);
+	metrics_event(&m, 1000, METRICS_EV_MIGRATE, 0, 11, 1, 0);
+	finish(SEC);
+	tap_ok(r.inv.useless_count == 0,
+	       "a waiting task moved to a CPU with more tasks but less weight (3 x 15 against 2 x 1024) is not useless (%llu)",
+	       (unsigned long long)r.inv.useless_count);
+
+	/*
+	 * ... nor to a busier CPU of a less busy core: on quad-smt CPU 0's
+	 * core (0 and 4) has 3 tasks, CPU 1's (1 and 5) 4; the balancer
+	 * pulls into core 0 and may pick CPU 0 (LBF_DST_PINNED)
+	 */
+	for (i = 0; i < 2; i++) {
+		machine("quad-smt");
+		fork_on(0, 10, 0, 1024, 0, NULL);	/* CPU 0: 10, 11, 12 */
+		fork_on(0, 11, 0, 1024, 0, NULL);
+		fork_on(0, 12, 0, 1024, 0, NULL);
+		fork_on(0, 13, 1, 1024, 0, NULL);	/* CPU 1: 13, 14 */
+		fork_on(0, 14, 1, 1024, 0, NULL);
+		fork_on(0, 15, 5, 1024, 0, NULL);	/* CPU 5: 15, 16 */
+		fork_on(0, 16, 5, 1024, 0, NULL);
+		if (i)					/* CPU 4: 17, 18 */
+			for (k = 17; k < 19; k++)
+				fork_on(0, k, 4, 1024, 0, NULL);
+		run(0, 0, 10, 0, 0);
+		run(0, 1, 13, 0, 0);
+		run(0, 5, 15, 0, 0);
+		if (i)
+			run(0, 4, 17, 0, 0);
+		metrics_event(&m, 1000, METRICS_EV_MIGRATE, 1, 14, 0, 0);
+		finish(SEC);
+		tap_ok(r.inv.useless_count == (uint64_t)i,
+		       i ? "the same move when core 0 has 5 tasks to core 1's 4: useless (%llu)" :
+		       "a waiting task moved to a busier CPU of a less busy core (3 tasks against 4): not useless (%llu)",
+		       (unsigned long long)r.inv.useless_count);
+	}
 
 	/* random streams against the definition recomputed from scratch */
 	{
