@@ -52,6 +52,10 @@ run)
 	run
 	;;
 stop)
+	# its leader waits for linsched: gone, so is the rest (and a process
+	# that has its pid since is not this one's)
+	tr '\0' ' ' 2>/dev/null <"/proc/$2/cmdline" | grep -q 'vm-prebuild\.sh run' ||
+		exit 0
 	# kbuild ends at once; kernel.sh's removal of its tree takes a while
 	kill -TERM -- "-$2" 2>/dev/null || exit 0
 	for _ in $(seq 600); do
