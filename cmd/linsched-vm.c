@@ -21,6 +21,7 @@
 
 static const char usage_vm[] =
 "usage: linsched vm REV --workload W --topology T [options]\n"
+"   or: linsched vm REV --build-only [--repo R] [-j N] [--verbose]\n"
 "\n"
 "Build release REV as a real x86_64 kernel from its full tree (cached), boot\n"
 "it in QEMU on the topology's shape and run the workload with rt-app; keep\n"
@@ -67,6 +68,9 @@ static const char usage_vm[] =
 "                      boot of a kernel under an accel does, and later\n"
 "                      boots reuse what it measured)\n"
 "  -j, --jobs N        parallel kernel build jobs (default 2)\n"
+"      --build-only    build REV's kernel (or find it cached), print its\n"
+"                      bzImage's path and boot nothing; a build of the same\n"
+"                      kernel under way in another process is waited for\n"
 "      --compare       then run the simulator on the same release, workload,\n"
 "                      topology and window for seeds 1..N (results cached),\n"
 "                      score each boot's trace over the measured window, and\n"
@@ -88,10 +92,11 @@ static const char usage_vm[] =
 "  -v, --verbose       show kbuild's output\n"
 "  -h, --help          this text\n"
 "\n"
-"Exit status: 0 every run ran, 1 error, 2 usage (what QEMU or the guest\n"
-"cannot mirror included), 3 the kernel does not build, 4 a guest kernel\n"
-"panicked or wrote nothing, 5 a guest hung past the time limit (the other\n"
-"runs still run), 6 no full tree for REV, 8 (--compare) a metric differs.\n";
+"Exit status: 0 every run ran (--build-only: the kernel is built), 1 error,\n"
+"2 usage (what QEMU or the guest cannot mirror included), 3 the kernel does\n"
+"not build, 4 a guest kernel panicked or wrote nothing, 5 a guest hung past\n"
+"the time limit (the other runs still run), 6 no full tree for REV,\n"
+"8 (--compare) a metric differs.\n";
 
 #define VM_MAX_WRITES 16
 
@@ -104,6 +109,8 @@ struct vm_opts {
 	/* --compare */
 	int compare, seeds, no_boot;
 	int recalibrate;
+	int build_only;
+	int boot_opt;		/* an option --build-only does not take */
 	const char *jitter;	/* as given; @jitter_canon its number */
 	char jitter_canon[32];
 	const char *workloads_file;
@@ -113,7 +120,7 @@ struct vm_opts {
 };
 
 enum { OPT_COMPARE = 0x2000, OPT_SEEDS, OPT_TOLERANCE, OPT_NO_BOOT,
-       OPT_WORKLOADS, OPT_RECALIBRATE, OPT_JITTER };
+       OPT_WORKLOADS, OPT_RECALIBRATE, OPT_JITTER, OPT_BUILD_ONLY };
 
 static int add_workload(struct vm_opts *o, const char *w)
 {
@@ -172,6 +179,7 @@ static int vm_option(struct vm_opts *o, int c, const char *arg)
 	case OPT_TOLERANCE: return vm_cmp_tolerance_arg(o->tol, arg);
 	case OPT_NO_BOOT: o->no_boot = 1; break;
 	case OPT_RECALIBRATE: o->recalibrate = 1; break;
+	case OPT_BUILD_ONLY: o->build_only = 1; break;
 	case OPT_JITTER:
 		o->jitter = arg;
 		return opt_jitter(arg, o->jitter_canon,
@@ -467,6 +475,24 @@ out:
 	return ret;
 }
 
+/* --build-only: REV's kernel built (or found cached), its path printed. */
+static int build_only(const struct vm_opts *o, const char *rev,
+		      const struct driver_paths *paths)
+{
+	struct vm_paths p = { .share = paths->share_dir,
+			      .cache = paths->cache_dir, .repo = o->repo,
+			      .full_repo = o->full_repo };
+	struct vm_kernel k;
+	int ret = vm_kernel_prepare(&k, &p, rev, o->jobs, o->verbose);
+
+	if (ret)
+		return vm_status(ret);
+	if (strcmp(k.check, "identical") && *k.check)
+		fprintf(stderr, "warning: the full tree's kernel/sched differs from the bundled commit's (the kernel's 'check' file beside it says which files)\n");
+	printf("%s\n", k.bzimage);
+	return 0;
+}
+
 static void free_workloads(struct vm_opts *o)
 {
 	int i;
@@ -624,6 +650,7 @@ int cmd_vm(int argc, char **argv)
 		{ "workloads", required_argument, NULL, OPT_WORKLOADS },
 		{ "recalibrate", no_argument, NULL, OPT_RECALIBRATE },
 		{ "jitter", required_argument, NULL, OPT_JITTER },
+		{ "build-only", no_argument, NULL, OPT_BUILD_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -646,10 +673,23 @@ int cmd_vm(int argc, char **argv)
 			fputs(usage_vm, stdout);
 			return 0;
 		}
+		if (c != 'r' && c != 'j' && c != 'v' && c != OPT_BUILD_ONLY)
+			o.boot_opt = 1;
 		if (vm_option(&o, c, optarg)) {
 			free_workloads(&o);
 			return 2;
 		}
+	}
+	if (o.build_only) {
+		ret = 2;
+		if (o.boot_opt)
+			fprintf(stderr, "error: --build-only boots nothing: it takes --repo, --jobs and --verbose only\n");
+		else if (optind + 1 != argc)
+			fprintf(stderr, "error: linsched vm takes one revision\n");
+		else
+			ret = build_only(&o, argv[optind], &paths);
+		free_workloads(&o);
+		return ret;
 	}
 	if (o.workloads_file && read_workloads(&o, o.workloads_file)) {
 		free_workloads(&o);

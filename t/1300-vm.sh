@@ -7,7 +7,11 @@
 # as the simulator says of the same workload, and 0.90-1.0 once --write
 # sets the kernel's cgroup_mode to 7.2's "smp"; timed events (hotplug, a
 # bandwidth limit) run at their times; a guest past its time limit is that
-# run's result. On an SMT machine QEMU numbers the vCPUs otherwise than
+# run's result. `--build-only` builds the kernel (or finds it built: at
+# once) and boots nothing; while another process builds the same kernel
+# (holds its lock) it waits, says so once, and takes that build's kernel
+# (make check's background build, t/vm-prebuild.sh, is waited for so).
+# On an SMT machine QEMU numbers the vCPUs otherwise than
 # the topology: a pinned loop and the trace follow the topology's numbers.
 # What QEMU cannot mirror (an asymmetric machine,
 # frequencies) and a release with no full tree are refused with the reason.
@@ -16,7 +20,7 @@
 
 ensure_kernels
 vm_prereqs 7.3.4
-plan 16
+plan 20
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 REV=$TEST_V73
@@ -57,12 +61,74 @@ test_expect_success "a release whose package is not cached: no full tree (status
 	[ $status = 6 ] &&
 	grep -q "^error: revision '\''$REV'\'' (release 7.3.4): no full tree: the package '\''.*/linux-source-7.3_7.3.4-.*_all.deb'\'' is not in the cache" "$tmp/nodeb.err"'
 
+"$LINSCHED" vm "$REV" --build-only --workload hog > /dev/null 2> "$tmp/bow.err"
+status=$?
+test_expect_success "--build-only with a boot option is refused (status $status)" '
+	[ $status = 2 ] &&
+	[ "$(cat "$tmp/bow.err")" = "error: --build-only boots nothing: it takes --repo, --jobs and --verbose only" ]'
+
+# ---- the kernel, built once ----
+start=$SECONDS
+"$LINSCHED" vm "$REV" --build-only > "$tmp/bo.out" 2> "$tmp/bo.err"
+status=$?
+diag "--build-only: $((SECONDS - start)) s (the kernel's build when not cached; or make check's background build, waited for)"
+sed 's/^/# /' "$tmp/bo.err"
+bz=$(cat "$tmp/bo.out")
+key=$(basename "$(dirname "$bz")")
+test_expect_success "--build-only builds the kernel or finds it, and prints its bzImage (status $status)" '
+	[ $status = 0 ] && [ "$bz" = "$LSBISECT_CACHE/vm/$key/bzImage" ] &&
+	[ ${#key} = 40 ] && [ -s "$bz" ] && [ -s "$LSBISECT_CACHE/vm/$key/config" ]'
+
+start=$SECONDS
+"$LINSCHED" vm "$REV" --build-only > "$tmp/bo2.out" 2> "$tmp/bo2.err"
+status=$?
+took=$((SECONDS - start))
+test_expect_success "--build-only of a built kernel builds nothing, says nothing (status $status, $took s)" '
+	[ $status = 0 ] && [ "$(cat "$tmp/bo2.out")" = "$bz" ] &&
+	! grep -q . "$tmp/bo2.err" && [ $took -le 60 ]'
+
+# Another process builds the key (holds KEY.lock, then renames its entry
+# into place: here a copy of the built one): --build-only waits for it and
+# takes its kernel, building nothing (kernel.sh would write KEY.log).
+lk=$tmp/lk
+private_cache "$lk"
+mkdir -p "$lk/vm"
+ln -s "$LSBISECT_CACHE/debs" "$lk/debs"
+other_build() {
+	exec 9> "$lk/vm/$key.lock"
+	flock 9 || return 1
+	touch "$lk/held"
+	sleep 5
+	cp -R "$LSBISECT_CACHE/vm/$key" "$lk/vm/$key.tmp.$BASHPID" &&
+		mv -T "$lk/vm/$key.tmp.$BASHPID" "$lk/vm/$key"
+}
+other_build &
+other=$!
+wait_for 30 test -e "$lk/held"
+LSBISECT_CACHE=$lk "$LINSCHED" vm "$REV" --build-only > "$tmp/lk.out" 2> "$tmp/lk.err" &
+waiter=$!
+sleep 2
+kill -0 $waiter 2> /dev/null
+waited=$?
+wait $other
+# a waiter that builds instead would take minutes: stopped
+wait_for 60 eval '! kill -0 $waiter 2> /dev/null' || kill $waiter
+wait $waiter
+status=$?
+sed 's/^/# /' "$tmp/lk.err"
+test_expect_success "a build of the kernel under way elsewhere is waited for, said once, and its kernel taken (status $status)" '
+	[ $waited = 0 ] && [ $status = 0 ] &&
+	[ "$(cat "$tmp/lk.out")" = "$lk/vm/$key/bzImage" ] &&
+	[ "$(cat "$tmp/lk.err")" = "linsched vm: waiting for another build of the VM kernel ${key:0:12} (the lock '\''$lk/vm/$key.lock'\'' is held)" ] &&
+	[ ! -e "$lk/vm/$key.log" ] && [ -z "$(ls "$lk/vm" | grep "\.tmp\.")" ] &&
+	cmp "$lk/vm/$key/bzImage" "$bz"'
+
 # ---- four busy loops on two vCPUs ----
 start=$SECONDS
 "$LINSCHED" vm "$REV" --workload 'hog*4' --topology 1x2x1 --duration 4 \
 	--runs 2 --accel "$ACCEL" --out "$tmp/hogs" > "$tmp/hogs.out" 2> "$tmp/hogs.err"
 status=$?
-diag "hogs: $((SECONDS - start)) s (kernel build included when not cached)"
+diag "hogs: $((SECONDS - start)) s"
 sed 's/^/# /' "$tmp/hogs.out"
 test_expect_success "four hogs on two vCPUs, two boots: each 0.45-0.55 of a CPU (status $status)" '
 	[ $status = 0 ] && json_is "$tmp/hogs/summary.json" runs.1.status ok &&
@@ -192,6 +258,7 @@ test_expect_success "--help lists the exit statuses" '
 	"$LINSCHED" vm --help > "$tmp/help" &&
 	grep -q "^Exit status: 0 every run ran" "$tmp/help" &&
 	grep -q "^      --recalibrate   let rt-app measure" "$tmp/help" &&
-	grep -q "6 no full tree for REV" "$tmp/help"'
+	grep -q "6 no full tree for REV" "$tmp/help" &&
+	grep -q "^      --build-only    build REV'\''s kernel" "$tmp/help"'
 
 test_done

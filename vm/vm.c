@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -224,13 +225,45 @@ static int build(const struct vm_paths *p, const char *rev,
 	return vm_error(VM_EIO, "'%s' failed (status %d)", script, st);
 }
 
+/*
+ * One build of a key at a time: @dir.lock, beside the entry, is held with
+ * flock(2) for the build (a process that ends releases it; kernel.sh does
+ * not inherit it). A second process waits, saying so once: the file
+ * descriptor, or -1 with vm_last_error() set.
+ */
+static int lock_key(const char *dir, const char *key)
+{
+	char lock[4300];
+	int fd, ret;
+
+	if (lsb_pathf(lock, sizeof(lock), "%s.lock", dir) < 0)
+		return vm_error(-1, "path too long");
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return vm_error(-1, "cannot open the lock '%s': %s", lock,
+				strerror(errno));
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return fd;
+	if (errno == EWOULDBLOCK) {
+		fprintf(stderr, "linsched vm: waiting for another build of the VM kernel %.12s (the lock '%s' is held)\n",
+			key, lock);
+		while ((ret = flock(fd, LOCK_EX)) && errno == EINTR)
+			;
+		if (!ret)
+			return fd;
+	}
+	vm_error(-1, "cannot lock '%s': %s", lock, strerror(errno));
+	close(fd);
+	return -1;
+}
+
 int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
 		      const char *rev, int jobs, int verbose)
 {
 	char commit[41], subset[41], tree_id[41], check[4200], dir[4200];
 	char src[4200], bz[4200], source_key[4300];
 	bisect_repo *r = NULL;
-	int ret, exported = 0, handle = -1;
+	int ret, exported = 0, handle = -1, lock = -1;
 	struct stat st;
 
 	memset(out, 0, sizeof(*out));
@@ -286,7 +319,15 @@ int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
 		ret = vm_error(VM_EIO, "path too long");
 		goto cleanup;
 	}
+	/* not built: build it, unless another process did while we waited */
 	if (stat(bz, &st)) {
+		lock = lock_key(dir, out->key);
+		if (lock < 0) {
+			ret = VM_EIO;
+			goto cleanup;
+		}
+	}
+	if (lock >= 0 && stat(bz, &st)) {
 		fprintf(stderr, "linsched vm: building the VM kernel %.12s (cached in '%s')\n",
 			out->key, dir);
 		ret = build(p, rev, exported ? "--tree" : "--deb",
@@ -300,6 +341,8 @@ int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
 	read_line(dir, "check", out->check, sizeof(out->check));
 	ret = 0;
 cleanup:
+	if (lock >= 0)
+		close(lock);
 	if (exported)
 		lsb_rm_rf(src);
 	lsb_cleanup_done(handle);

@@ -225,6 +225,10 @@ struct vm_kernel {
  * @jobs: make -j
  * @verbose: show kbuild's output
  *
+ * A key is built by one process at a time: @p->cache/vm/KEY.lock is held
+ * with flock(2) while it builds; another process that needs the key waits
+ * for it (saying so on stderr), then finds it built or builds it itself.
+ *
  * Return: 0, or VM_ENOTREE, VM_EBUILD, VM_EIO with vm_last_error() set.
  */
 int vm_kernel_prepare(struct vm_kernel *out, const struct vm_paths *p,
