@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 17
+plan 19
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 w=t/workloads
@@ -39,6 +39,7 @@ ran_on() {
 event() { json "$1" "r['system_events'][int(a[0])][a[1]]" "$2" "$3"; }
 # step_at TRACE FN: when the hotplug step FN began, in seconds
 step_at() { awk -v fn="($2)" '$5 == "cpuhp_enter:" && $NF == fn { print $4 + 0; exit }' "$1"; }
+"$LINSCHED" suite write "$tmp/iso" --topology quad-smt --match 'isolation-*-half-outside-x1.5-cpus' > /dev/null
 for rev in $TEST_V61 $TEST_V73; do
 	"$LINSCHED" run "$rev" --workload $w/hotplug.json --topology quad \
 		--json "$tmp/h.json" --trace "$tmp/h.trace" --quiet
@@ -87,6 +88,22 @@ for rev in $TEST_V61 $TEST_V73; do
 		'[ "$(event "$tmp/p.json" 0 event)" = "cpusets at boot" ] &&
 		 [ "$(grep -c "^  MC   span 0-2 " "$tmp/part")" = 3 ] &&
 		 grep -q "^cpu3 capacity 1024$" "$tmp/part" && [ "$(grep -c span "$tmp/part")" = 3 ]'
+
+	# the partitions last: 7.x's schedutil queues the energy model's
+	# rebuild of the domains (rebuild_sd_work) at boot, which made one
+	# domain of every CPU once it ran; cpuset would make the partitions
+	# again. Eight periodic tasks attach to /part (CPUs 4-7) from CPUs
+	# 0-3 and land on CPUs 4 and 5 (cpumask_any_and_distribute() per CPU):
+	# a root partition balances them over its four CPUs, an isolated one
+	# never moves them.
+	for p in root isolated; do
+		"$LINSCHED" run "$rev" --workload "$tmp/iso/isolation-$p-half-outside-x1.5-cpus.json" \
+			--topology quad-smt --duration 1s --json "$tmp/$p.json" --quiet
+	done
+	busy=$(json "$tmp/root.json" "' '.join('%.2f' % (c['busy_ns'] / 1e9) for c in r['cpus'][4:])")
+	idle=$(json "$tmp/isolated.json" "' '.join('%.2f' % (c['busy_ns'] / 1e9) for c in r['cpus'][4:])")
+	test_expect_success "$rev: a root partition balances its tasks over its CPUs 4-7 ($busy s busy), an isolated one leaves them where they landed ($idle)" \
+		'python3 -c "import sys; b, i = ([float(x) for x in a.split()] for a in sys.argv[1:]); sys.exit(not (len(b) == 4 and min(b) >= 0.9 and i[0] >= 0.9 and i[2] <= 0.01 and i[3] <= 0.01))" "$busy" "$idle"'
 done
 
 # checked against the machine before any build: no revision needed

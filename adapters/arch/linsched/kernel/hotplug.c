@@ -215,7 +215,37 @@ int lk_cpu_up(int cpu)
 
 /* ---- partitions: what cpuset's rebuild_sched_domains() hands over ---- */
 
+/*
+ * The partition last made, made again after the kernel rebuilds its
+ * domains of its own accord: with cpusets, rebuild_sched_domains() asks
+ * cpuset for the partitions each time; without them (this arch has no
+ * kernel/cgroup/cpuset.c) it makes one domain of every CPU. The energy
+ * model does so from a work queued when schedutil starts (sugov_init():
+ * rebuild_sd_work), which runs after the workload's cpusets made their
+ * partitions, and would undo them.
+ */
+static int part_dom[NR_CPUS];
+static bool part_made;
+
+static int make_partition(const int *dom);
+
+void linsched_partition_again(void)
+{
+	if (part_made)
+		make_partition(part_dom);
+}
+
 int lk_sched_domains(const int *dom)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		part_dom[cpu] = dom[cpu];
+	part_made = true;
+	return make_partition(dom);
+}
+
+static int make_partition(const int *dom)
 {
 	cpumask_var_t *doms;
 	int n = 0, ndoms = 0, cpu, i;

@@ -65,6 +65,8 @@ void linsched_run_irq_work(void *work);
 void linsched_stoppers_create(int cpu);
 void linsched_stopper_park(int cpu);
 void linsched_run_deferred(void);
+/* The cpusets' partition made again (hotplug.c), after deferred works. */
+void linsched_partition_again(void);
 u64 linsched_dwork_next(int cpu);
 u64 linsched_wheel_next_event(int cpu);
 

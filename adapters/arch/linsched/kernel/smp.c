@@ -462,6 +462,8 @@ void linsched_run_deferred(void)
 			rcu_tail = &rcu_head_list;
 		head->func(head);
 	}
+	if (list_empty(&deferred_works))
+		return;
 	while (!list_empty(&deferred_works)) {
 		struct work_struct *work = list_first_entry(&deferred_works,
 						struct work_struct, entry);
@@ -470,6 +472,8 @@ void linsched_run_deferred(void)
 		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
 		work->func(work);
 	}
+	/* a work that rebuilt the domains undid the cpusets' partition */
+	linsched_partition_again();
 }
 
 void wq_worker_running(struct task_struct *task)
