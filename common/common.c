@@ -65,8 +65,8 @@ int lsb_lock_take(int fd, const char *dir, const char *lock, char *err,
 		  size_t len)
 {
 	struct flock l;
-	char *holder, *name = NULL;
-	int e;
+	char *holder = NULL, *name = NULL;
+	int e, tries;
 
 	if (!lock_op(fd, F_SETLK, &l))
 		return 0;
@@ -76,11 +76,22 @@ int lsb_lock_take(int fd, const char *dir, const char *lock, char *err,
 		errno = e;
 		return -1;
 	}
-	/* the kernel knows the holder; its name is in the file, if it wrote */
-	holder = lsb_read_file(lock, NULL);
-	if (holder && (name = strchr(holder, ' '))) {
-		name++;
-		name[strcspn(name, "\n")] = '\0';
+	/*
+	 * The kernel knows the holder; its name is in the file once it has
+	 * written it, just after taking the lock: give it a moment (0.5 s)
+	 */
+	for (tries = 0; tries < 100; tries++) {
+		free(holder);
+		name = NULL;
+		holder = lsb_read_file(lock, NULL);
+		if (holder && (name = strchr(holder, ' '))) {
+			name++;
+			name[strcspn(name, "\n")] = '\0';
+		}
+		if ((name && *name) || lock_op(fd, F_GETLK, &l) ||
+		    l.l_type == F_UNLCK)
+			break;
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	}
 	if (!name || !*name)
 		name = "command";
