@@ -986,6 +986,17 @@ static void set_mask(struct metrics *m, struct metrics_task *t,
 	}
 }
 
+/*
+ * A new task was placed at @now: when that made a CPU lose work (@was:
+ * m->wc_cpus before), the episode it begins at the next advance() is a
+ * fork's (see episode()).
+ */
+static void fork_placed(struct metrics *m, int was, uint64_t now)
+{
+	if (!was && m->wc_cpus && !m->ep_on)
+		m->fork_mark = now + 1;
+}
+
 void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
 		  unsigned int weight, int nr_allowed, const int *allowed)
 {
@@ -1007,8 +1018,8 @@ void metrics_task(struct metrics *m, uint64_t now, int pid, int cls,
 	set_mask(m, t, nr_allowed, allowed);
 	task_set(m, t, runnable, running, t->cpu);
 	/* known from its fork on: the fork's placement (see episode()) */
-	if (fresh && runnable && !running && !was && m->wc_cpus && !m->ep_on)
-		m->fork_mark = now + 1;
+	if (fresh && runnable && !running)
+		fork_placed(m, was, now);
 }
 
 void metrics_affinity(struct metrics *m, uint64_t now, int pid,
@@ -1175,9 +1186,9 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 static int level_of(const struct topology *topo, int a, int b);
 
 /*
- * A migration the CPUs alone call useless, from @from to @to at @level:
- * whether the sched groups the kernel balanced between say so too. The
- * balancer compares the groups of the lowest domain spanning both CPUs
+ * A migration the CPUs alone call useless, from @from to @to: whether
+ * the sched groups the kernel balanced between say so too. The balancer
+ * compares the groups of the lowest domain spanning both CPUs
  * (cores at MC, clusters at PKG, nodes at NUMA) and may pull into any CPU
  * of the destination group (LBF_DST_PINNED picks another when the task
  * may not run on the first): useless when the destination's group has
@@ -1274,9 +1285,7 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 			int was = m->wc_cpus;
 
 			ev_wakeup(m, now, t, arg);
-			/* the fork begins an episode at the next advance() */
-			if (!was && m->wc_cpus && !m->ep_on)
-				m->fork_mark = now + 1;
+			fork_placed(m, was, now);
 		}
 		break;
 	case METRICS_EV_MIGRATE:
