@@ -397,14 +397,35 @@ static int boot_all(const struct vm_opts *o, const struct vm_kernel *k,
 	return ret;
 }
 
+/*
+ * REV's VM kernel built or found cached, @p set up for it; a full tree
+ * whose kernel/sched differs from the bundled commit's is said, @where
+ * naming the files: 0, or the exit status (printed).
+ */
+static int kernel_prepare(const struct vm_opts *o, const char *rev,
+			  const struct driver_paths *paths, struct vm_paths *p,
+			  struct vm_kernel *k, const char *where)
+{
+	int ret;
+
+	*p = (struct vm_paths){ .share = paths->share_dir,
+				.cache = paths->cache_dir, .repo = o->repo,
+				.full_repo = o->full_repo };
+	ret = vm_kernel_prepare(k, p, rev, o->jobs, o->verbose);
+	if (ret)
+		return vm_status(ret);
+	if (strcmp(k->check, "identical") && *k->check)
+		fprintf(stderr, "warning: the full tree's kernel/sched differs from the bundled commit's (%s says which files)\n",
+			where);
+	return 0;
+}
+
 /* Everything after the specs: kernel, initramfs, boots, summary. */
 static int vm_main(const struct vm_opts *o, const char *rev,
 		   const struct topology *t, const struct workload *wl,
 		   uint64_t window_ns, const struct driver_paths *paths)
 {
-	struct vm_paths p = { .share = paths->share_dir,
-			      .cache = paths->cache_dir, .repo = o->repo,
-			      .full_repo = o->full_repo };
+	struct vm_paths p;
 	static struct vm_machine m;
 	char err[WORKLOAD_ERR_MAX], initrd[4300], path[4300];
 	struct vm_guest g;
@@ -428,13 +449,9 @@ static int vm_main(const struct vm_opts *o, const char *rev,
 		ret = 1;
 		goto out;
 	}
-	ret = vm_kernel_prepare(&k, &p, rev, o->jobs, o->verbose);
-	if (ret) {
-		ret = vm_status(ret);
+	ret = kernel_prepare(o, rev, paths, &p, &k, "summary.json");
+	if (ret)
 		goto out;
-	}
-	if (strcmp(k.check, "identical") && *k.check)
-		fprintf(stderr, "warning: the full tree's kernel/sched differs from the bundled commit's (summary.json says which files)\n");
 	calibration = o->recalibrate ? 0 : vm_calibration_get(&p, &k, o->accel);
 	if (calibration && vm_guest_calibration(&g, calibration)) {
 		fprintf(stderr, "error: out of memory\n");
@@ -479,18 +496,14 @@ out:
 static int build_only(const struct vm_opts *o, const char *rev,
 		      const struct driver_paths *paths)
 {
-	struct vm_paths p = { .share = paths->share_dir,
-			      .cache = paths->cache_dir, .repo = o->repo,
-			      .full_repo = o->full_repo };
+	struct vm_paths p;
 	struct vm_kernel k;
-	int ret = vm_kernel_prepare(&k, &p, rev, o->jobs, o->verbose);
+	int ret = kernel_prepare(o, rev, paths, &p, &k,
+				 "the kernel's 'check' file beside it");
 
-	if (ret)
-		return vm_status(ret);
-	if (strcmp(k.check, "identical") && *k.check)
-		fprintf(stderr, "warning: the full tree's kernel/sched differs from the bundled commit's (the kernel's 'check' file beside it says which files)\n");
-	printf("%s\n", k.bzimage);
-	return 0;
+	if (!ret)
+		printf("%s\n", k.bzimage);
+	return ret;
 }
 
 static void free_workloads(struct vm_opts *o)
