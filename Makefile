@@ -59,6 +59,7 @@ PLOTS_SRC := $(wildcard plots/*.c)
 REPORT_SRC := $(wildcard report/*.c)
 BUGS_SRC := $(wildcard bugs/*.c)
 COVERAGE_SRC := $(wildcard coverage/*.c)
+HUNT_SRC := $(wildcard hunt/*.c)
 VM_SRC := $(wildcard vm/*.c)
 SIM_SRC := $(wildcard sim/*.c) common/json.c $(wildcard topologies/*.c) $(wildcard workloads/*.c) $(wildcard metrics/*.c) \
 	$(wildcard power/*.c)
@@ -77,6 +78,7 @@ PLOTS_OBJ := $(call obj,$(PLOTS_SRC))
 REPORT_OBJ := $(call obj,$(REPORT_SRC))
 BUGS_OBJ := $(call obj,$(BUGS_SRC))
 COVERAGE_OBJ := $(call obj,$(COVERAGE_SRC))
+HUNT_OBJ := $(call obj,$(HUNT_SRC))
 VM_OBJ := $(call obj,$(VM_SRC))
 SIM_OBJ := $(call obj,$(SIM_SRC)) $(patsubst %.S,$(O)/obj/%.o,$(SIM_ASM))
 TESTS := $(patsubst t/unit/%.c,$(O)/t/%.t,$(TEST_SRC))
@@ -148,9 +150,10 @@ $(O)/lib/libplots.a: $(PLOTS_OBJ)
 $(O)/lib/libreport.a: $(REPORT_OBJ)
 $(O)/lib/libbugs.a: $(BUGS_OBJ)
 $(O)/lib/libcoverage.a: $(COVERAGE_OBJ)
+$(O)/lib/libhunt.a: $(HUNT_OBJ)
 $(O)/lib/libvm.a: $(VM_OBJ)
 
-HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libcoverage.a $(O)/lib/libvm.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a \
+HOST_LIBS := $(O)/lib/libreport.a $(O)/lib/libbugs.a $(O)/lib/libcoverage.a $(O)/lib/libhunt.a $(O)/lib/libvm.a $(O)/lib/libplots.a $(O)/lib/libsuite.a $(O)/lib/libdriver.a \
 	$(O)/lib/libadapters.a $(O)/lib/libbisect.a $(O)/lib/libsim-host.a $(O)/lib/libcommon.a
 
 # The parts of the runtime the host programs use too (topology presets,
@@ -239,7 +242,7 @@ cppcheck:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--inline-suppr -I. -Iadapters/arch/linsched/include/uapi \
 		--suppress=missingIncludeSystem \
-		bisect adapters/*.c bugs common coverage driver guile metrics plots power report sim suite topologies vm workloads cmd t/unit
+		bisect adapters/*.c bugs common coverage driver guile hunt metrics plots power report sim suite topologies vm workloads cmd t/unit
 
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

@@ -50,6 +50,9 @@ static const char usage_main[] =
 "  sweep-worker  internal: one Slurm array task of a sweep\n"
 "  bugs          the catalogue of real upstream scheduler bugs: list, show,\n"
 "                run the buggy and fixed kernels side by side\n"
+"  hunt REV      search a revision for unreported scheduler bugs: random\n"
+"                cases, invariants, WARNs and crashes, each failure shrunk\n"
+"                to a minimal workload\n"
 "  coverage REV  line coverage of kernel/sched/*.c (gcov) over the suite\n"
 "                or given workloads, with the biggest functions never run\n"
 "  vm REV        the same release as a real kernel in QEMU, running the\n"
@@ -750,6 +753,7 @@ static const struct {
 	{ "report", cmd_report },
 	{ "check", cmd_check },
 	{ "sweep", cmd_sweep },
+	{ "hunt", cmd_hunt },
 	{ "sweep-worker", cmd_sweep_worker },
 	{ "bugs", cmd_bugs },
 	{ "coverage", cmd_coverage },

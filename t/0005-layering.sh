@@ -21,6 +21,7 @@ allowed() {
 	report) echo "bisect common driver metrics plots suite" ;;
 	bugs) echo "bisect common" ;;
 	coverage) echo "common" ;;
+	hunt) echo "common topologies" ;;
 	vm) echo "bisect common topologies workloads" ;;
 	guile) echo "bisect common driver metrics" ;;
 	cmd) echo "*" ;;
@@ -28,7 +29,7 @@ allowed() {
 	esac
 }
 
-modules="common topologies workloads suite plots metrics power sim bisect adapters driver report bugs coverage vm guile cmd"
+modules="common topologies workloads suite plots metrics power sim bisect adapters driver report bugs coverage hunt vm guile cmd"
 
 # includes MODULE: "file:module" for each of our headers it includes
 includes() {

@@ -1,0 +1,991 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * linsched hunt - search a revision for scheduler bugs nobody has
+ * reported: random cases (hunt/) run with the invariants, the kernel's
+ * WARNs and crashes checked, optionally against a reference release; the
+ * distinct failures ranked, each shrunk by delta debugging to a minimal
+ * case and written as a finding directory.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd/cmd.h"
+#include "common/common.h"
+#include "driver/driver.h"
+#include "hunt/hunt.h"
+#include "sim/sim.h"
+#include "topologies/topologies.h"
+
+static const char usage_hunt[] =
+"usage: linsched hunt REV [options]\n"
+"\n"
+"Search revision REV for scheduler bugs: generate random test cases (tasks\n"
+"of the suite's kinds with random lengths, nice values, policies, affinity,\n"
+"uclamp and slices; task groups with weights, bandwidth, idle and uclamp;\n"
+"CPU hotplug and group writes in time; machines with SMT, clusters, NUMA\n"
+"and asymmetric capacity), run each with the invariants, the kernel's WARNs\n"
+"and crashes checked, and rank what broke by severity (crash, hang, WARN,\n"
+"starvation, an idle CPU beside a waiting task, a task's CPU time against\n"
+"the reference, a useless migration) and rarity. With --reference, a\n"
+"failure counts only when the reference release does not show it on the\n"
+"same case. Each distinct failure is shrunk by delta debugging to the\n"
+"smallest case that fails the same way and written to OUT/findings/:\n"
+"case.json (rt-app), command, finding.json, results.json, trace.txt and\n"
+"entry.json, a draft catalogue entry ('linsched bugs').\n"
+"\n"
+"  -R, --reference REF  judge against REF: what REF shows too is not new;\n"
+"                      every case runs on both, and a task's CPU time far\n"
+"                      from REF's counts (--tolerance)\n"
+"  -n, --runs N        cases to run (default 2000; 0: until --time)\n"
+"  -T, --time D        stop after this wall time (e.g. 10m, 600; default:\n"
+"                      none), whichever of --runs and --time ends first\n"
+"  -t, --topology T    a machine to draw from (repeatable; default: quad-smt,\n"
+"                      numa-2, biglittle-4+4, dynamiq-1+3+4 and the shapes\n"
+"                      2x2x2, 1x4x2, 2x4x1, 1x4x1, 1x2x1); the shapes PxCxT\n"
+"                      also shrink\n"
+"  -d, --duration D    simulated time of a case (default 500ms)\n"
+"  -s, --seed S        the hunt's seed: case N is a function of S and N\n"
+"                      (default 1)\n"
+"      --max-tasks N   tasks per case at most (default 16)\n"
+"      --starvation D  the starvation bound (default 200ms)\n"
+"      --tolerance F   a task's CPU time may differ from the reference's by\n"
+"                      this fraction and 5 ms (default 0.2)\n"
+"      --idle-windows N  an idle CPU beside a waiting task counts when it\n"
+"                      lasted N of the invariant's windows in all (default\n"
+"                      2: longer than the kernel's slowest balancing)\n"
+"      --shrink-runs N simulator runs to shrink a finding with (default 200)\n"
+"      --findings N    shrink and write the N highest ranked (default 10)\n"
+"  -r, --repo R        kernel repository (default: the bundled history)\n"
+"  -o, --out DIR       output directory (default: DATA/hunt/REV)\n"
+"  -j, --jobs N        cases at a time, and build jobs (default 2)\n"
+"      --timeout S     wall-clock limit of each simulation (default 60)\n"
+"  -v, --verbose       show kbuild's output; say every failing case\n"
+"  -h, --help          this text\n"
+"\n"
+"Writes OUT/hunt.json (counts, cases a second, the ranked failures),\n"
+"OUT/hunt.txt (as printed) and OUT/cases.jsonl (every case that broke\n"
+"something, in order). The same REV, options and seed give the same cases,\n"
+"findings and minimal files.\n"
+"\n"
+"Exit status: 0 no finding, 7 findings, 1 error, 2 usage, 3 a revision\n"
+"does not build.\n";
+
+#define MAX_TOPO 16
+
+static const char *const default_topologies[] = {
+	"quad-smt", "numa-2", "biglittle-4+4", "dynamiq-1+3+4",
+	"2x2x2", "1x4x2", "2x4x1", "1x4x1", "1x2x1",
+};
+
+struct hunt_opts {
+	const char *rev, *ref, *repo, *duration, *starvation;
+	char out[4096];
+	const char *topo[MAX_TOPO];
+	int nr_cpus[MAX_TOPO];
+	int ntopo;
+	struct hunt_space space;
+	long runs;
+	double time_s, deadline, tolerance, idle_windows;
+	int jobs, shrink_runs, findings, timeout_s, verbose;
+	struct driver_paths paths;
+	struct driver_target t, r;
+};
+
+/* one case's outcome, as the search records it */
+struct rec {
+	int check;	/* enum hunt_check; -1 refused, -2 not run */
+	double magnitude;
+	char signature[160];
+	char detail[320];
+};
+
+/* a distinct failure */
+struct sig {
+	char signature[160];
+	int check;
+	size_t count;
+	unsigned long long first;
+	double worst;
+};
+
+static int parse_opts(struct hunt_opts *o, int argc, char **argv)
+{
+	enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK,
+	       OPT_FINDINGS, OPT_TIMEOUT, OPT_IDLE };
+	static const struct option longopts[] = {
+		{ "reference", required_argument, NULL, 'R' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "time", required_argument, NULL, 'T' },
+		{ "topology", required_argument, NULL, 't' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+		{ "starvation", required_argument, NULL, OPT_STARV },
+		{ "tolerance", required_argument, NULL, OPT_TOL },
+		{ "idle-windows", required_argument, NULL, OPT_IDLE },
+		{ "shrink-runs", required_argument, NULL, OPT_SHRINK },
+		{ "findings", required_argument, NULL, OPT_FINDINGS },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *out = NULL;
+	uint64_t ns;
+	int c, n;
+
+	o->runs = 2000;
+	o->jobs = 2;
+	o->tolerance = 0.2;
+	o->idle_windows = 2;
+	o->shrink_runs = 200;
+	o->findings = 10;
+	o->timeout_s = 60;
+	o->duration = "500ms";
+	o->starvation = "200ms";
+	o->space.seed = 1;
+	o->space.max_tasks = 16;
+	while ((c = getopt_long(argc, argv, "R:n:T:t:d:s:r:o:j:vh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'R': o->ref = optarg; break;
+		case 'n':
+			if (opt_int("--runs", optarg, 0, 100000000, &n))
+				return 2;
+			o->runs = n;
+			break;
+		case 'T':
+			if (sim_parse_duration(&ns, optarg)) {
+				fprintf(stderr, "error: --time '%s': expected a duration such as 10m, 600 or 90s\n",
+					optarg);
+				return 2;
+			}
+			o->time_s = (double)ns / 1e9;
+			break;
+		case 't':
+			if (o->ntopo == MAX_TOPO) {
+				fprintf(stderr, "error: --topology: at most %d machines\n",
+					MAX_TOPO);
+				return 2;
+			}
+			o->topo[o->ntopo++] = optarg;
+			break;
+		case 'd': o->duration = optarg; break;
+		case 's':
+			if (cmd_opt_seed(optarg, &o->space.seed))
+				return 2;
+			break;
+		case OPT_MAX_TASKS:
+			if (opt_int("--max-tasks", optarg, 1, 256, &o->space.max_tasks))
+				return 2;
+			break;
+		case OPT_STARV: o->starvation = optarg; break;
+		case OPT_TOL:
+			if (opt_double("--tolerance", optarg, 0, 10, &o->tolerance))
+				return 2;
+			break;
+		case OPT_IDLE:
+			if (opt_double("--idle-windows", optarg, 0, 1e6, &o->idle_windows))
+				return 2;
+			break;
+		case OPT_SHRINK:
+			if (opt_int("--shrink-runs", optarg, 0, 100000, &o->shrink_runs))
+				return 2;
+			break;
+		case OPT_FINDINGS:
+			if (opt_int("--findings", optarg, 0, 1000, &o->findings))
+				return 2;
+			break;
+		case 'r': o->repo = optarg; break;
+		case 'o': out = optarg; break;
+		case 'j':
+			if (opt_int("--jobs", optarg, 1, 1024, &o->jobs))
+				return 2;
+			break;
+		case OPT_TIMEOUT:
+			if (opt_int("--timeout", optarg, 1, 86400, &o->timeout_s))
+				return 2;
+			break;
+		case 'v': o->verbose = 1; break;
+		case 'h': fputs(usage_hunt, stdout); exit(0);
+		default: fputs(usage_hunt, stderr); return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		fputs(usage_hunt, stderr);
+		return 2;
+	}
+	o->rev = argv[optind];
+	if (!o->runs && !o->time_s) {
+		fprintf(stderr, "error: --runs 0 needs --time: the hunt would not end\n");
+		return 2;
+	}
+	if (cmd_opt_duration("--duration", o->duration) < 0 ||
+	    cmd_opt_duration("--starvation", o->starvation) < 0)
+		return 2;
+	sim_parse_duration(&ns, o->duration);
+	o->space.duration_ns = ns;
+	if (out)
+		snprintf(o->out, sizeof(o->out), "%s", out);
+	return 0;
+}
+
+/* the machines: their CPU counts, every one checked before anything runs */
+static int machines(struct hunt_opts *o)
+{
+	struct topology *t = malloc(sizeof(*t));
+	char err[512];
+	int i;
+
+	if (!t)
+		return 1;
+	if (!o->ntopo) {
+		o->ntopo = (int)(sizeof(default_topologies) / sizeof(default_topologies[0]));
+		memcpy(o->topo, default_topologies, sizeof(default_topologies));
+	}
+	for (i = 0; i < o->ntopo; i++) {
+		if (cmd_topology_arg(&o->topo[i]) ||
+		    topology_from_spec(t, o->topo[i], err, sizeof(err))) {
+			if (!strstr(err, o->topo[i]))
+				fprintf(stderr, "error: --topology '%s': %s\n",
+					o->topo[i], err);
+			else
+				fprintf(stderr, "error: %s\n", err);
+			free(t);
+			return 2;
+		}
+		o->nr_cpus[i] = t->nr_cpus;
+	}
+	free(t);
+	o->space.topology = o->topo;
+	o->space.nr_cpus = o->nr_cpus;
+	o->space.ntopo = (size_t)o->ntopo;
+	return 0;
+}
+
+/* a scratch file of one run: no fsync(), which would cost more than the run */
+static int write_scratch(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(text, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/*
+ * Run case @c on @t: its workload written to @work.json, the results read
+ * from @work.out.json into *@json (NULL when the run did not end), the
+ * verdict in @v. With @trace, the run writes its trace there.
+ * Return: a driver_status; DRIVER_USAGE when the simulator refused the
+ * case (driver_last_error() says why), DRIVER_ERROR on a failure of ours.
+ */
+static int run_on(const struct hunt_opts *o, const struct driver_target *t,
+		  const struct hunt_case *c, const char *work, const char *trace,
+		  struct hunt_verdict *v, char **json)
+{
+	struct driver_revision rev = { 0 };
+	char wl[4200], res[4200], dur[32];
+	char *argv[DRIVER_SIM_IDENTITY + 20], *text, err[256];
+	struct topology *machine;
+	int n, ret;
+
+	*json = NULL;
+	snprintf(rev.name, sizeof(rev.name), "%s", t->name);
+	snprintf(rev.commit, sizeof(rev.commit), "%s", t->commit);
+	snprintf(rev.subset, sizeof(rev.subset), "%s", t->subset);
+	rev.exe = t->exe;
+	snprintf(wl, sizeof(wl), "%s.json", work);
+	snprintf(res, sizeof(res), "%s.out.json", work);
+	snprintf(dur, sizeof(dur), "%lluns", c->duration_ns);
+	text = hunt_case_text(c, NULL);
+	if (!text || write_scratch(wl, text)) {
+		free(text);
+		fprintf(stderr, "error: %s: %s\n", wl, strerror(errno));
+		return DRIVER_ERROR;
+	}
+	free(text);
+	unlink(res);
+	n = driver_sim_identity(argv, &rev);
+	argv[n++] = "--topology";
+	argv[n++] = (char *)c->topology;
+	argv[n++] = "--workload";
+	argv[n++] = wl;
+	argv[n++] = "--duration";
+	argv[n++] = dur;
+	argv[n++] = "--starvation";
+	argv[n++] = (char *)o->starvation;
+	argv[n++] = "--json";
+	argv[n++] = res;
+	if (trace) {
+		argv[n++] = "--trace";
+		argv[n++] = (char *)trace;
+	}
+	argv[n] = NULL;
+	ret = driver_run(t->exe, argv, o->timeout_s, 1);
+	if (ret == DRIVER_USAGE || ret == DRIVER_ERROR)
+		return ret;
+	if (ret == DRIVER_OK)
+		*json = lsb_read_file(res, NULL);
+	machine = malloc(sizeof(*machine));
+	if (machine && topology_from_spec(machine, c->topology, err, sizeof(err))) {
+		free(machine);
+		machine = NULL;
+	}
+	ret = hunt_judge(v, ret, driver_last_error(), *json, machine,
+			 o->idle_windows);
+	free(machine);
+	if (ret) {
+		fprintf(stderr, "error: %s: results that do not parse\n", res);
+		return DRIVER_ERROR;
+	}
+	return DRIVER_OK;
+}
+
+/*
+ * A case's verdict on REV, and against the reference when there is one.
+ * Return: DRIVER_OK, DRIVER_USAGE (refused: @why says why) or
+ * DRIVER_ERROR (said).
+ */
+static int judge_case(const struct hunt_opts *o, const struct hunt_case *c,
+		      const char *work, struct hunt_verdict *v, char *why,
+		      size_t len)
+{
+	struct hunt_verdict rv;
+	char *json, *rjson = NULL, rwork[4200];
+	int ret;
+
+	ret = run_on(o, &o->t, c, work, NULL, v, &json);
+	if (ret == DRIVER_OK && o->ref) {
+		snprintf(rwork, sizeof(rwork), "%s.ref", work);
+		ret = run_on(o, &o->r, c, rwork, NULL, &rv, &rjson);
+		if (ret == DRIVER_OK)
+			hunt_differ(v, &rv, json, rjson, o->tolerance);
+	}
+	if (ret == DRIVER_USAGE)
+		snprintf(why, len, "%s", driver_last_error());
+	free(json);
+	free(rjson);
+	return ret;
+}
+
+/* a text for a tab-separated line: no tabs, no line breaks */
+static void flat(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\t' || *s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+/* a worker: cases @w, @w + jobs, ... as lines on @fd */
+static void worker(const struct hunt_opts *o, int w, int fd)
+{
+	struct hunt_verdict v;
+	struct hunt_case c;
+	char work[4200], why[2048], line[4096];
+	unsigned long long i;
+	int ret, len;
+
+	snprintf(work, sizeof(work), "%s/work/w%d", o->out, w);
+	for (i = (unsigned long long)w; !o->runs || i < (unsigned long long)o->runs;
+	     i += (unsigned long long)o->jobs) {
+		if (o->deadline && lsb_now() > o->deadline)
+			break;
+		if (hunt_generate(&c, &o->space, i))
+			_exit(1);
+		why[0] = '\0';
+		ret = judge_case(o, &c, work, &v, why, sizeof(why));
+		hunt_case_release(&c);
+		if (ret == DRIVER_ERROR)
+			_exit(1);
+		flat(v.signature);
+		flat(v.detail);
+		flat(why);
+		if (ret == DRIVER_USAGE)
+			len = snprintf(line, sizeof(line), "%llu\t-1\t0\trefused\t%.3000s\n",
+				       i, why);
+		else
+			len = snprintf(line, sizeof(line), "%llu\t%d\t%.17g\t%s\t%s\n",
+				       i, v.check, v.magnitude, v.signature,
+				       v.detail);
+		if (len >= (int)sizeof(line))
+			len = sizeof(line) - 1;
+		if (write(fd, line, (size_t)len) != len)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+static int put_rec(struct rec **recs, size_t *n, size_t *cap, char *line,
+		   int *check)
+{
+	char *f[5], *save = NULL;
+	unsigned long long i;
+	struct rec *r;
+	int k;
+
+	f[0] = strtok_r(line, "\t\n", &save);
+	for (k = 1; k < 5; k++)
+		f[k] = strtok_r(NULL, "\t\n", &save);
+	if (!f[0] || !f[1] || !f[2] || !f[3])
+		return -1;
+	i = strtoull(f[0], NULL, 10);
+	if (lsb_grow(recs, cap, (size_t)i + 1, sizeof(**recs)))
+		return -1;
+	while (*n <= i)
+		(*recs)[(*n)++].check = -2;
+	r = &(*recs)[i];
+	r->check = atoi(f[1]);
+	r->magnitude = strtod(f[2], NULL);
+	snprintf(r->signature, sizeof(r->signature), "%s", f[3]);
+	snprintf(r->detail, sizeof(r->detail), "%s", f[4] ? f[4] : "");
+	*check = r->check;
+	return 0;
+}
+
+static void progress(const struct hunt_opts *o, size_t done, size_t bad,
+		     double start, int tty, int end)
+{
+	double t = lsb_now() - start;
+
+	if (!tty && !end)
+		fprintf(stderr, "hunt: %zu cases, %zu broke something, %.0f s\n",
+			done, bad, t);
+	else if (tty)
+		fprintf(stderr, "\rhunt: %zu%s%ld cases, %zu broke something, %.0f s%s",
+			done, o->runs ? " of " : "", o->runs ? o->runs : 0L, bad,
+			t, end ? "\r\033[K" : "");
+}
+
+/* run the search: every case's record in *@recs, *@n of them */
+static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
+		  double *wall)
+{
+	size_t cap = 0, done = 0, bad = 0;
+	int fds[2], w, status, failed = 0, tty = isatty(2), check = 0;
+	double start = lsb_now(), last = start;
+	char line[4096];
+	pid_t *pids;
+	FILE *in;
+
+	if (pipe(fds))
+		return -1;
+	pids = calloc((size_t)o->jobs, sizeof(*pids));
+	if (!pids)
+		return -1;
+	if (o->time_s)
+		o->deadline = start + o->time_s;
+	fflush(NULL);
+	for (w = 0; w < o->jobs; w++) {
+		pids[w] = fork();
+		if (pids[w] == 0) {
+			close(fds[0]);
+			worker(o, w, fds[1]);
+		}
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		if (put_rec(recs, n, &cap, line, &check))
+			failed = 1;
+		done++;
+		bad += check > 0;
+		if (lsb_now() - last >= (tty ? 1 : 60)) {
+			last = lsb_now();
+			progress(o, done, bad, start, tty, 0);
+		}
+	}
+	if (in)
+		fclose(in);
+	for (w = 0; w < o->jobs; w++)
+		if (pids[w] > 0 && (waitpid(pids[w], &status, 0) < 0 ||
+				    !WIFEXITED(status) || WEXITSTATUS(status)))
+			failed = 1;
+	free(pids);
+	progress(o, done, bad, start, tty, 1);
+	*wall = lsb_now() - start;
+	return failed ? -1 : 0;
+}
+
+static int cmp_sig(const void *a, const void *b)
+{
+	const struct sig *x = a, *y = b;
+
+	if (x->check != y->check)
+		return y->check - x->check;	/* the most severe first */
+	if (x->count != y->count)
+		return x->count < y->count ? -1 : 1;	/* the rarest first */
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* the distinct failures, ranked: *@sigs, *@nsig of them */
+static int rank(const struct rec *recs, size_t n, struct sig **sigs,
+		size_t *nsig)
+{
+	size_t cap = 0, i, k;
+
+	*sigs = NULL;
+	*nsig = 0;
+	for (i = 0; i < n; i++) {
+		if (recs[i].check <= 0)
+			continue;
+		for (k = 0; k < *nsig; k++)
+			if (!strcmp((*sigs)[k].signature, recs[i].signature))
+				break;
+		if (k == *nsig) {
+			if (lsb_grow(sigs, &cap, k + 1, sizeof(**sigs)))
+				return -1;
+			memset(&(*sigs)[k], 0, sizeof((*sigs)[k]));
+			snprintf((*sigs)[k].signature, sizeof((*sigs)[k].signature),
+				 "%s", recs[i].signature);
+			(*sigs)[k].check = recs[i].check;
+			(*sigs)[k].first = i;
+			(*nsig)++;
+		}
+		(*sigs)[k].count++;
+		if (recs[i].magnitude > (*sigs)[k].worst)
+			(*sigs)[k].worst = recs[i].magnitude;
+	}
+	qsort(*sigs, *nsig, sizeof(**sigs), cmp_sig);
+	return 0;
+}
+
+/*
+ * Shrink @c, failing as @sig, by delta debugging: take each smaller case
+ * in hunt_reduce()'s order that still fails with the same signature, until
+ * none does or @o->shrink_runs simulator runs are spent. *@runs: the runs.
+ */
+static int shrink(const struct hunt_opts *o, struct hunt_case *c,
+		  const char *sig, int *runs, struct hunt_verdict *last)
+{
+	struct hunt_case cand;
+	struct hunt_verdict v;
+	char work[4200], why[2048];
+	int k = 0, ret, took = 0, r;
+
+	snprintf(work, sizeof(work), "%s/work/shrink", o->out);
+	*runs = 0;
+	while (*runs < o->shrink_runs) {
+		r = hunt_reduce(&cand, c, k);
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			if (!took)
+				break;
+			took = 0;	/* another pass over the smaller case */
+			k = 0;
+			continue;
+		}
+		ret = judge_case(o, &cand, work, &v, why, sizeof(why));
+		*runs += o->ref && v.check != HUNT_CLEAN ? 2 : 1;
+		if (ret == DRIVER_ERROR) {
+			hunt_case_release(&cand);
+			return -1;
+		}
+		if (ret == DRIVER_OK && !strcmp(v.signature, sig)) {
+			hunt_case_release(c);
+			*c = cand;
+			*last = v;
+			took = 1;	/* the same k is now the next step */
+			continue;
+		}
+		hunt_case_release(&cand);
+		k++;
+	}
+	return 0;
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+	char path[4300];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (lsb_write_atomic(path, text, strlen(text)))
+		fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
+}
+
+/* the figure a draft catalogue entry shows the failure by */
+static void entry_metric(const struct hunt_verdict *v, char *out, size_t len)
+{
+	switch (v->check) {
+	case HUNT_WARN: snprintf(out, len, "kernel_warnings"); break;
+	case HUNT_STARVED: snprintf(out, len, "invariants.starvation.count"); break;
+	case HUNT_IDLE: snprintf(out, len, "invariants.idle_while_waiting.count"); break;
+	case HUNT_USELESS: snprintf(out, len, "invariants.useless_migrations.count"); break;
+	default:
+		snprintf(out, len, "tasks.%s.sum_exec_ns", v->task[0] ? v->task : "?");
+	}
+}
+
+/* entry.json: a draft 'linsched bugs' entry, to triage and promote */
+static void write_entry(const struct hunt_opts *o, const char *dir,
+			const char *name, const struct hunt_case *c,
+			const struct hunt_verdict *v)
+{
+	cJSON *e = cJSON_CreateObject(), *f, *sig;
+	char metric[128], dur[32], summary[800], path[4300];
+
+	f = cJSON_AddObjectToObject(e, "finding");
+	cJSON_AddStringToObject(f, "commit", "TODO");
+	cJSON_AddStringToObject(f, "subject", "TODO: the upstream change it comes from");
+	cJSON_AddStringToObject(e, "source", "linsched hunt (untriaged draft)");
+	cJSON_AddStringToObject(e, "series", "TODO");
+	cJSON_AddItemToObject(e, "files", cJSON_CreateStringArray(
+		(const char *[]){ "kernel/sched/fair.c" }, 1));
+	snprintf(summary, sizeof(summary),
+		 "TODO: the function and the mechanism. Found by linsched hunt on %s%s%s: %s.",
+		 o->rev, o->ref ? " against " : "", o->ref ? o->ref : "", v->detail);
+	cJSON_AddStringToObject(e, "summary", summary);
+	snprintf(path, sizeof(path), "%s.json", name);
+	cJSON_AddStringToObject(e, "workload", path);
+	cJSON_AddStringToObject(e, "topology", c->topology);
+	snprintf(dur, sizeof(dur), "%llums", c->duration_ns / 1000000);
+	cJSON_AddStringToObject(e, "duration", dur);
+	cJSON_AddNumberToObject(e, "seed", 1);
+	entry_metric(v, metric, sizeof(metric));
+	cJSON_AddStringToObject(e, "metric", metric);
+	cJSON_AddStringToObject(e, "buggy_if", "above");
+	cJSON_AddNumberToObject(e, "threshold", 0);
+	sig = cJSON_AddObjectToObject(e, "signal");
+	if (v->task[0])
+		cJSON_AddStringToObject(sig, "task", v->task);
+	else
+		cJSON_AddNumberToObject(sig, "cpu", 0);
+	cJSON_AddStringToObject(e, "buggy", o->rev);
+	cJSON_AddStringToObject(e, "fixed", o->ref ? o->ref : o->rev);
+	if (snprintf(path, sizeof(path), "%s/entry.json", dir) >= (int)sizeof(path) ||
+	    lsb_write_json(path, e))
+		fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
+	cJSON_Delete(e);
+}
+
+/* the command that runs a finding's case, as a user types it */
+static void command_line(const struct hunt_opts *o, const char *rev,
+			 const struct hunt_case *c, char *out, size_t len)
+{
+	snprintf(out, len,
+		 "linsched run %s --workload case.json --topology %s --duration %llums --seed 1 --starvation %s --check\n",
+		 rev, c->topology, c->duration_ns / 1000000, o->starvation);
+}
+
+/*
+ * A finding's directory: the minimal case run once more with a trace on
+ * REV (and the reference), its files, and its record in @list.
+ */
+static int write_finding(const struct hunt_opts *o, const struct sig *s,
+			 int rank_no, const struct hunt_case *orig,
+			 const struct hunt_case *c, const struct hunt_verdict *v,
+			 int runs, cJSON *list)
+{
+	char name[200], dir[4300], work[4400], trace[4400], cmd[1024], *json;
+	char comment[600], *text, *first;
+	struct hunt_verdict fv;
+	cJSON *f;
+	int ret;
+
+	hunt_signature_file(name, sizeof(name), s->signature);
+	if (snprintf(dir, sizeof(dir), "%s/findings/%02d-%s", o->out, rank_no,
+		     name) >= (int)sizeof(dir) || lsb_mkdir_p(dir)) {
+		fprintf(stderr, "error: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(comment, sizeof(comment),
+		 "linsched hunt: %s on %s%s%s, case %llu shrunk in %d runs to %d tasks on %s, %llu ms",
+		 s->signature, o->rev, o->ref ? " (not on " : "",
+		 o->ref ? o->ref : "", s->first, runs, hunt_case_tasks(c),
+		 c->topology, c->duration_ns / 1000000);
+	if (o->ref)
+		strcat(comment, ")");
+	text = hunt_case_text(orig, "the case as the hunt drew it");
+	write_text(dir, "original.json", text ? text : "");
+	free(text);
+	command_line(o, o->rev, c, cmd, sizeof(cmd));
+	if (o->ref)
+		command_line(o, o->ref, c, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
+	write_text(dir, "command", cmd);
+
+	snprintf(work, sizeof(work), "%s/case", dir);
+	snprintf(trace, sizeof(trace), "%s/trace.txt", dir);
+	ret = run_on(o, &o->t, c, work, trace, &fv, &json);	/* case.json */
+	if (ret != DRIVER_OK) {
+		fprintf(stderr, "error: %s: %s\n", dir, driver_last_error());
+		return -1;
+	}
+	text = hunt_case_text(c, comment);
+	write_text(dir, "case.json", text ? text : "");
+	free(text);
+	if (json) {
+		write_text(dir, "results.json", json);
+		snprintf(work, sizeof(work), "%s/case.out.json", dir);
+		unlink(work);
+	}
+	f = cJSON_CreateObject();
+	cJSON_AddNumberToObject(f, "rank", rank_no);
+	cJSON_AddStringToObject(f, "signature", s->signature);
+	cJSON_AddStringToObject(f, "check", hunt_check_name(s->check));
+	cJSON_AddStringToObject(f, "detail", v->detail);
+	cJSON_AddStringToObject(f, "revision", o->rev);
+	cJSON_AddStringToObject(f, "commit", o->t.commit);
+	if (o->ref) {
+		cJSON_AddStringToObject(f, "reference", o->ref);
+		cJSON_AddStringToObject(f, "reference_commit", o->r.commit);
+	}
+	cJSON_AddNumberToObject(f, "cases", (double)s->count);
+	cJSON_AddNumberToObject(f, "first_case", (double)s->first);
+	cJSON_AddNumberToObject(f, "tasks", hunt_case_tasks(c));
+	cJSON_AddNumberToObject(f, "original_tasks", hunt_case_tasks(orig));
+	cJSON_AddStringToObject(f, "topology", c->topology);
+	cJSON_AddNumberToObject(f, "duration_ns", (double)c->duration_ns);
+	cJSON_AddNumberToObject(f, "shrink_runs", runs);
+	cJSON_AddStringToObject(f, "command", cmd);
+	first = json ? hunt_first_violation(json, s->check) : NULL;
+	if (first)
+		cJSON_AddItemToObject(f, "first_violation", cJSON_Parse(first));
+	free(first);
+	free(json);
+	snprintf(work, sizeof(work), "%s/finding.json", dir);
+	if (lsb_write_json(work, f))
+		fprintf(stderr, "error: %s: %s\n", work, strerror(errno));
+	cJSON_AddStringToObject(f, "dir", dir);
+	cJSON_AddItemToArray(list, f);
+	write_entry(o, dir, name, c, v);
+	return 0;
+}
+
+/* cases.jsonl: every case that broke something or was refused, in order */
+static int write_cases(const struct hunt_opts *o, const struct rec *recs,
+		       size_t n)
+{
+	char path[4300], *line;
+	size_t i, len = 0, cap = 0;
+	char *buf = NULL;
+	cJSON *l;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		if (recs[i].check == 0 || recs[i].check == -2)
+			continue;
+		l = cJSON_CreateObject();
+		cJSON_AddNumberToObject(l, "case", (double)i);
+		cJSON_AddStringToObject(l, "check", recs[i].check < 0 ? "refused" :
+					hunt_check_name(recs[i].check));
+		cJSON_AddStringToObject(l, "signature", recs[i].signature);
+		cJSON_AddNumberToObject(l, "magnitude", recs[i].magnitude);
+		cJSON_AddStringToObject(l, "detail", recs[i].detail);
+		line = lsb_json_print(l, 0);
+		cJSON_Delete(l);
+		if (!line || lsb_grow(&buf, &cap, len + strlen(line) + 2, 1)) {
+			free(line);
+			free(buf);
+			return -1;
+		}
+		len += (size_t)sprintf(buf + len, "%s\n", line);
+		free(line);
+	}
+	snprintf(path, sizeof(path), "%s/cases.jsonl", o->out);
+	ret = lsb_write_atomic(path, buf ? buf : "", len);
+	free(buf);
+	return ret;
+}
+
+static void counts(const struct rec *recs, size_t n, size_t *per,
+		   size_t *done, size_t *refused)
+{
+	size_t i;
+
+	memset(per, 0, sizeof(*per) * HUNT_NR_CHECKS);
+	*done = *refused = 0;
+	for (i = 0; i < n; i++) {
+		if (recs[i].check == -2)
+			continue;
+		(*done)++;
+		if (recs[i].check < 0)
+			(*refused)++;
+		else
+			per[recs[i].check]++;
+	}
+}
+
+/* the summary, printed and kept as OUT/hunt.txt and OUT/hunt.json */
+static int report(const struct hunt_opts *o, const struct rec *recs,
+		  size_t n, const struct sig *sigs, size_t nsig, double wall,
+		  cJSON *findings)
+{
+	size_t per[HUNT_NR_CHECKS], done, refused, i, len = 0;
+	char text[65536], path[4300];
+	cJSON *j = cJSON_CreateObject(), *c, *s;
+	int k;
+
+	counts(recs, n, per, &done, &refused);
+	len += (size_t)snprintf(text + len, sizeof(text) - len,
+		"hunt: %s%s%s, seed %llu: %zu cases in %.1f s (%.1f a second, %d jobs), %zu refused\n",
+		o->rev, o->ref ? " against " : "", o->ref ? o->ref : "",
+		o->space.seed, done, wall, wall > 0 ? (double)done / wall : 0,
+		o->jobs, refused);
+	for (k = HUNT_NR_CHECKS - 1; k > 0; k--)
+		if (per[k])
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+				"  %-20s %zu cases\n", hunt_check_name(k), per[k]);
+	if (nsig)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+			"\n%4s  %-18s %6s %6s  %s\n", "RANK", "CHECK", "CASES",
+			"FIRST", "SIGNATURE");
+	for (i = 0; i < nsig && len < sizeof(text) - 512; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+			"%4zu  %-18s %6zu %6llu  %s\n", i + 1,
+			hunt_check_name(sigs[i].check), sigs[i].count,
+			sigs[i].first, sigs[i].signature);
+	if (cJSON_GetArraySize(findings))
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+			"\nfindings (minimal cases) in %s/findings\n", o->out);
+	fputs(text, stdout);
+	write_text(o->out, "hunt.txt", text);
+
+	cJSON_AddStringToObject(j, "revision", o->rev);
+	cJSON_AddStringToObject(j, "commit", o->t.commit);
+	if (o->ref)
+		cJSON_AddStringToObject(j, "reference", o->ref);
+	cJSON_AddNumberToObject(j, "seed", (double)o->space.seed);
+	cJSON_AddItemToObject(j, "topologies", cJSON_CreateStringArray(o->topo, o->ntopo));
+	cJSON_AddNumberToObject(j, "duration_ns", (double)o->space.duration_ns);
+	cJSON_AddNumberToObject(j, "cases", (double)done);
+	cJSON_AddNumberToObject(j, "refused", (double)refused);
+	cJSON_AddNumberToObject(j, "wall_s", wall);
+	cJSON_AddNumberToObject(j, "cases_per_s", wall > 0 ? (double)done / wall : 0);
+	cJSON_AddNumberToObject(j, "jobs", o->jobs);
+	c = cJSON_AddObjectToObject(j, "checks");
+	for (k = 1; k < HUNT_NR_CHECKS; k++)
+		cJSON_AddNumberToObject(c, hunt_check_name(k), (double)per[k]);
+	c = cJSON_AddArrayToObject(j, "failures");
+	for (i = 0; i < nsig; i++) {
+		s = cJSON_CreateObject();
+		cJSON_AddStringToObject(s, "signature", sigs[i].signature);
+		cJSON_AddStringToObject(s, "check", hunt_check_name(sigs[i].check));
+		cJSON_AddNumberToObject(s, "cases", (double)sigs[i].count);
+		cJSON_AddNumberToObject(s, "first_case", (double)sigs[i].first);
+		cJSON_AddNumberToObject(s, "worst", sigs[i].worst);
+		cJSON_AddItemToArray(c, s);
+	}
+	cJSON_AddItemReferenceToObject(j, "findings", findings);
+	snprintf(path, sizeof(path), "%s/hunt.json", o->out);
+	k = lsb_write_json(path, j);
+	cJSON_Delete(j);
+	return k;
+}
+
+/* shrink and write the @o->findings highest ranked failures */
+static int findings(const struct hunt_opts *o, const struct sig *sigs,
+		    size_t nsig, cJSON *list)
+{
+	struct hunt_case orig, c;
+	struct hunt_verdict v;
+	char why[2048], work[4200];
+	size_t i;
+	int runs, ret = 0;
+
+	snprintf(work, sizeof(work), "%s/work/shrink", o->out);
+	for (i = 0; i < nsig && (int)i < o->findings && !ret; i++) {
+		if (hunt_generate(&orig, &o->space, sigs[i].first) ||
+		    hunt_case_copy(&c, &orig))
+			return -1;
+		fprintf(stderr, "hunt: shrinking %s (case %llu, %d tasks)\n",
+			sigs[i].signature, sigs[i].first, hunt_case_tasks(&c));
+		ret = judge_case(o, &c, work, &v, why, sizeof(why)) != DRIVER_OK ||
+		      strcmp(v.signature, sigs[i].signature);
+		if (ret)
+			fprintf(stderr, "error: case %llu does not fail as %s again: the runs are not deterministic\n",
+				sigs[i].first, sigs[i].signature);
+		else
+			ret = shrink(o, &c, sigs[i].signature, &runs, &v) ||
+			      write_finding(o, &sigs[i], (int)i + 1, &orig, &c,
+					    &v, runs, list);
+		hunt_case_release(&orig);
+		hunt_case_release(&c);
+	}
+	return ret ? -1 : 0;
+}
+
+static int prepare(struct hunt_opts *o)
+{
+	char dir[4300], name[200];
+	int ret;
+
+	if (!o->repo)
+		o->repo = o->paths.repo;
+	if (!o->out[0]) {
+		hunt_signature_file(name, sizeof(name), o->rev);
+		if (snprintf(o->out, sizeof(o->out), "%s/hunt/%s",
+			     o->paths.data_dir, name) >= (int)sizeof(o->out)) {
+			fprintf(stderr, "error: %s: a path too long\n", o->paths.data_dir);
+			return 1;
+		}
+	}
+	if (cmd_out_dir(o->out, "linsched hunt"))
+		return 1;
+	snprintf(dir, sizeof(dir), "%s/work", o->out);
+	if (lsb_mkdir_p(dir)) {
+		fprintf(stderr, "error: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "%s/findings", o->out);
+	lsb_rm_rf(dir);
+	ret = cmd_target_prepare(&o->t, &o->paths, o->repo, o->rev, o->jobs,
+				 o->verbose);
+	if (!ret && o->ref)
+		ret = cmd_target_prepare(&o->r, &o->paths, o->repo, o->ref,
+					 o->jobs, o->verbose);
+	return ret;
+}
+
+int cmd_hunt(int argc, char **argv)
+{
+	struct hunt_opts o = { 0 };
+	struct rec *recs = NULL;
+	struct sig *sigs = NULL;
+	size_t n = 0, nsig = 0;
+	cJSON *list = cJSON_CreateArray();
+	double wall = 0;
+	int ret;
+
+	ret = parse_opts(&o, argc, argv);
+	if (!ret)
+		ret = machines(&o);
+	if (!ret && driver_paths_init(&o.paths)) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		ret = 1;
+	}
+	if (!ret)
+		ret = prepare(&o);
+	if (!ret && search(&o, &recs, &n, &wall)) {
+		fprintf(stderr, "error: the search failed: a simulator run could not be made or read\n");
+		ret = 1;
+	}
+	if (!ret && (rank(recs, n, &sigs, &nsig) || write_cases(&o, recs, n)))
+		ret = 1;
+	if (!ret && findings(&o, sigs, nsig, list))
+		ret = 1;
+	if (!ret && report(&o, recs, n, sigs, nsig, wall, list))
+		ret = 1;
+	if (!ret && cJSON_GetArraySize(list))
+		ret = 7;
+	cJSON_Delete(list);
+	free(recs);
+	free(sigs);
+	driver_target_release(&o.t);
+	driver_target_release(&o.r);
+	return ret;
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * judge.c - a run's results as one verdict: the checks it broke, the worst
+ * first, with a signature that names the failure the same way in every
+ * case that shows it; and what is new against a reference release.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "hunt/hunt_internal.h"
+#include "topologies/topologies.h"
+
+/* the status values of driver/driver.h that a case can end with */
+#define STATUS_OK 0
+#define STATUS_CRASHED 4
+#define STATUS_HUNG 5
+
+static const char *const names[HUNT_NR_CHECKS] = {
+	[HUNT_CLEAN] = "clean",
+	[HUNT_USELESS] = "useless-migration",
+	[HUNT_ENERGY] = "energy",
+	[HUNT_CPU_TIME] = "cpu-time",
+	[HUNT_IDLE] = "idle-while-waiting",
+	[HUNT_STARVED] = "starvation",
+	[HUNT_WARN] = "warn",
+	[HUNT_HUNG] = "hang",
+	[HUNT_CRASHED] = "crash",
+};
+
+const char *hunt_check_name(int check)
+{
+	return check >= 0 && check < HUNT_NR_CHECKS ? names[check] : "?";
+}
+
+/* @text without its numbers ("at 123 ns" -> "at N ns"), at most @len */
+static void no_numbers(char *out, size_t len, const char *text)
+{
+	size_t o = 0;
+
+	for (; *text && o + 1 < len; text++) {
+		if (isdigit((unsigned char)*text)) {
+			out[o++] = 'N';
+			while (isdigit((unsigned char)text[1]))
+				text++;
+		} else {
+			out[o++] = *text;
+		}
+	}
+	out[o] = '\0';
+}
+
+/*
+ * A WARN's site: "WARNING: CPU: 0 PID: 0 at kernel/sched/fair.c:5730
+ * fn+0x..." gives "kernel/sched/fair.c:5730"; else the text without its
+ * numbers.
+ */
+static void warn_site(char *out, size_t len, const char *msg)
+{
+	const char *at = strstr(msg, " at ");
+	size_t n;
+
+	if (at) {
+		at += 4;
+		n = strcspn(at, " \n");
+		snprintf(out, len, "%.*s", (int)n, at);
+	} else {
+		no_numbers(out, len, msg);
+	}
+}
+
+static double num(const cJSON *o, const char *a, const char *b)
+{
+	const cJSON *x = cJSON_GetObjectItem(o, a);
+
+	if (b)
+		x = cJSON_GetObjectItem(x, b);
+	return cJSON_IsNumber(x) ? x->valuedouble : 0;
+}
+
+static void mark(struct hunt_verdict *v, int check, const char *sig,
+		 double magnitude, const char *detail)
+{
+	v->broken |= 1u << check;
+	snprintf(v->signature_of[check], sizeof(v->signature_of[check]), "%s",
+		 sig);
+	if (check <= v->check)
+		return;
+	v->check = check;
+	v->task[0] = '\0';
+	snprintf(v->signature, sizeof(v->signature), "%s", sig);
+	v->magnitude = magnitude;
+	snprintf(v->detail, sizeof(v->detail), "%s", detail);
+}
+
+/* the task of @key's first violation, when that is @v's worst check */
+static void first_task(struct hunt_verdict *v, const cJSON *inv,
+		       const char *key)
+{
+	const char *t = cJSON_GetStringValue(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(inv, key), "first"),
+		"task"));
+
+	snprintf(v->task, sizeof(v->task), "%s", t ? t : "");
+}
+
+/* the lowest level of @t spanning CPUs @a and @b: "smt", "llc", ... */
+static const char *level(const struct topology *t, int a, int b)
+{
+	const struct topology_cpu *x, *y;
+
+	if (a < 0 || b < 0 || a >= t->nr_cpus || b >= t->nr_cpus)
+		return "?";
+	x = &t->cpu[a];
+	y = &t->cpu[b];
+	if (x->node != y->node)
+		return "numa";
+	if (x->package != y->package)
+		return "package";
+	if (x->cluster != y->cluster)
+		return "llc";
+	return x->core == y->core ? "smt" : "core";
+}
+
+int hunt_judge(struct hunt_verdict *v, int status, const char *reason,
+	       const char *json, const struct topology *machine,
+	       double idle_windows)
+{
+	char sig[160], text[150], d[320];
+	const cJSON *inv, *first;
+	cJSON *root;
+	double n, w;
+
+	memset(v, 0, sizeof(*v));
+	snprintf(v->signature, sizeof(v->signature), "clean");
+	if (status == STATUS_CRASHED || status == STATUS_HUNG) {
+		no_numbers(text, sizeof(text), reason ? reason : "");
+		snprintf(sig, sizeof(sig), "%s:%s",
+			 status == STATUS_HUNG ? "hang" : "crash", text);
+		mark(v, status == STATUS_HUNG ? HUNT_HUNG : HUNT_CRASHED,
+		     status == STATUS_HUNG ? "hang" : sig, 1,
+		     reason ? reason : "");
+		return 0;
+	}
+	root = json ? cJSON_Parse(json) : NULL;
+	if (!root)
+		return -1;
+	inv = cJSON_GetObjectItem(root, "invariants");
+	n = num(inv, "useless_migrations", "count");
+	if (n > 0) {
+		snprintf(d, sizeof(d), "%.0f useless migrations", n);
+		mark(v, HUNT_USELESS, names[HUNT_USELESS], n, d);
+		first_task(v, inv, "useless_migrations");
+	}
+	n = num(inv, "idle_while_waiting", "count");
+	w = num(inv, "idle_while_waiting", "window_ns");
+	if (n > 0 && num(inv, "idle_while_waiting", "time_ns") >= idle_windows * w) {
+		snprintf(d, sizeof(d), "%.0f times an idle CPU beside a waiting task past %.3f ms, %.3f ms in all",
+			 n, w / 1e6, num(inv, "idle_while_waiting", "time_ns") / 1e6);
+		first = cJSON_GetObjectItem(cJSON_GetObjectItem(inv,
+				"idle_while_waiting"), "first");
+		snprintf(sig, sizeof(sig), "%s", names[HUNT_IDLE]);
+		if (machine)
+			snprintf(sig, sizeof(sig), "%s:%s", names[HUNT_IDLE],
+				 level(machine, (int)num(first, "idle_cpu", NULL),
+				       (int)num(first, "task_cpu", NULL)));
+		mark(v, HUNT_IDLE, sig, n, d);
+		first_task(v, inv, "idle_while_waiting");
+	}
+	n = num(inv, "starvation", "count");
+	if (n > 0) {
+		first = cJSON_GetObjectItem(cJSON_GetObjectItem(inv, "starvation"),
+					    "first");
+		snprintf(d, sizeof(d), "%.0f tasks not run for over %.0f ms (longest %.3f ms; first %s)",
+			 n, num(inv, "starvation", "bound_ns") / 1e6,
+			 num(inv, "starvation", "max_ns") / 1e6,
+			 cJSON_GetStringValue(cJSON_GetObjectItem(first, "task")) ?: "?");
+		mark(v, HUNT_STARVED, names[HUNT_STARVED], n, d);
+		first_task(v, inv, "starvation");
+	}
+	n = num(root, "kernel_warnings", NULL);
+	if (n > 0) {
+		first = cJSON_GetObjectItem(root, "kernel_warning_first");
+		warn_site(text, sizeof(text),
+			  cJSON_GetStringValue(cJSON_GetObjectItem(first, "message")) ?: "");
+		snprintf(sig, sizeof(sig), "warn:%s", text);
+		snprintf(d, sizeof(d), "%.0f kernel WARNs, the first: %s", n,
+			 cJSON_GetStringValue(cJSON_GetObjectItem(first, "message")) ?: "?");
+		mark(v, HUNT_WARN, sig, n, d);
+	}
+	cJSON_Delete(root);
+	return 0;
+}
+
+/* the largest change of a task's CPU time between two results */
+static double cpu_time_change(const cJSON *a, const cJSON *b,
+			      double tolerance, char *d, size_t len,
+			      char *task, size_t tlen)
+{
+	const cJSON *ta, *tb;
+	double worst = 0, x, y, change;
+	const char *name;
+
+	cJSON_ArrayForEach(ta, cJSON_GetObjectItem(a, "tasks")) {
+		name = cJSON_GetStringValue(cJSON_GetObjectItem(ta, "name"));
+		if (!name)
+			continue;
+		cJSON_ArrayForEach(tb, cJSON_GetObjectItem(b, "tasks")) {
+			const char *nb = cJSON_GetStringValue(
+				cJSON_GetObjectItem(tb, "name"));
+
+			if (!nb || strcmp(nb, name))
+				continue;
+			x = num(ta, "sum_exec_ns", NULL);
+			y = num(tb, "sum_exec_ns", NULL);
+			change = fabs(x - y) / fmax(fmax(x, y), 1);
+			if (fabs(x - y) > 5e6 && change > tolerance &&
+			    change > worst) {
+				worst = change;
+				snprintf(d, len, "task %s ran %.3f ms against %.3f ms on the reference",
+					 name, x / 1e6, y / 1e6);
+				snprintf(task, tlen, "%s", name);
+			}
+			break;
+		}
+	}
+	return worst;
+}
+
+/* the relative change of the machine's energy */
+static double energy_change(const cJSON *a, const cJSON *b, char *d,
+			    size_t len)
+{
+	double x = num(cJSON_GetObjectItem(a, "power"), "energy_j", NULL);
+	double y = num(cJSON_GetObjectItem(b, "power"), "energy_j", NULL);
+
+	snprintf(d, len, "the machine used %.6f J against %.6f J on the reference",
+		 x, y);
+	/* a machine without a power model uses next to nothing */
+	return fabs(x - y) < 0.01 ? 0 : fabs(x - y) / fmax(x, y);
+}
+
+int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
+		const char *json, const char *ref_json, double tolerance)
+{
+	struct hunt_verdict nv = { 0 };
+	cJSON *a = json ? cJSON_Parse(json) : NULL;
+	cJSON *b = ref_json ? cJSON_Parse(ref_json) : NULL;
+	char d[320];
+	double change;
+	int check;
+
+	/*
+	 * The worst check broken here and not there; or the worst one, when
+	 * it is a WARN at another site or another crash than there.
+	 */
+	for (check = HUNT_NR_CHECKS - 1; check > HUNT_CLEAN; check--) {
+		if (!(v->broken & 1u << check))
+			continue;
+		if (check == v->check && (!(ref->broken & 1u << check) ||
+		    (check >= HUNT_WARN && strcmp(v->signature, ref->signature)))) {
+			nv = *v;
+			break;
+		}
+		if (!(ref->broken & 1u << check)) {
+			nv.check = check;
+			snprintf(nv.signature, sizeof(nv.signature), "%s",
+				 v->signature_of[check]);
+			nv.magnitude = 1;
+			snprintf(nv.detail, sizeof(nv.detail),
+				 "%s, which the reference does not break",
+				 v->signature_of[check]);
+			break;
+		}
+	}
+	if (nv.check < HUNT_CPU_TIME && a && b) {
+		change = cpu_time_change(a, b, tolerance, d, sizeof(d),
+					 nv.task, sizeof(nv.task));
+		if (change > 0) {
+			nv.check = HUNT_CPU_TIME;
+			snprintf(nv.signature, sizeof(nv.signature), "%s",
+				 names[HUNT_CPU_TIME]);
+			nv.magnitude = change;
+			snprintf(nv.detail, sizeof(nv.detail), "%s", d);
+		}
+	}
+	if (nv.check < HUNT_ENERGY && a && b) {
+		change = energy_change(a, b, d, sizeof(d));
+		if (change > tolerance) {	/* and 10 mJ: energy_change() */
+			nv.check = HUNT_ENERGY;
+			snprintf(nv.signature, sizeof(nv.signature), "%s",
+				 names[HUNT_ENERGY]);
+			nv.magnitude = change;
+			snprintf(nv.detail, sizeof(nv.detail), "%s", d);
+		}
+	}
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	nv.broken = v->broken & ~ref->broken;
+	if (!nv.check)
+		snprintf(nv.signature, sizeof(nv.signature), "clean");
+	*v = nv;
+	return v->check;
+}
+
+char *hunt_first_violation(const char *json, int check)
+{
+	static const char *const keys[HUNT_NR_CHECKS] = {
+		[HUNT_USELESS] = "useless_migrations",
+		[HUNT_IDLE] = "idle_while_waiting",
+		[HUNT_STARVED] = "starvation",
+	};
+	cJSON *root;
+	const cJSON *f;
+	char *out = NULL;
+
+	if (check < 0 || check >= HUNT_NR_CHECKS || !keys[check])
+		return NULL;
+	root = cJSON_Parse(json);
+	f = cJSON_GetObjectItem(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(root, "invariants"), keys[check]), "first");
+	if (f)
+		out = cJSON_Print(f);
+	cJSON_Delete(root);
+	return out;
+}
+
+void hunt_signature_file(char *out, size_t len, const char *signature)
+{
+	size_t o = 0;
+
+	for (; *signature && o + 1 < len; signature++) {
+		unsigned char ch = (unsigned char)*signature;
+
+		out[o++] = islower(ch) || isdigit(ch) || ch == '.' ||
+			   ch == '-' ? (char)ch : isupper(ch) ?
+			   (char)tolower(ch) : '_';
+	}
+	out[o] = '\0';
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hunt.c - unit test of hunt/ without a kernel: a case is a function of
+ * the seed and its index, every case parses as rt-app for its machine,
+ * the reductions are smaller and end, the verdicts of hand-made results
+ * (the worst check, a WARN's site, a crash without its numbers, the
+ * level of an idle CPU, the windows), and what is new against a reference.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "hunt/hunt.h"
+#include "t/tap.h"
+#include "topologies/topologies.h"
+#include "workloads/workloads.h"
+
+static const char *const topo[] = { "quad-smt", "numa-2", "2x2x2", "1x2x1" };
+static const int cpus[] = { 8, 8, 8, 2 };
+
+static struct hunt_space space(unsigned long long seed)
+{
+	return (struct hunt_space){ topo, cpus, 4, 500000000ULL, 16, seed };
+}
+
+static char *text_of(unsigned long long seed, unsigned long long i)
+{
+	struct hunt_space s = space(seed);
+	struct hunt_case c;
+	char *t;
+
+	if (hunt_generate(&c, &s, i))
+		return NULL;
+	t = hunt_case_text(&c, NULL);
+	hunt_case_release(&c);
+	return t;
+}
+
+static bool test_deterministic(void)
+{
+	char *a = text_of(1, 17), *b = text_of(1, 17), *c = text_of(1, 18);
+	char *d = text_of(2, 17);
+
+	ASSERT_STREQ(a, b);
+	ASSERT_TRUE(strcmp(a, c) != 0);
+	ASSERT_TRUE(strcmp(a, d) != 0);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	return true;
+}
+
+/* 300 cases: each parses as rt-app and keeps within its task budget */
+static bool test_valid_cases(void)
+{
+	struct hunt_space s = space(7);
+	struct workload w;
+	struct hunt_case c;
+	char err[512], *t;
+	unsigned long long i;
+	int bad;
+
+	for (i = 0; i < 300; i++) {
+		ASSERT_EQ(hunt_generate(&c, &s, i), 0);
+		t = hunt_case_text(&c, "a comment");
+		bad = workload_parse_json(&w, "case.json", t, err, sizeof(err)) ||
+		      workload_check(&w, c.nr_cpus, err, sizeof(err));
+		if (bad)
+			tap_diag("case %llu: %s\n%s", i, err, t);
+		ASSERT_FALSE(bad);
+		ASSERT_TRUE(hunt_case_tasks(&c) <= s.max_tasks + 6);
+		workload_release(&w);
+		free(t);
+		hunt_case_release(&c);
+	}
+	return true;
+}
+
+/* every reduction of a case is smaller text, and the list ends */
+static bool test_reductions(void)
+{
+	struct hunt_space s = space(3);
+	struct hunt_case c, r;
+	char *orig, *t;
+	int k, n = 0, ret;
+
+	ASSERT_EQ(hunt_generate(&c, &s, 5), 0);
+	orig = hunt_case_text(&c, NULL);
+	for (k = 0; (ret = hunt_reduce(&r, &c, k)) == 1; k++) {
+		t = hunt_case_text(&r, NULL);
+		ASSERT_TRUE(strcmp(t, orig) != 0 || r.duration_ns < c.duration_ns ||
+			    r.nr_cpus < c.nr_cpus);
+		ASSERT_TRUE(strlen(t) <= strlen(orig) ||
+			    hunt_case_tasks(&r) <= hunt_case_tasks(&c));
+		free(t);
+		hunt_case_release(&r);
+		n++;
+	}
+	ASSERT_EQ(ret, 0);
+	ASSERT_TRUE(n > 0);
+	free(orig);
+	hunt_case_release(&c);
+	return true;
+}
+
+/* a shape loses CPUs, and the CPU lists lose theirs */
+static bool test_fewer_cpus(void)
+{
+	struct hunt_case c = { "2x2x2", 8, 400000000ULL, NULL }, r;
+	int k, ret, shrunk = 0;
+	char *t;
+
+	c.workload = cJSON_Parse("{\"tasks\": {\"a\": {\"cpus\": [1, 6], \"run\": 1000}}}");
+	for (k = 0; (ret = hunt_reduce(&r, &c, k)) == 1; k++) {
+		if (r.nr_cpus < 8) {
+			t = hunt_case_text(&r, NULL);
+			ASSERT_EQ(r.nr_cpus, 4);
+			ASSERT_TRUE(strstr(t, "6") == NULL);
+			free(t);
+			shrunk++;
+		}
+		hunt_case_release(&r);
+	}
+	ASSERT_EQ(shrunk, 3);
+	hunt_case_release(&c);
+	return true;
+}
+
+static const char results[] =
+	"{\"kernel_warnings\": %d, \"kernel_warning_first\": {\"message\": "
+	"\"WARNING: CPU: 1 PID: 0 at kernel/sched/fair.c:5730 fn+0x1/0x2\"},"
+	"\"invariants\": {"
+	"\"idle_while_waiting\": {\"window_ns\": 10000000, \"count\": %d, "
+	"\"time_ns\": %d, \"first\": {\"idle_cpu\": 0, \"task_cpu\": 5, \"task\": \"t1\"}},"
+	"\"starvation\": {\"bound_ns\": 200000000, \"count\": 0, \"max_ns\": 0},"
+	"\"useless_migrations\": {\"count\": 3}},"
+	"\"power\": {\"energy_j\": %.3f},"
+	"\"tasks\": [{\"name\": \"t1\", \"sum_exec_ns\": %d}]}";
+
+static bool judge(struct hunt_verdict *v, int warns, int idle, int idle_ns,
+		  int exec, const struct topology *t)
+{
+	char json[2048];
+
+	snprintf(json, sizeof(json), results, warns, idle, idle_ns, 1.5, exec);
+	return !hunt_judge(v, 0, NULL, json, t, 2);
+}
+
+static bool test_judge(void)
+{
+	struct topology *t = malloc(sizeof(*t));
+	struct hunt_verdict v;
+	char err[256];
+
+	ASSERT_EQ(topology_from_spec(t, "numa-2", err, sizeof(err)), 0);
+	ASSERT_TRUE(judge(&v, 2, 1, 30000000, 0, t));
+	ASSERT_EQ(v.check, HUNT_WARN);
+	ASSERT_STREQ(v.signature, "warn:kernel/sched/fair.c:5730");
+	ASSERT_EQ(v.broken, 1u << HUNT_WARN | 1u << HUNT_IDLE | 1u << HUNT_USELESS);
+	/* CPUs 0 and 5 of numa-2 are on two nodes */
+	ASSERT_TRUE(judge(&v, 0, 1, 30000000, 0, t));
+	ASSERT_STREQ(v.signature, "idle-while-waiting:numa");
+	ASSERT_STREQ(v.task, "t1");
+	/* one window in all is the kernel's reaction time, not a failure */
+	ASSERT_TRUE(judge(&v, 0, 1, 15000000, 0, t));
+	ASSERT_EQ(v.check, HUNT_USELESS);
+	ASSERT_EQ(hunt_judge(&v, 4, "kernel panic at 123 ns on CPU 3: BUG", NULL, t, 2), 0);
+	ASSERT_STREQ(v.signature, "crash:kernel panic at N ns on CPU N: BUG");
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, "{", t, 2), -1);
+	free(t);
+	return true;
+}
+
+static bool test_differ(void)
+{
+	struct hunt_verdict v, ref;
+	char a[2048], b[2048];
+
+	/* the same idle CPU on the reference: only the CPU time is new */
+	snprintf(a, sizeof(a), results, 0, 1, 30000000, 1.5, 100000000);
+	snprintf(b, sizeof(b), results, 0, 1, 30000000, 1.5, 50000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_judge(&ref, 0, NULL, b, NULL, 2), 0);
+	ASSERT_EQ(hunt_differ(&v, &ref, a, b, 0.2), HUNT_CPU_TIME);
+	ASSERT_STREQ(v.task, "t1");
+	/* within the tolerance: nothing new */
+	snprintf(b, sizeof(b), results, 0, 1, 30000000, 1.5, 90000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_judge(&ref, 0, NULL, b, NULL, 2), 0);
+	ASSERT_EQ(hunt_differ(&v, &ref, a, b, 0.2), HUNT_CLEAN);
+	ASSERT_STREQ(v.signature, "clean");
+	/* a WARN on both, an idle CPU only here: that, with its level */
+	{
+		struct topology *t = malloc(sizeof(*t));
+		char err[256], c[2048];
+
+		ASSERT_EQ(topology_from_spec(t, "numa-2", err, sizeof(err)), 0);
+		snprintf(a, sizeof(a), results, 1, 2, 30000000, 1.5, 100000000);
+		snprintf(c, sizeof(c), results, 1, 0, 0, 1.5, 100000000);
+		ASSERT_EQ(hunt_judge(&v, 0, NULL, a, t, 2), 0);
+		ASSERT_EQ(hunt_judge(&ref, 0, NULL, c, t, 2), 0);
+		ASSERT_EQ(hunt_differ(&v, &ref, a, c, 0.2), HUNT_IDLE);
+		ASSERT_STREQ(v.signature, "idle-while-waiting:numa");
+		free(t);
+	}
+	/* a WARN the reference has not */
+	snprintf(a, sizeof(a), results, 1, 0, 0, 1.5, 100000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_judge(&ref, 0, NULL, b, NULL, 2), 0);
+	ASSERT_EQ(hunt_differ(&v, &ref, a, b, 0.2), HUNT_WARN);
+	ASSERT_STREQ(v.signature, "warn:kernel/sched/fair.c:5730");
+	/* energy: a fraction beyond the tolerance, and 10 mJ */
+	snprintf(a, sizeof(a), results, 0, 0, 0, 2.0, 100000000);
+	snprintf(b, sizeof(b), results, 0, 0, 0, 1.5, 100000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_judge(&ref, 0, NULL, b, NULL, 2), 0);
+	ASSERT_EQ(hunt_differ(&v, &ref, a, b, 0.2), HUNT_ENERGY);
+	snprintf(a, sizeof(a), results, 0, 0, 0, 0.004, 100000000);
+	snprintf(b, sizeof(b), results, 0, 0, 0, 0.001, 100000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_judge(&ref, 0, NULL, b, NULL, 2), 0);
+	ASSERT_EQ(hunt_differ(&v, &ref, a, b, 0.2), HUNT_CLEAN);
+	return true;
+}
+
+static bool test_signature_file(void)
+{
+	char f[64];
+
+	hunt_signature_file(f, sizeof(f), "warn:kernel/sched/fair.c:5730");
+	ASSERT_STREQ(f, "warn_kernel_sched_fair.c_5730");
+	return true;
+}
+
+int main(void)
+{
+	tap_plan(7);
+	TEST(test_deterministic);
+	TEST(test_valid_cases);
+	TEST(test_reductions);
+	TEST(test_fewer_cpus);
+	TEST(test_judge);
+	TEST(test_differ);
+	TEST(test_signature_file);
+	return tap_done();
+}
