@@ -24,6 +24,7 @@
 #   BENCH_REPORT        the report's OLD and NEW (default "v6.1.170 v6.1.192")
 #   BENCH_SKIP_CLASSES=1  skip classifying generated histories (section 8,
 #                       bench/classes.sh; its BENCH_CLASSES_* apply)
+#   BENCH_SKIP_HUNT=1   skip the hunt's cases a second (section 9)
 #   BENCH_SKIP_SLURM=1  skip the Slurm sweep (section 7; installs Slurm and
 #                       MUNGE if missing and starts a private cluster)
 #   BENCH_SUITE_REV     revision the suite runs on (default v6.1.192)
@@ -57,6 +58,7 @@ T_REPORT_WARM_S=60	# the same report again
 T_SLURM_RATIO=1.3	# 200-unit sweep: Slurm wall / local wall, at most
 T_INSN_RATIO=0.85	# a series' speed against the one before (instructions), at least
 T_HARNESS_PCT=20	# instructions outside the kernel (sim, metrics, power, libc), %, at most
+T_HUNT_RATE=20		# hunt cases a second, 8-CPU machines, <= 32 tasks, 0.5 s, at least
 T_CPUIDLE_RATIO=1.10	# the revision's cpuidle against --cpuidle sim (instructions), at most
 T_GROUPS=1.2		# the 16-CPU mix in task groups / without (instructions), at most
 T_HOTPLUG=1.0		# a hotplug event / a cpuset domain rebuild (instructions), at most
@@ -693,6 +695,30 @@ if [[ ${BENCH_SKIP_CLASSES:-0} != 1 ]]; then
 			row "  before incremental hashing (commits/s)" "generated" "" "${CLS_BEFORE[$size]}" "" ""
 		JSON+=("{\"name\":\"classes\",\"commits\":${size%%:*},\"files\":${size##*:},\"classes\":$k,\"unit\":\"commits/s\",\"best_s\":$b,\"median_s\":$m,\"median\":$rate,\"cpu_s\":$cpu,\"per_cpu_s\":$crate,\"before\":${CLS_BEFORE[$size]:-null},\"target\":1000,\"target_op\":\">=\",\"status\":\"$st\"}")
 	done < <(grep '^classes ' "$TMP/classes.out")
+fi
+
+# ---- 9. the hunt: cases a second ----
+# linsched hunt on the newest revision, quad-smt and the 8-CPU shapes, up
+# to 32 tasks, 0.5 s simulated, 400 cases, no shrinking: the rate its
+# hunt.json reports (whole search, process starts and judging included).
+
+if [[ ${BENCH_SKIP_HUNT:-0} != 1 ]]; then
+	hrev=${REVS[${#REVS[@]}-1]}
+	for ((i = 0; i < REPS; i++)); do
+		rm -rf "$TMP/hunt"
+		"$LINSCHED" hunt "$hrev" --runs 400 --max-tasks 32 --findings 0 \
+			-t quad-smt -t 2x4x1 -t 1x4x2 -t 2x2x2 --jobs 2 \
+			--out "$TMP/hunt" >/dev/null 2>"$TMP/hunt.err" ||
+			[[ $? == 7 ]] || { cat "$TMP/hunt.err" >&2; die "linsched hunt failed"; }
+		python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["cases_per_s"])' \
+			"$TMP/hunt/hunt.json"
+	done > "$TMP/hunt.rates"
+	hbest=$(sort -g "$TMP/hunt.rates" | tail -n 1)
+	hmed=$(sort -g "$TMP/hunt.rates" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	st=$(verdict "$hmed" ">=" "$T_HUNT_RATE")
+	row "hunt, 8 CPUs, <= 32 tasks, 0.5 s (cases/s)" "$hrev" \
+		"$(fmt "$hbest" 1)" "$(fmt "$hmed" 1)" ">= $T_HUNT_RATE" "$st"
+	JSON+=("{\"name\":\"hunt_rate\",\"revision\":\"$hrev\",\"unit\":\"cases/s\",\"best\":$hbest,\"median\":$hmed,\"target\":$T_HUNT_RATE,\"target_op\":\">=\",\"status\":\"$st\"}")
 fi
 
 # ---- the table ----
