@@ -17,6 +17,12 @@
 # keeps the tick and takes C1E on a wake chain since f36de72673ad); the
 # finding cgroup_concur (7.3.4 against itself with
 # a change taken out) is t/1250-finding-groups.sh's.
+# Three load-balancer entries show as the idle-while-waiting invariant or
+# as needless moves with four or five tasks in 1 s (the invariant with four): kSTEP's even_idle_cpu
+# and local_group_imbalance (findings: no upstream fix, kSTEP's patch on
+# the fixed side; even_idle_cpu on 6.12.118 and 6.1.192,
+# local_group_imbalance on 6.12.118 and 7.3.4) and 91dcf1e8068e's
+# imbalance overflow put back into 6.12.118 and 6.1.192.
 # The edited commit is the same every time and changes only the fix's
 # file; the figure is drawn by gnuplot; bad entries and edits that no
 # longer apply are errors that name the file, the key or the edit; on a
@@ -24,7 +30,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 26
+plan 32
 tmp=$(mktemp -d)
 mounts=
 trap 'for m in $mounts; do umount "$m"; done; rm -rf "$tmp"' EXIT
@@ -47,7 +53,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^14 of 14 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^20 of 20 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -80,6 +86,28 @@ test_expect_success "h_nr_runnable: a delayed group entity counted twice wraps t
 pair place_lag_overflow
 test_expect_success "place_lag_overflow: v7.3-rc7's lag scaling overflows beside 50 nice -20 hogs and a light task jumps the queue ($b ns against $f ns)" \
 	'[ "$b" = 91000000 ] && [ "$f" = 45000000 ]'
+
+# the load balancer: an idle CPU beside waiting tasks (the invariant),
+# and moves for nothing
+# idle NAME SIDE: the idle-while-waiting violations of a side's run
+idle() { json "$tmp/out/$1/$2.json" "r[a[0]][a[1]][a[2]]" invariants idle_while_waiting count; }
+for name in even_idle_cpu even_idle_cpu-6.1; do
+	pair "$name"
+	test_expect_success "$name: an idle CPU never pulls from an overloaded core with one idle CPU fewer, the difference halved to 0 ($b ns idle beside waiting tasks against $f ns)" \
+		'within "$b" 8.5e8 9.5e8 && within "$f" 0 2e7 && [ "$(idle "$name" buggy)" -ge 1 ] &&
+		 [ "$(verdict "$name" verdict)" = reproduced ]'
+done
+for name in local_group_imbalance local_group_imbalance-7.3; do
+	pair "$name"
+	test_expect_success "$name: an idle CPU whose own core is marked imbalanced by its pinned sibling pulls nothing ($b ns idle beside waiting tasks against $f ns)" \
+		'within "$b" 9e8 9.6e8 && within "$f" 0 3e7 && [ "$(idle "$name" buggy)" -ge 1 ] &&
+		 [ "$(verdict "$name" verdict)" = reproduced ]'
+done
+for name in imbalance_overflow imbalance_overflow-6.1; do
+	pair "$name"
+	test_expect_success "$name: a fully busy CPU above the average pulls from an overloaded one and they trade tasks ($b moves at MC against $f)" \
+		'within "$b" 4 10 && [ "$f" = 0 ]'
+done
 
 # power, through the revision's own cpuidle governor (menu)
 pair menu_zero_intervals
