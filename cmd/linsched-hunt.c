@@ -46,7 +46,7 @@ static const char usage_hunt[] =
 "                      every case runs on both, and a task's CPU time far\n"
 "                      from REF's counts (--tolerance)\n"
 "  -n, --runs N        cases to run (default 2000; 0: until --time)\n"
-"  -T, --time D        stop after this wall time (e.g. 10m, 600; default:\n"
+"  -T, --time D        stop after this wall time (2h, 10m, 90s, 600; default:\n"
 "                      none), whichever of --runs and --time ends first\n"
 "  -t, --topology T    a machine to draw from (repeatable; default: quad-smt,\n"
 "                      numa-2, biglittle-4+4, dynamiq-1+3+4 and the shapes\n"
@@ -117,6 +117,32 @@ struct sig {
 	double worst;
 };
 
+/* a wall time: "2h", "10m", or what sim_parse_duration() reads ("90s") */
+static int wall_time(const char *arg, double *out)
+{
+	size_t len = strlen(arg);
+	char num[64], *end;
+	uint64_t ns;
+	double v;
+
+	if (len > 1 && len < sizeof(num) && (arg[len - 1] == 'h' ||
+	    (arg[len - 1] == 'm' && arg[len - 2] != 'm' &&
+	     arg[len - 2] != 'u' && arg[len - 2] != 'n'))) {
+		memcpy(num, arg, len - 1);
+		num[len - 1] = '\0';
+		errno = 0;
+		v = strtod(num, &end);
+		if (errno || *end || end == num || !(v > 0) || v > 1e6)
+			return -1;
+		*out = v * (arg[len - 1] == 'h' ? 3600 : 60);
+		return 0;
+	}
+	if (sim_parse_duration(&ns, arg))
+		return -1;
+	*out = (double)ns / 1e9;
+	return 0;
+}
+
 static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 {
 	enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK,
@@ -167,12 +193,11 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 			o->runs = n;
 			break;
 		case 'T':
-			if (sim_parse_duration(&ns, optarg)) {
-				fprintf(stderr, "error: --time '%s': expected a duration such as 10m, 600 or 90s\n",
+			if (wall_time(optarg, &o->time_s)) {
+				fprintf(stderr, "error: --time '%s': expected a duration such as 2h, 10m, 90s or 600\n",
 					optarg);
 				return 2;
 			}
-			o->time_s = (double)ns / 1e9;
 			break;
 		case 't':
 			if (o->ntopo == MAX_TOPO) {
@@ -391,6 +416,29 @@ static void flat(char *s)
 			*s = ' ';
 }
 
+/* the signal that stopped the search (SIGINT, SIGTERM, SIGHUP), or 0 */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	interrupted = sig;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* the search's handlers (@on), or the default ones back */
+static void catch_stops(int on)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on ? on_interrupt : SIG_DFL;	/* no SA_RESTART */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
 /* a worker: cases @w, @w + jobs, ... as lines on @fd */
 static void worker(const struct hunt_opts *o, int w, int fd)
 {
@@ -400,6 +448,7 @@ static void worker(const struct hunt_opts *o, int w, int fd)
 	unsigned long long i;
 	int ret, len;
 
+	catch_stops(0);	/* a stop ends it; its simulator dies with it */
 	snprintf(work, sizeof(work), "%s/work/w%d", o->out, w);
 	for (i = (unsigned long long)w; !o->runs || i < (unsigned long long)o->runs;
 	     i += (unsigned long long)o->jobs) {
@@ -476,7 +525,9 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 		  double *wall)
 {
 	size_t cap = 0, done = 0, bad = 0;
-	int fds[2], w, status, failed = 0, tty = isatty(2), check = 0;
+	int fds[2], w, status = 0, failed = 0, tty = isatty(2), check = 0;
+	int stopped = 0;
+	pid_t r;
 	double start = lsb_now(), last = start;
 	char line[4096];
 	pid_t *pids;
@@ -490,6 +541,7 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 	if (o->time_s)
 		o->deadline = start + o->time_s;
 	fflush(NULL);
+	catch_stops(1);
 	for (w = 0; w < o->jobs; w++) {
 		pids[w] = fork();
 		if (pids[w] == 0) {
@@ -499,7 +551,17 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 	}
 	close(fds[1]);
 	in = fdopen(fds[0], "r");
-	while (in && fgets(line, sizeof(line), in)) {
+	while (in) {
+		if (!fgets(line, sizeof(line), in)) {
+			if (!ferror(in) || errno != EINTR)
+				break;
+			clearerr(in);
+			/* stopped: so are the workers, and what they did is kept */
+			if (interrupted && !stopped++)
+				for (w = 0; w < o->jobs; w++)
+					kill(pids[w], SIGTERM);
+			continue;
+		}
 		if (put_rec(recs, n, &cap, line, &check))
 			failed = 1;
 		done++;
@@ -511,10 +573,18 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 	}
 	if (in)
 		fclose(in);
-	for (w = 0; w < o->jobs; w++)
-		if (pids[w] > 0 && (waitpid(pids[w], &status, 0) < 0 ||
-				    !WIFEXITED(status) || WEXITSTATUS(status)))
+	for (w = 0; w < o->jobs; w++) {
+		if (pids[w] <= 0) {	/* fork() failed */
 			failed = 1;
+			continue;
+		}
+		while ((r = waitpid(pids[w], &status, 0)) < 0 && errno == EINTR)
+			;
+		if (r < 0 || (!interrupted && (!WIFEXITED(status) ||
+					       WEXITSTATUS(status))))
+			failed = 1;
+	}
+	catch_stops(0);
 	free(pids);
 	progress(o, done, bad, start, tty, 1);
 	*wall = lsb_now() - start;
@@ -867,6 +937,7 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 	cJSON_AddNumberToObject(j, "wall_s", wall);
 	cJSON_AddNumberToObject(j, "cases_per_s", wall > 0 ? (double)done / wall : 0);
 	cJSON_AddNumberToObject(j, "jobs", o->jobs);
+	cJSON_AddBoolToObject(j, "interrupted", interrupted != 0);
 	c = cJSON_AddObjectToObject(j, "checks");
 	for (k = 1; k < HUNT_NR_CHECKS; k++)
 		cJSON_AddNumberToObject(c, hunt_check_name(k), (double)per[k]);
@@ -976,12 +1047,17 @@ int cmd_hunt(int argc, char **argv)
 	}
 	if (!ret && (rank(recs, n, &sigs, &nsig) || write_cases(&o, recs, n)))
 		ret = 1;
-	if (!ret && findings(&o, sigs, nsig, list))
+	if (!ret && !interrupted && findings(&o, sigs, nsig, list))
 		ret = 1;
 	if (!ret && report(&o, recs, n, sigs, nsig, wall, list))
 		ret = 1;
-	if (!ret && cJSON_GetArraySize(list))
+	if (!ret && interrupted) {
+		fprintf(stderr, "hunt: stopped by signal %d: the cases run are in %s, not shrunk\n",
+			(int)interrupted, o.out);
+		ret = 128 + interrupted;
+	} else if (!ret && cJSON_GetArraySize(list)) {
 		ret = 7;
+	}
 	cJSON_Delete(list);
 	free(recs);
 	free(sigs);

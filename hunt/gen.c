@@ -200,6 +200,30 @@ static void add_task(cJSON *tasks, unsigned long long *r,
 	}
 }
 
+/* one hog pinned to each of some CPUs, "p<cpu>": at most @left */
+static int add_per_cpu(cJSON *tasks, unsigned long long *r, int nr_cpus,
+		       int left)
+{
+	int cpu, n = 0, periodic = chance(r, 30);
+	long run = log_us(r, 100, 10000), sleep = log_us(r, 100, 10000);
+	char name[16];
+	cJSON *o;
+
+	for (cpu = 0; cpu < nr_cpus && n < left - 1; cpu++) {
+		if (!chance(r, 50))
+			continue;
+		snprintf(name, sizeof(name), "p%d", cpu);
+		o = cJSON_AddObjectToObject(tasks, name);
+		cJSON_AddNumberToObject(o, "loop", -1);
+		cJSON_AddItemToObject(o, "cpus", cJSON_CreateIntArray(&cpu, 1));
+		cJSON_AddNumberToObject(o, "run", periodic ? (double)run : 100000);
+		if (periodic)
+			cJSON_AddNumberToObject(o, "sleep", (double)sleep);
+		n++;
+	}
+	return n;
+}
+
 static int cmp_time(const void *a, const void *b)
 {
 	const cJSON *x = *(cJSON *const *)a, *y = *(cJSON *const *)b;
@@ -281,6 +305,8 @@ int hunt_generate(struct hunt_case *c, const struct hunt_space *s,
 		}
 	}
 	tasks = cJSON_AddObjectToObject(root, "tasks");
+	if (chance(&r, 25))	/* per-CPU work pinned to some CPUs, as kthreads */
+		left -= add_per_cpu(tasks, &r, nr_cpus, left);
 	for (t = 0; left > 0 && (t == 0 || chance(&r, 65)) && t < 6; t++) {
 		inst = chance(&r, 50) ? 1 : 1 + (int)below(&r, (unsigned)nr_cpus * 2);
 		if (inst > left)
