@@ -1183,6 +1183,32 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 	wait_on(m, t, cpu, 1);
 }
 
+/*
+ * Held by its group's bandwidth (the kernel's throttle_cfs_rq()): queued,
+ * but not a task an idle CPU could run, nor one waiting for a CPU; it
+ * runs again after unthrottle_cfs_rq() queues it (ev_unthrottle()). The
+ * task running there is switched out held (the SWITCH's state says it
+ * does not stay runnable). Its wakeup, if one is pending, waited for
+ * quota, not for the scheduler: no latency is taken of it.
+ */
+static void ev_throttle(struct metrics *m, struct metrics_task *t, int cpu)
+{
+	if (!t->runnable || t->running)
+		return;
+	t->wake_pending = 0;
+	task_set(m, t, 0, 0, cpu);
+}
+
+/* queued again: it waits for a CPU from now on */
+static void ev_unthrottle(struct metrics *m, uint64_t now,
+			 struct metrics_task *t, int cpu)
+{
+	if (t->runnable)
+		return;
+	t->since = now;
+	task_set(m, t, 1, 0, cpu);
+}
+
 static int level_of(const struct topology *topo, int a, int b);
 
 /*
@@ -1295,6 +1321,16 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 		if (t->known && cpu != arg)
 			m->migrations[level_of(m->topo, cpu, arg)]++;
 		ev_migrate(m, t, arg);
+		break;
+	case METRICS_EV_THROTTLE:
+	case METRICS_EV_UNTHROTTLE:
+		t = task_get(m, pid);
+		if (!t || (unsigned int)arg >= (unsigned int)m->nr_cpus)
+			break;
+		if (kind == METRICS_EV_THROTTLE)
+			ev_throttle(m, t, arg);
+		else
+			ev_unthrottle(m, now, t, arg);
 		break;
 	}
 }

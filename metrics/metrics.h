@@ -28,6 +28,9 @@ enum metrics_event_kind {
 	METRICS_EV_WAKEUP,	/* pid woke on cpu arg */
 	METRICS_EV_WAKEUP_NEW,	/* pid forked, runnable on cpu arg */
 	METRICS_EV_MIGRATE,	/* pid moves from cpu to cpu arg */
+	METRICS_EV_THROTTLE,	/* pid, queued on cpu, is held by its group's
+				   CPU bandwidth: it waits for quota */
+	METRICS_EV_UNTHROTTLE,	/* pid is queued on cpu again */
 };
 
 /* Migration levels: the lowest sched-domain level spanning both CPUs. */

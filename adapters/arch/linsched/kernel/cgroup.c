@@ -283,6 +283,60 @@ bool linsched_task_throttled(struct task_struct *p)
 	       cfs_rq_of(&p->se)->throttle_count;
 }
 
+/*
+ * The revision's throttle_cfs_rq() walks the task groups below the one
+ * that ran out of quota with tg_throttle_down(), unthrottle_cfs_rq() with
+ * tg_unthrottle_up(), on one runqueue: the link wraps fair.c's calls of
+ * walk_tg_tree_from() (-Wl,--wrap, adapters/build.c), so that after each
+ * such walk the tasks queued there in those groups are told held, or
+ * queued again, as the kernel's throttle_count of their cfs_rq now says.
+ * 6.x throttles the whole cfs_rq, its queued tasks with it, and never
+ * dequeues them; 7.x's task-based throttle dequeues each at its return to
+ * user mode and enqueues them again in tg_unthrottle_up(): no tracepoint
+ * shows either. tg_nop() on the other side and a runqueue as the data
+ * tell these walks from the others (cpu.max's __cfs_schedulable(), RT's).
+ */
+int __real_walk_tg_tree_from(struct task_group *from, tg_visitor down,
+			     tg_visitor up, void *data);
+int __wrap_walk_tg_tree_from(struct task_group *from, tg_visitor down,
+			     tg_visitor up, void *data);
+
+static bool tg_below(struct task_group *tg, struct task_group *from)
+{
+	for (; tg; tg = tg->parent)
+		if (tg == from)
+			return true;
+	return false;
+}
+
+static void bandwidth_walked(struct task_group *from, struct rq *rq,
+			     bool down)
+{
+	struct task_struct *p;
+
+	list_for_each_entry(p, &rq->cfs_tasks, se.group_node) {
+		bool held = linsched_task_throttled(p);
+
+		if (held == down && tg_below(task_group(p), from))
+			linsched_sched_held(p, cpu_of(rq), held);
+	}
+}
+
+int __wrap_walk_tg_tree_from(struct task_group *from, tg_visitor down,
+			     tg_visitor up, void *data)
+{
+	int ret = __real_walk_tg_tree_from(from, down, up, data), cpu;
+
+	if ((down == tg_nop) == (up == tg_nop))
+		return ret;
+	for_each_possible_cpu(cpu)
+		if (data == cpu_rq(cpu)) {
+			bandwidth_walked(from, data, up == tg_nop);
+			break;
+		}
+	return ret;
+}
+
 /* ---- CPU time: the rstat side of cpu.stat's usage, hierarchical ---- */
 
 void __cgroup_account_cputime(struct cgroup *cgrp, u64 delta_exec)
