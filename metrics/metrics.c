@@ -200,6 +200,11 @@ static inline int is_full(const struct metrics *m, const struct metrics_task *t)
 	return t->nr_allowed == m->nr_cpus;
 }
 
+static inline int throttled_on(const struct metrics_task *t, int c)
+{
+	return t->throttled[c / 64] >> (c % 64) & 1;
+}
+
 /* ---- the sorted loads and the sums of the imbalance ---- */
 
 /*
@@ -963,27 +968,42 @@ void metrics_advance(struct metrics *m, uint64_t now)
 	advance(m, now);
 }
 
+/* Where it may run: its affinity, less the CPUs its group is throttled on. */
+static void mask_apply(struct metrics *m, struct metrics_task *t)
+{
+	int w;
+
+	t->nr_allowed = 0;
+	for (w = 0; w < METRICS_MASK_WORDS; w++) {
+		t->allowed[w] = t->affinity[w] & ~t->throttled[w];
+		t->nr_allowed += __builtin_popcountll(t->allowed[w]);
+	}
+	(void)m;
+}
+
+static inline int affine_on(const struct metrics_task *t, int c)
+{
+	return t->affinity[c / 64] >> (c % 64) & 1;
+}
+
 static void set_mask(struct metrics *m, struct metrics_task *t,
 		     int nr_allowed, const int *allowed)
 {
 	int i;
 
-	memset(t->allowed, 0, sizeof(t->allowed));
-	t->nr_allowed = 0;
+	memset(t->affinity, 0, sizeof(t->affinity));
 	if (nr_allowed <= 0) {
 		for (i = 0; i < m->nr_cpus; i++)
-			t->allowed[i / 64] |= 1ULL << (i % 64);
-		t->nr_allowed = m->nr_cpus;
-		return;
+			t->affinity[i / 64] |= 1ULL << (i % 64);
 	}
 	for (i = 0; i < nr_allowed; i++) {
 		int c = allowed[i];
 
-		if (c < 0 || c >= m->nr_cpus || allowed_on(t, c))
+		if (c < 0 || c >= m->nr_cpus || affine_on(t, c))
 			continue;
-		t->allowed[c / 64] |= 1ULL << (c % 64);
-		t->nr_allowed++;
+		t->affinity[c / 64] |= 1ULL << (c % 64);
 	}
+	mask_apply(m, t);
 }
 
 /*
@@ -1107,6 +1127,9 @@ static uint64_t hist_quantile(const struct metrics *m, double q)
 	return m->wakeup_max;
 }
 
+static void held_move(struct metrics *m, uint64_t now,
+		      struct metrics_task *t, int cpu);
+
 /*
  * The events in their usual form take the short ways below; anything else
  * (kernel threads, tasks seen before they were known, a wakeup of a task
@@ -1119,6 +1142,9 @@ static inline void ev_switch_out(struct metrics *m, uint64_t now,
 		t->exec_ns += now - t->since;
 		t->since = now;
 	}
+	/* not runnable where its group is throttled: held there */
+	t->held = !state && !is_full(m, t) && (unsigned int)t->cpu <
+		  (unsigned int)m->nr_cpus && throttled_on(t, t->cpu);
 	if (!t->known || !t->running || !t->runnable) {
 		task_set(m, t, state != 0, 0, t->cpu);
 		return;
@@ -1139,6 +1165,7 @@ static inline void ev_switch_in(struct metrics *m, uint64_t now,
 {
 	if (!t->runnable)		/* missed its wakeup */
 		t->since = now;
+	t->held = 0;
 	if (t->known && t->runnable && !t->running && t->cpu == cpu) {
 		wait_on(m, t, cpu, -1);
 		wait_pool(m, t, -1);
@@ -1164,6 +1191,10 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 		task_set(m, t, 1, 1, cpu);
 		return;
 	}
+	if (__builtin_expect(!is_full(m, t) && throttled_on(t, cpu), 0)) {
+		held_move(m, now, t, cpu);	/* woken where it is held */
+		return;
+	}
 	if (!t->wake_pending) {
 		t->wake_pending = 1;
 		t->wake_at = now;
@@ -1184,27 +1215,56 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 }
 
 /*
- * Held by its group's bandwidth (the kernel's throttle_cfs_rq()): queued,
- * but not a task an idle CPU could run, nor one waiting for a CPU; it
- * runs again after unthrottle_cfs_rq() queues it (ev_unthrottle()). The
- * task running there is switched out held (the SWITCH's state says it
- * does not stay runnable). Its wakeup, if one is pending, waited for
- * quota, not for the scheduler: no latency is taken of it.
+ * @t's group is throttled on @cpu (@on), or no longer: the kernel's
+ * throttle_cfs_rq() and unthrottle_cfs_rq() (no tracepoint). The load
+ * balancer moves no task to a CPU its group is throttled on
+ * (can_migrate_task(): throttled_lb_pair(), 7.x's lb_throttled_hierarchy()),
+ * so that CPU is not one it may run on; and on its own CPU it is held:
+ * queued, but not runnable for the scores (no load, not waiting, not
+ * starving) until the group is unthrottled there, when it waits for a
+ * CPU again. A pending wakeup of a held task is no latency sample: it
+ * waited for quota, not for the scheduler. The task running there is
+ * switched out held (ev_switch_out()).
  */
-static void ev_throttle(struct metrics *m, struct metrics_task *t, int cpu)
+static __attribute__((noinline)) void ev_throttle(struct metrics *m,
+						  uint64_t now,
+						  struct metrics_task *t,
+						  int cpu, int on)
 {
-	if (!t->runnable || t->running)
+	int runnable = t->runnable, running = t->running;
+
+	if (throttled_on(t, cpu) == on)
 		return;
-	t->wake_pending = 0;
-	task_set(m, t, 0, 0, cpu);
+	task_set(m, t, 0, 0, t->cpu);
+	t->throttled[cpu / 64] ^= 1ULL << (cpu % 64);
+	mask_apply(m, t);
+	if (cpu == t->cpu && on && runnable && !running) {
+		t->held = 1;
+		t->wake_pending = 0;
+		runnable = 0;
+	} else if (cpu == t->cpu && !on && t->held) {
+		t->held = 0;
+		t->since = now;
+		runnable = 1;
+	}
+	task_set(m, t, runnable, running, t->cpu);
 }
 
-/* queued again: it waits for a CPU from now on */
-static void ev_unthrottle(struct metrics *m, uint64_t now,
-			 struct metrics_task *t, int cpu)
+/*
+ * A held task (or one woken or moved where its group is throttled) comes
+ * to @cpu: held there, or queued and waiting.
+ */
+static __attribute__((noinline)) void held_move(struct metrics *m,
+						uint64_t now,
+						struct metrics_task *t, int cpu)
 {
-	if (t->runnable)
+	if (throttled_on(t, cpu)) {
+		t->held = 1;
+		t->wake_pending = 0;
+		task_set(m, t, 0, 0, cpu);
 		return;
+	}
+	t->held = 0;
 	t->since = now;
 	task_set(m, t, 1, 0, cpu);
 }
@@ -1242,11 +1302,16 @@ static __attribute__((noinline)) int useless_groups(const struct metrics *m,
 	return nr_to * n_from > nr_from * n_to && w_to * n_from > w_from * n_to;
 }
 
-static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
-			      int cpu)
+static inline void ev_migrate(struct metrics *m, uint64_t now,
+			      struct metrics_task *t, int cpu)
 {
 	int from = t->cpu;
 
+	if (__builtin_expect(t->held || (!is_full(m, t) && !t->running &&
+					 t->runnable && throttled_on(t, cpu)), 0)) {
+		held_move(m, now, t, cpu);
+		return;
+	}
 	if (!t->known || !t->runnable || t->running || from == cpu) {
 		task_set(m, t, t->runnable, t->running, cpu);
 		return;
@@ -1320,17 +1385,14 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 			break;
 		if (t->known && cpu != arg)
 			m->migrations[level_of(m->topo, cpu, arg)]++;
-		ev_migrate(m, t, arg);
+		ev_migrate(m, now, t, arg);
 		break;
 	case METRICS_EV_THROTTLE:
 	case METRICS_EV_UNTHROTTLE:
 		t = task_get(m, pid);
 		if (!t || (unsigned int)arg >= (unsigned int)m->nr_cpus)
 			break;
-		if (kind == METRICS_EV_THROTTLE)
-			ev_throttle(m, t, arg);
-		else
-			ev_unthrottle(m, now, t, arg);
+		ev_throttle(m, now, t, arg, kind == METRICS_EV_THROTTLE);
 		break;
 	}
 }

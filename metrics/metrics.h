@@ -28,9 +28,9 @@ enum metrics_event_kind {
 	METRICS_EV_WAKEUP,	/* pid woke on cpu arg */
 	METRICS_EV_WAKEUP_NEW,	/* pid forked, runnable on cpu arg */
 	METRICS_EV_MIGRATE,	/* pid moves from cpu to cpu arg */
-	METRICS_EV_THROTTLE,	/* pid, queued on cpu, is held by its group's
-				   CPU bandwidth: it waits for quota */
-	METRICS_EV_UNTHROTTLE,	/* pid is queued on cpu again */
+	METRICS_EV_THROTTLE,	/* pid's group is throttled on cpu (its CPU
+				   bandwidth): held there, not moved there */
+	METRICS_EV_UNTHROTTLE,	/* ... no longer throttled on cpu */
 };
 
 /* Migration levels: the lowest sched-domain level spanning both CPUs. */
@@ -61,6 +61,8 @@ struct metrics_task {
 	unsigned int runnable:1;	/* running or queued */
 	unsigned int running:1;
 	unsigned int wake_pending:1;	/* woken, not yet run */
+	unsigned int held:1;		/* queued on cpu, but its group is
+					   throttled there: not runnable */
 	int cpu;		/* -1: not seen yet */
 	unsigned int weight;
 	int nr_allowed;
@@ -69,7 +71,10 @@ struct metrics_task {
 	uint64_t since;		/* start of the current run or wait */
 	uint64_t exec_ns;
 	uint64_t pad[2];
+	/* where it may run: its affinity, less where its group is throttled */
 	uint64_t allowed[METRICS_MASK_WORDS];
+	uint64_t affinity[METRICS_MASK_WORDS];	/* the workload's */
+	uint64_t throttled[METRICS_MASK_WORDS];	/* CPUs its group is throttled on */
 };
 
 /* Per CPU, together for the same reason. */
