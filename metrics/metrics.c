@@ -69,6 +69,31 @@ static void *zalloc(size_t n, size_t size)
 }
 
 static void task_grow(struct metrics *m, int pid);
+static int level_of(const struct topology *topo, int a, int b);
+
+/*
+ * The groups of the largest sched domain (the one spanning every CPU):
+ * the spans of the level below it (cores on an SMT machine of one
+ * cluster). Each CPU gets the first CPU of its group; *@shared says
+ * whether a group has more than one.
+ */
+static void top_groups(struct metrics *m, int *shared)
+{
+	int n = m->nr_cpus, top = 0, a, b;
+
+	for (a = 0; a < n; a++)
+		for (b = a + 1; b < n; b++)
+			if (level_of(m->topo, a, b) > top)
+				top = level_of(m->topo, a, b);
+	*shared = 0;
+	for (a = 0; a < n; a++) {
+		for (b = 0; b < a && level_of(m->topo, a, b) >= top; b++)
+			;
+		m->top_first[a] = n > 1 ? b : a;
+		if (b < a)
+			*shared = 1;
+	}
+}
 
 int metrics_init(struct metrics *m, const struct topology *topo)
 {
@@ -95,6 +120,9 @@ int metrics_init(struct metrics *m, const struct topology *topo)
 	task_grow(m, 1);	/* and by_need: need is 0 on every CPU, all idle */
 	m->inv.window_ns = metrics_window(topo);
 	m->inv.fork_window_ns = METRICS_FORK_WINDOW_NS;
+	m->top_first = zalloc(n, sizeof(*m->top_first));
+	top_groups(m, &i);
+	m->inv.refused_ns = i ? m->inv.window_ns : 0;
 	m->inv.bound_ns = METRICS_STARVATION_NS;
 	return 0;
 }
@@ -114,8 +142,10 @@ uint64_t metrics_window(const struct topology *topo)
 
 void metrics_limits(struct metrics *m, uint64_t window_ns, uint64_t bound_ns)
 {
-	if (window_ns)
+	if (window_ns) {
 		m->inv.window_ns = m->inv.fork_window_ns = window_ns;
+		m->inv.refused_ns = 0;
+	}
 	if (bound_ns)
 		m->inv.bound_ns = bound_ns;
 }
@@ -137,6 +167,7 @@ void metrics_release(struct metrics *m)
 	free(m->fresh);
 	free(m->heap);
 	free(m->by_need);
+	free(m->top_first);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -754,10 +785,16 @@ static inline void need_add(struct metrics *m, int c, int d)
 	}
 }
 
+static void balance_refused(struct metrics *m, int c);
+
 /* CPU c goes idle (on 1) or busy (on 0) */
 static void idle_set(struct metrics *m, int c, int on)
 {
 	int lost = m->cpu[c].need < m->wait_full;
+
+	if (!on && m->ep_on)
+		balance_refused(m, c);
+	m->cpu[c].refused = 0;
 
 	m->by_need[m->cpu[c].need + m->need_cap] += on ? 1 : -1;
 	m->wc_cpus += on ? lost : -lost;
@@ -885,6 +922,60 @@ static void idle_first(struct metrics *m)
 	}
 }
 
+/*
+ * Idle CPU c goes busy during an episode. The kernel balances a sched
+ * group from one idle CPU: should_we_balance() lets only the group's
+ * first idle CPU balance the domain, and the balance of another idle CPU
+ * of the group is refused, yet still doubles its sd->balance_interval,
+ * up to max_interval (sched_balance_rq(): out_balanced, "tune up the
+ * balancing interval"). When that first CPU pulls a task for itself (the
+ * idle balance runs the refused CPU's, then its own) and goes busy, an
+ * idle CPU after it in the group, losing work, waits a whole
+ * max_interval from then. Such CPUs are marked; when, at the end of the
+ * episode's window, every CPU losing work is one (refused_check()), the
+ * window runs from the last mark instead. Only the balancer's window,
+ * not a fork's, and only marks made within it. Seen on quad-smt: CPU 4
+ * refused beside idle CPU 0, which pulled a task, then CPU 4's next
+ * balance of the MC domain 16 ms later (periodic-d50-p100ms-x2.0,
+ * barrier-w50ms-even-x2.0 on v7.3.4).
+ */
+static __attribute__((noinline)) void balance_refused(struct metrics *m,
+						      int c)
+{
+	int d, g = m->top_first[c];
+	uint64_t w = m->last - m->ep_start + m->inv.window_ns;
+
+	if (!m->inv.refused_ns || m->ep_fork ||
+	    m->last - m->ep_start > m->ep_window)
+		return;
+	for (d = c + 1; d < m->nr_cpus; d++)
+		if (m->top_first[d] == g && !m->cpu[d].curr &&
+		    m->cpu[d].need < m->wait_full) {
+			m->cpu[d].refused = m->ep_seq;
+			m->ep_check = 1;
+			if (w > m->ep_ext)
+				m->ep_ext = w;
+		}
+}
+
+/*
+ * The episode reaches the end of its window (the state is the one at
+ * that instant): if every CPU losing work was refused its balance in it,
+ * the window is the last refusal's.
+ */
+static void refused_check(struct metrics *m)
+{
+	int c;
+
+	m->ep_check = 0;
+	for (c = 0; c < m->nr_cpus; c++)
+		if (!m->cpu[c].curr && m->cpu[c].need < m->wait_full &&
+		    m->cpu[c].refused != m->ep_seq)
+			return;
+	if (m->ep_ext > m->ep_window)
+		m->ep_window = m->ep_ext;
+}
+
 /* An idle-while-waiting episode of @len ended (or the run did). */
 static void episode_end(struct metrics *m, uint64_t len)
 {
@@ -916,12 +1007,18 @@ static __attribute__((noinline)) void episode(struct metrics *m, uint64_t now)
 	if (!m->ep_on && m->wc_cpus) {
 		m->ep_on = 1;
 		m->ep_start = m->last;
-		m->ep_window = m->fork_mark == m->last + 1 ?
-			inv->fork_window_ns : inv->window_ns;
+		m->ep_fork = m->fork_mark == m->last + 1;
+		m->ep_window = m->ep_fork ? inv->fork_window_ns :
+			inv->window_ns;
+		m->ep_seq++;
+		m->ep_check = 0;
+		m->ep_ext = 0;
 	} else if (m->ep_on && !m->wc_cpus) {
 		episode_end(m, m->last - m->ep_start);
 		return;
 	}
+	if (m->ep_check && now - m->ep_start > m->ep_window)
+		refused_check(m);
 	if (m->ep_on && !inv->idle_first.seen &&
 	    now - m->ep_start > m->ep_window)
 		idle_first(m);
@@ -952,8 +1049,8 @@ static inline void advance(struct metrics *m, uint64_t now)
 {
 	uint64_t last = m->last, dt;
 
-	if (__builtin_expect(m->ep_on ? !m->wc_cpus || !m->inv.idle_first.seen :
-			     m->wc_cpus != 0, 0))
+	if (__builtin_expect(m->ep_on ? !m->wc_cpus || !m->inv.idle_first.seen ||
+			     m->ep_check : m->wc_cpus != 0, 0))
 		episode(m, now);
 	if (__builtin_expect(m->dirty_greedy, 0) && now > last)
 		greedy_refresh(m);
