@@ -619,6 +619,8 @@ int adapter_link(const struct adapter_env *env, const char *dir,
 	}
 	argv[n++] = libsim;
 	argv[n++] = lds;
+	/* fair.c's bandwidth walks, seen by arch/linsched's cgroup.c */
+	argv[n++] = "-Wl,--wrap=walk_tg_tree_from";
 	if (variants[env->variant].ldflag)
 		argv[n++] = (char *)variants[env->variant].ldflag;
 	argv[n++] = "-lcjson";

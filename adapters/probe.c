@@ -61,6 +61,7 @@ enum probe_id {
 	P_HRES_KEY,
 	P_HRTICK_DEFERRED,
 	P_CPUIDLE_IFACE_DEV,
+	P_TG_CFS_RQ,
 	NR_PROBES
 };
 
@@ -233,6 +234,11 @@ static const struct probe probes[NR_PROBES] = {
 		"int cpuidle_add_interface\\(struct device \\*dev\\)",
 		"#define LINSCHED_CPUIDLE_IFACE_ARGS struct device *dev",
 		"#define LINSCHED_CPUIDLE_IFACE_ARGS void" },
+	/* 7.x keeps a group's cfs_rqs per CPU; 6.x in an array of pointers */
+	[P_TG_CFS_RQ] = { "tg_cfs_rq", "kernel/sched/sched.h",
+		"^static inline struct cfs_rq \\*tg_cfs_rq\\(",
+		"#define LINSCHED_TG_CFS_RQ(tg, cpu) tg_cfs_rq(tg, cpu)",
+		"#define LINSCHED_TG_CFS_RQ(tg, cpu) ((tg)->cfs_rq[cpu])" },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

@@ -92,6 +92,8 @@ void metrics_invariants_json(struct cJSON *root,
 	cJSON_AddNumberToObject(s, "window_ns", (double)inv->window_ns);
 	cJSON_AddNumberToObject(s, "fork_window_ns",
 				(double)inv->fork_window_ns);
+	cJSON_AddNumberToObject(s, "refused_window_ns",
+				(double)inv->refused_ns);
 	cJSON_AddNumberToObject(s, "count", (double)inv->idle_count);
 	cJSON_AddNumberToObject(s, "time_ns", (double)inv->idle_ns);
 	violation_json(s, "first", &inv->idle_first, run, "idle_cpu",

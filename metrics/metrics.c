@@ -69,6 +69,31 @@ static void *zalloc(size_t n, size_t size)
 }
 
 static void task_grow(struct metrics *m, int pid);
+static int level_of(const struct topology *topo, int a, int b);
+
+/*
+ * The groups of the largest sched domain (the one spanning every CPU):
+ * the spans of the level below it (cores on an SMT machine of one
+ * cluster). Each CPU gets the first CPU of its group; *@shared says
+ * whether a group has more than one.
+ */
+static void top_groups(struct metrics *m, int *shared)
+{
+	int n = m->nr_cpus, top = 0, a, b;
+
+	for (a = 0; a < n; a++)
+		for (b = a + 1; b < n; b++)
+			if (level_of(m->topo, a, b) > top)
+				top = level_of(m->topo, a, b);
+	*shared = 0;
+	for (a = 0; a < n; a++) {
+		for (b = 0; b < a && level_of(m->topo, a, b) >= top; b++)
+			;
+		m->top_first[a] = n > 1 ? b : a;
+		if (b < a)
+			*shared = 1;
+	}
+}
 
 int metrics_init(struct metrics *m, const struct topology *topo)
 {
@@ -95,6 +120,9 @@ int metrics_init(struct metrics *m, const struct topology *topo)
 	task_grow(m, 1);	/* and by_need: need is 0 on every CPU, all idle */
 	m->inv.window_ns = metrics_window(topo);
 	m->inv.fork_window_ns = METRICS_FORK_WINDOW_NS;
+	m->top_first = zalloc(n, sizeof(*m->top_first));
+	top_groups(m, &i);
+	m->inv.refused_ns = i ? m->inv.window_ns : 0;
 	m->inv.bound_ns = METRICS_STARVATION_NS;
 	return 0;
 }
@@ -114,8 +142,10 @@ uint64_t metrics_window(const struct topology *topo)
 
 void metrics_limits(struct metrics *m, uint64_t window_ns, uint64_t bound_ns)
 {
-	if (window_ns)
+	if (window_ns) {
 		m->inv.window_ns = m->inv.fork_window_ns = window_ns;
+		m->inv.refused_ns = 0;
+	}
 	if (bound_ns)
 		m->inv.bound_ns = bound_ns;
 }
@@ -137,6 +167,7 @@ void metrics_release(struct metrics *m)
 	free(m->fresh);
 	free(m->heap);
 	free(m->by_need);
+	free(m->top_first);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -198,6 +229,11 @@ static inline int allowed_on(const struct metrics_task *t, int c)
 static inline int is_full(const struct metrics *m, const struct metrics_task *t)
 {
 	return t->nr_allowed == m->nr_cpus;
+}
+
+static inline int throttled_on(const struct metrics_task *t, int c)
+{
+	return t->throttled[c / 64] >> (c % 64) & 1;
 }
 
 /* ---- the sorted loads and the sums of the imbalance ---- */
@@ -749,10 +785,16 @@ static inline void need_add(struct metrics *m, int c, int d)
 	}
 }
 
+static void balance_refused(struct metrics *m, int c);
+
 /* CPU c goes idle (on 1) or busy (on 0) */
 static void idle_set(struct metrics *m, int c, int on)
 {
 	int lost = m->cpu[c].need < m->wait_full;
+
+	if (!on && m->ep_on)
+		balance_refused(m, c);
+	m->cpu[c].refused = 0;
 
 	m->by_need[m->cpu[c].need + m->need_cap] += on ? 1 : -1;
 	m->wc_cpus += on ? lost : -lost;
@@ -880,6 +922,60 @@ static void idle_first(struct metrics *m)
 	}
 }
 
+/*
+ * Idle CPU c goes busy during an episode. The kernel balances a sched
+ * group from one idle CPU: should_we_balance() lets only the group's
+ * first idle CPU balance the domain, and the balance of another idle CPU
+ * of the group is refused, yet still doubles its sd->balance_interval,
+ * up to max_interval (sched_balance_rq(): out_balanced, "tune up the
+ * balancing interval"). When that first CPU pulls a task for itself (the
+ * idle balance runs the refused CPU's, then its own) and goes busy, an
+ * idle CPU after it in the group, losing work, waits a whole
+ * max_interval from then. Such CPUs are marked; when, at the end of the
+ * episode's window, every CPU losing work is one (refused_check()), the
+ * window runs from the last mark instead. Only the balancer's window,
+ * not a fork's, and only marks made within it. Seen on quad-smt: CPU 4
+ * refused beside idle CPU 0, which pulled a task, then CPU 4's next
+ * balance of the MC domain 16 ms later (periodic-d50-p100ms-x2.0,
+ * barrier-w50ms-even-x2.0 on v7.3.4).
+ */
+static __attribute__((noinline)) void balance_refused(struct metrics *m,
+						      int c)
+{
+	int d, g = m->top_first[c];
+	uint64_t w = m->last - m->ep_start + m->inv.window_ns;
+
+	if (!m->inv.refused_ns || m->ep_fork ||
+	    m->last - m->ep_start > m->ep_window)
+		return;
+	for (d = c + 1; d < m->nr_cpus; d++)
+		if (m->top_first[d] == g && !m->cpu[d].curr &&
+		    m->cpu[d].need < m->wait_full) {
+			m->cpu[d].refused = m->ep_seq;
+			m->ep_check = 1;
+			if (w > m->ep_ext)
+				m->ep_ext = w;
+		}
+}
+
+/*
+ * The episode reaches the end of its window (the state is the one at
+ * that instant): if every CPU losing work was refused its balance in it,
+ * the window is the last refusal's.
+ */
+static void refused_check(struct metrics *m)
+{
+	int c;
+
+	m->ep_check = 0;
+	for (c = 0; c < m->nr_cpus; c++)
+		if (!m->cpu[c].curr && m->cpu[c].need < m->wait_full &&
+		    m->cpu[c].refused != m->ep_seq)
+			return;
+	if (m->ep_ext > m->ep_window)
+		m->ep_window = m->ep_ext;
+}
+
 /* An idle-while-waiting episode of @len ended (or the run did). */
 static void episode_end(struct metrics *m, uint64_t len)
 {
@@ -911,12 +1007,18 @@ static __attribute__((noinline)) void episode(struct metrics *m, uint64_t now)
 	if (!m->ep_on && m->wc_cpus) {
 		m->ep_on = 1;
 		m->ep_start = m->last;
-		m->ep_window = m->fork_mark == m->last + 1 ?
-			inv->fork_window_ns : inv->window_ns;
+		m->ep_fork = m->fork_mark == m->last + 1;
+		m->ep_window = m->ep_fork ? inv->fork_window_ns :
+			inv->window_ns;
+		m->ep_seq++;
+		m->ep_check = 0;
+		m->ep_ext = 0;
 	} else if (m->ep_on && !m->wc_cpus) {
 		episode_end(m, m->last - m->ep_start);
 		return;
 	}
+	if (m->ep_check && now - m->ep_start > m->ep_window)
+		refused_check(m);
 	if (m->ep_on && !inv->idle_first.seen &&
 	    now - m->ep_start > m->ep_window)
 		idle_first(m);
@@ -947,8 +1049,8 @@ static inline void advance(struct metrics *m, uint64_t now)
 {
 	uint64_t last = m->last, dt;
 
-	if (__builtin_expect(m->ep_on ? !m->wc_cpus || !m->inv.idle_first.seen :
-			     m->wc_cpus != 0, 0))
+	if (__builtin_expect(m->ep_on ? !m->wc_cpus || !m->inv.idle_first.seen ||
+			     m->ep_check : m->wc_cpus != 0, 0))
 		episode(m, now);
 	if (__builtin_expect(m->dirty_greedy, 0) && now > last)
 		greedy_refresh(m);
@@ -963,27 +1065,42 @@ void metrics_advance(struct metrics *m, uint64_t now)
 	advance(m, now);
 }
 
+/* Where it may run: its affinity, less the CPUs its group is throttled on. */
+static void mask_apply(struct metrics *m, struct metrics_task *t)
+{
+	int w;
+
+	t->nr_allowed = 0;
+	for (w = 0; w < METRICS_MASK_WORDS; w++) {
+		t->allowed[w] = t->affinity[w] & ~t->throttled[w];
+		t->nr_allowed += __builtin_popcountll(t->allowed[w]);
+	}
+	(void)m;
+}
+
+static inline int affine_on(const struct metrics_task *t, int c)
+{
+	return t->affinity[c / 64] >> (c % 64) & 1;
+}
+
 static void set_mask(struct metrics *m, struct metrics_task *t,
 		     int nr_allowed, const int *allowed)
 {
 	int i;
 
-	memset(t->allowed, 0, sizeof(t->allowed));
-	t->nr_allowed = 0;
+	memset(t->affinity, 0, sizeof(t->affinity));
 	if (nr_allowed <= 0) {
 		for (i = 0; i < m->nr_cpus; i++)
-			t->allowed[i / 64] |= 1ULL << (i % 64);
-		t->nr_allowed = m->nr_cpus;
-		return;
+			t->affinity[i / 64] |= 1ULL << (i % 64);
 	}
 	for (i = 0; i < nr_allowed; i++) {
 		int c = allowed[i];
 
-		if (c < 0 || c >= m->nr_cpus || allowed_on(t, c))
+		if (c < 0 || c >= m->nr_cpus || affine_on(t, c))
 			continue;
-		t->allowed[c / 64] |= 1ULL << (c % 64);
-		t->nr_allowed++;
+		t->affinity[c / 64] |= 1ULL << (c % 64);
 	}
+	mask_apply(m, t);
 }
 
 /*
@@ -1107,6 +1224,9 @@ static uint64_t hist_quantile(const struct metrics *m, double q)
 	return m->wakeup_max;
 }
 
+static void held_move(struct metrics *m, uint64_t now,
+		      struct metrics_task *t, int cpu);
+
 /*
  * The events in their usual form take the short ways below; anything else
  * (kernel threads, tasks seen before they were known, a wakeup of a task
@@ -1119,6 +1239,9 @@ static inline void ev_switch_out(struct metrics *m, uint64_t now,
 		t->exec_ns += now - t->since;
 		t->since = now;
 	}
+	/* not runnable where its group is throttled: held there */
+	t->held = !state && !is_full(m, t) && (unsigned int)t->cpu <
+		  (unsigned int)m->nr_cpus && throttled_on(t, t->cpu);
 	if (!t->known || !t->running || !t->runnable) {
 		task_set(m, t, state != 0, 0, t->cpu);
 		return;
@@ -1139,6 +1262,7 @@ static inline void ev_switch_in(struct metrics *m, uint64_t now,
 {
 	if (!t->runnable)		/* missed its wakeup */
 		t->since = now;
+	t->held = 0;
 	if (t->known && t->runnable && !t->running && t->cpu == cpu) {
 		wait_on(m, t, cpu, -1);
 		wait_pool(m, t, -1);
@@ -1164,6 +1288,10 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 		task_set(m, t, 1, 1, cpu);
 		return;
 	}
+	if (__builtin_expect(!is_full(m, t) && throttled_on(t, cpu), 0)) {
+		held_move(m, now, t, cpu);	/* woken where it is held */
+		return;
+	}
 	if (!t->wake_pending) {
 		t->wake_pending = 1;
 		t->wake_at = now;
@@ -1181,6 +1309,61 @@ static inline void ev_wakeup(struct metrics *m, uint64_t now,
 	greedy_up(m, t);
 	wait_pool(m, t, 1);
 	wait_on(m, t, cpu, 1);
+}
+
+/*
+ * @t's group is throttled on @cpu (@on), or no longer: the kernel's
+ * throttle_cfs_rq() and unthrottle_cfs_rq() (no tracepoint). The load
+ * balancer moves no task to a CPU its group is throttled on
+ * (can_migrate_task(): throttled_lb_pair(), 7.x's lb_throttled_hierarchy()),
+ * so that CPU is not one it may run on; and on its own CPU it is held:
+ * queued, but not runnable for the scores (no load, not waiting, not
+ * starving) until the group is unthrottled there, when it waits for a
+ * CPU again. A pending wakeup of a held task is no latency sample: it
+ * waited for quota, not for the scheduler. The task running there is
+ * switched out held (ev_switch_out()).
+ */
+static __attribute__((noinline)) void ev_throttle(struct metrics *m,
+						  uint64_t now,
+						  struct metrics_task *t,
+						  int cpu, int on)
+{
+	int runnable = t->runnable, running = t->running;
+
+	if (throttled_on(t, cpu) == on)
+		return;
+	task_set(m, t, 0, 0, t->cpu);
+	t->throttled[cpu / 64] ^= 1ULL << (cpu % 64);
+	mask_apply(m, t);
+	if (cpu == t->cpu && on && runnable && !running) {
+		t->held = 1;
+		t->wake_pending = 0;
+		runnable = 0;
+	} else if (cpu == t->cpu && !on && t->held) {
+		t->held = 0;
+		t->since = now;
+		runnable = 1;
+	}
+	task_set(m, t, runnable, running, t->cpu);
+}
+
+/*
+ * A held task (or one woken or moved where its group is throttled) comes
+ * to @cpu: held there, or queued and waiting.
+ */
+static __attribute__((noinline)) void held_move(struct metrics *m,
+						uint64_t now,
+						struct metrics_task *t, int cpu)
+{
+	if (throttled_on(t, cpu)) {
+		t->held = 1;
+		t->wake_pending = 0;
+		task_set(m, t, 0, 0, cpu);
+		return;
+	}
+	t->held = 0;
+	t->since = now;
+	task_set(m, t, 1, 0, cpu);
 }
 
 static int level_of(const struct topology *topo, int a, int b);
@@ -1216,11 +1399,16 @@ static __attribute__((noinline)) int useless_groups(const struct metrics *m,
 	return nr_to * n_from > nr_from * n_to && w_to * n_from > w_from * n_to;
 }
 
-static inline void ev_migrate(struct metrics *m, struct metrics_task *t,
-			      int cpu)
+static inline void ev_migrate(struct metrics *m, uint64_t now,
+			      struct metrics_task *t, int cpu)
 {
 	int from = t->cpu;
 
+	if (__builtin_expect(t->held || (!is_full(m, t) && !t->running &&
+					 t->runnable && throttled_on(t, cpu)), 0)) {
+		held_move(m, now, t, cpu);
+		return;
+	}
 	if (!t->known || !t->runnable || t->running || from == cpu) {
 		task_set(m, t, t->runnable, t->running, cpu);
 		return;
@@ -1294,7 +1482,14 @@ void metrics_event(struct metrics *m, uint64_t now, int kind, int cpu,
 			break;
 		if (t->known && cpu != arg)
 			m->migrations[level_of(m->topo, cpu, arg)]++;
-		ev_migrate(m, t, arg);
+		ev_migrate(m, now, t, arg);
+		break;
+	case METRICS_EV_THROTTLE:
+	case METRICS_EV_UNTHROTTLE:
+		t = task_get(m, pid);
+		if (!t || (unsigned int)arg >= (unsigned int)m->nr_cpus)
+			break;
+		ev_throttle(m, now, t, arg, kind == METRICS_EV_THROTTLE);
 		break;
 	}
 }

@@ -28,6 +28,9 @@ enum metrics_event_kind {
 	METRICS_EV_WAKEUP,	/* pid woke on cpu arg */
 	METRICS_EV_WAKEUP_NEW,	/* pid forked, runnable on cpu arg */
 	METRICS_EV_MIGRATE,	/* pid moves from cpu to cpu arg */
+	METRICS_EV_THROTTLE,	/* pid's group is throttled on cpu (its CPU
+				   bandwidth): held there, not moved there */
+	METRICS_EV_UNTHROTTLE,	/* ... no longer throttled on cpu */
 };
 
 /* Migration levels: the lowest sched-domain level spanning both CPUs. */
@@ -58,6 +61,8 @@ struct metrics_task {
 	unsigned int runnable:1;	/* running or queued */
 	unsigned int running:1;
 	unsigned int wake_pending:1;	/* woken, not yet run */
+	unsigned int held:1;		/* queued on cpu, but its group is
+					   throttled there: not runnable */
 	int cpu;		/* -1: not seen yet */
 	unsigned int weight;
 	int nr_allowed;
@@ -66,7 +71,10 @@ struct metrics_task {
 	uint64_t since;		/* start of the current run or wait */
 	uint64_t exec_ns;
 	uint64_t pad[2];
+	/* where it may run: its affinity, less where its group is throttled */
 	uint64_t allowed[METRICS_MASK_WORDS];
+	uint64_t affinity[METRICS_MASK_WORDS];	/* the workload's */
+	uint64_t throttled[METRICS_MASK_WORDS];	/* CPUs its group is throttled on */
 };
 
 /* Per CPU, together for the same reason. */
@@ -76,6 +84,8 @@ struct metrics_cpu {
 	int need;		/* see struct metrics */
 	int run;		/* the run of its load in metrics.run */
 	int nr;			/* runnable workload tasks */
+	int refused;		/* metrics.ep_seq of the episode its balance
+				   was refused in (balance_refused()) */
 };
 
 /* A run of equal actual loads: a list entry that keeps its slot. */
@@ -131,6 +141,14 @@ struct metrics_invariants {
 	 * every domain at once, no balance interval to wait for)
 	 */
 	uint64_t fork_window_ns;
+	/*
+	 * the most an episode's window can grow by when the kernel refused
+	 * an idle CPU's balance for an idle CPU before it in its group of
+	 * the largest domain, which then went busy (balance_refused() in
+	 * metrics.c): the window again, from the refusal; 0 with --window
+	 * or when no group of that domain has two CPUs
+	 */
+	uint64_t refused_ns;
 	uint64_t idle_count, idle_ns;
 	uint64_t starved_count, starved_max_ns;
 	uint64_t useless_count;
@@ -192,6 +210,13 @@ struct metrics {
 	uint64_t ep_window;		/* its window */
 	uint64_t fork_mark;		/* 1 + the time of the last fork that
 					   left a CPU losing work; 0: none */
+	int ep_fork;			/* the episode has the fork window */
+	int ep_seq;			/* episodes begun */
+	int ep_check;			/* CPUs refused in it: see
+					   balance_refused() */
+	uint64_t ep_ext;		/* the window that would give them */
+	int *top_first;			/* per CPU: the first CPU of its group
+					   in the largest sched domain */
 	struct metrics_invariants inv;
 	const struct topology *topo;
 	/* the greedy placement when it has no closed form */

@@ -11,7 +11,8 @@
  * tracepoints do not: which pids are the workload's tasks and their
  * class, weight and allowed CPUs (lsb_task, lsb_affinity, lsb_weight), a
  * switch whose prev reads R but is held by its group's bandwidth
- * (lsb_prev_blocked), CPU hotplug (lsb_cpu_offline/online) and the run's
+ * (lsb_prev_blocked), queued tasks that bandwidth holds back and queues
+ * again (lsb_throttle, lsb_unthrottle), CPU hotplug (lsb_cpu_offline/online) and the run's
  * end (lsb_end). A real trace has none: then the workload's tasks, their
  * class and weight are inferred (sim.h).
  *
@@ -30,6 +31,7 @@ enum {
 	EV_SWITCH, EV_WAKEUP, EV_WAKEUP_NEW, EV_MIGRATE,	/* metrics' */
 	EV_IDLE, EV_FREQ, EV_WAKING,
 	EV_TASK, EV_AFFINITY, EV_WEIGHT, EV_BLOCKED, EV_OFFLINE, EV_ONLINE,
+	EV_THROTTLE, EV_UNTHROTTLE,
 };
 
 struct ev {
@@ -512,6 +514,14 @@ static int parse_lsb(struct reader *r, struct ev *e, const char *event,
 		p->known = 1;
 		return 0;
 	}
+	if (!strcmp(event, "lsb_throttle") || !strcmp(event, "lsb_unthrottle")) {
+		e->kind = event[4] == 't' ? EV_THROTTLE : EV_UNTHROTTLE;
+		if (num_int(r, event, f, "pid", &e->pid) ||
+		    num_int(r, event, f, "cpu", &e->cpu) ||
+		    cpu_ok(r, event, e->cpu))
+			return SIM_SCORE_BAD;
+		return 0;
+	}
 	if (!strcmp(event, "lsb_cpu_offline") || !strcmp(event, "lsb_cpu_online")) {
 		e->kind = event[9] == 'f' ? EV_OFFLINE : EV_ONLINE;
 		if (num_int(r, event, f, "cpu", &e->cpu) ||
@@ -867,6 +877,12 @@ static void replay_one(struct replay *y, const struct ev *e, int *blocked)
 		break;
 	case EV_BLOCKED:
 		*blocked = e->pid;
+		break;
+	case EV_THROTTLE:
+	case EV_UNTHROTTLE:
+		metrics_event(&y->m, now, e->kind == EV_THROTTLE ?
+			      METRICS_EV_THROTTLE : METRICS_EV_UNTHROTTLE,
+			      e->cpu, id_of(y, e->pid), e->cpu, 0);
 		break;
 	case EV_OFFLINE:
 		ty = &y->r->o->topo->types[y->r->o->topo->cpu[e->cpu].type];

@@ -21,7 +21,9 @@
 _Static_assert((int)LINSCHED_EV_SWITCH == (int)METRICS_EV_SWITCH &&
 	       (int)LINSCHED_EV_WAKEUP == (int)METRICS_EV_WAKEUP &&
 	       (int)LINSCHED_EV_WAKEUP_NEW == (int)METRICS_EV_WAKEUP_NEW &&
-	       (int)LINSCHED_EV_MIGRATE == (int)METRICS_EV_MIGRATE,
+	       (int)LINSCHED_EV_MIGRATE == (int)METRICS_EV_MIGRATE &&
+	       (int)LINSCHED_EV_THROTTLE == (int)METRICS_EV_THROTTLE &&
+	       (int)LINSCHED_EV_UNTHROTTLE == (int)METRICS_EV_UNTHROTTLE,
 	       "door events and metrics events differ");
 _Static_assert((int)LINSCHED_GOV_SCHEDUTIL == (int)SIM_GOV_SCHEDUTIL &&
 	       (int)LINSCHED_GOV_PERFORMANCE == (int)SIM_GOV_PERFORMANCE &&

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 12
+plan 14
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -41,6 +41,33 @@ for rev in $TEST_V61 $TEST_V73; do
 		--window 50ms --json "$tmp/free50.json" --quiet
 	test_expect_success "$rev: the same run with a 50 ms window has none" \
 		'[ "$(inv "$tmp/free50.json" idle_while_waiting count)" = 0 ]'
+done
+
+# CPU bandwidth: a task whose group ran out of quota waits for quota, not
+# for a CPU, and the balancer moves no task to a CPU its group is
+# throttled on (the kernel's throttle_cfs_rq(), can_migrate_task(); no
+# tracepoint shows either). The suite's groupbw-q25-p100ms-nested, 8 hogs
+# in /lim/child under a quota of 2 CPUs beside 4 free hogs: 10 violations
+# on 6.12 when throttled tasks counted as waiting; groupbw-q25-p10ms-flat
+# (the quota of /lim itself, a 10 ms period): 1 on 7.3, a /lim task
+# beside CPUs /lim was throttled on.
+cat > "$tmp/bw.json" <<'EOF'
+{ "tasks": { "lim": { "instance": 8, "run": 100000, "taskgroup": "/lim/child" },
+             "free": { "instance": 4, "run": 100000 } },
+  "lsb-taskgroups": { "/lim": { "cpu.max": "200000 100000" } } }
+EOF
+sed -e 's|/lim/child|/lim|' -e 's|200000 100000|20000 10000|' "$tmp/bw.json" > "$tmp/bw10.json"
+for rev in $TEST_V612 $TEST_V73; do
+	"$LINSCHED" run "$rev" --workload "$tmp/bw.json" --topology quad-smt --duration 1s \
+		--json "$tmp/bw.out" --trace "$tmp/bw.trace" --quiet
+	"$LINSCHED" run "$rev" --workload "$tmp/bw10.json" --topology quad-smt --duration 1s \
+		--json "$tmp/bw10.out" --quiet
+	n=$(inv "$tmp/bw.out" idle_while_waiting count)
+	n10=$(inv "$tmp/bw10.out" idle_while_waiting count)
+	test_expect_success "$rev: tasks of a group throttled by its cpu.max are held where it is throttled, not waiting: $n violations ($n10 with a 10 ms period; $(grep -c "lsb_throttle:" "$tmp/bw.trace") lsb_throttle lines, $(grep -c "lsb_unthrottle:" "$tmp/bw.trace") lsb_unthrottle)" \
+		'[ "$n" = 0 ] && grep -q "lsb_throttle: pid=[0-9]* cpu=[0-7]$" "$tmp/bw.trace" &&
+		 grep -q "lsb_unthrottle: pid=[0-9]* cpu=[0-7]$" "$tmp/bw.trace" &&
+		 { [ $rev != $TEST_V73 ] || [ "$n10" = 0 ]; }'
 done
 
 # --check: exit 7, the first violation in words and the trace around it

@@ -297,7 +297,7 @@ int main(void)
 	double want;
 	int i, a, b, k;
 
-	tap_plan(35);
+	tap_plan(39);
 
 	/* greedy = actual: one nice-0 hog per CPU */
 	machine("dual");
@@ -541,6 +541,73 @@ int main(void)
 		       r.inv.window_ns > 5000000,
 		       i ? "forked beside an idle CPU, waiting 5 ms past the 4 ms fork window: a violation (%llu)" :
 		       "moved beside an idle CPU, waiting 4 ms within the balancer's window: none (%llu)",
+		       (unsigned long long)r.inv.idle_count);
+	}
+
+	/*
+	 * CPU bandwidth: 11 waits on CPU 0 beside idle CPU 1; its group
+	 * throttled on CPU 0 holds it (not waiting); throttled on CPU 1 it
+	 * may not go there (the balancer moves no task to a CPU its group
+	 * is throttled on), until its group is unthrottled there at 100 ms
+	 */
+	for (i = 0; i < 2; i++) {
+		machine("dual");
+		fork_on(0, 10, 0, 1024, 0, NULL);
+		fork_on(0, 11, 0, 1024, 0, NULL);
+		run(0, 0, 10, 0, 0);
+		metrics_event(&m, 0, METRICS_EV_THROTTLE, i, 11, i, 0);
+		if (i)
+			metrics_event(&m, SEC / 10, METRICS_EV_UNTHROTTLE, 1,
+				      11, 1, 0);
+		finish(SEC);
+		tap_ok(i ? r.inv.idle_count == 1 &&
+			   r.inv.idle_first.time_ns == SEC / 10 :
+			   r.inv.idle_count == 0 && r.runqueue_wait_ns == 0 &&
+			   r.work_conservation == 0,
+		       i ? "a task beside a CPU its group is throttled on may not go there, until unthrottled at 100 ms: %llu violation from %llu ns" :
+		       "a task its group's bandwidth holds on its CPU does not wait: %llu violations, %llu ns waited",
+		       (unsigned long long)r.inv.idle_count,
+		       (unsigned long long)(i ? r.inv.idle_first.time_ns :
+					    r.runqueue_wait_ns));
+	}
+
+	/*
+	 * quad-smt (cores 0+4, 1+5, 2+6, 3+7): 30 waits on CPU 6 from 1 us
+	 * beside idle CPUs 0 and 4; 1.7 ms later 31 wakes on one of them.
+	 * On CPU 0, CPU 4's balance was refused for it (should_we_balance())
+	 * and CPU 4 waits a whole interval from then: 30 moving to CPU 4 at
+	 * 0.45 ms past the window is none. 31 on CPU 4, CPU 0 balances for
+	 * itself: then the same wait is a violation.
+	 */
+	for (i = 0; i < 2; i++) {
+		uint64_t w;
+
+		machine("quad-smt");
+		w = m.inv.window_ns;
+		for (a = 1; a < 8; a++) {
+			if (a == 4)
+				continue;
+			fork_on(0, 10 + a, a, 1024, 0, NULL);
+			run(0, a, 10 + a, 0, 0);
+		}
+		fork_on(0, 30, 0, 1024, 0, NULL);
+		run(0, 0, 30, 0, 0);
+		fork_on(0, 31, 4, 1024, 0, NULL);
+		run(0, 4, 31, 0, 0);
+		run(1000, 4, 0, 31, 0);
+		run(1000, 0, 0, 30, 1);
+		metrics_event(&m, 1000, METRICS_EV_MIGRATE, 0, 30, 6, 0);
+		b = i ? 4 : 0;
+		metrics_event(&m, 1701000, METRICS_EV_WAKEUP, b, 31, b, 0);
+		run(1701000, b, 31, 0, 0);
+		metrics_event(&m, 1000 + w + 450000, METRICS_EV_MIGRATE, 6, 30,
+			      4 - b, 0);
+		run(1000 + w + 450000, 4 - b, 30, 0, 0);
+		finish(SEC);
+		tap_ok(r.inv.idle_count == (uint64_t)i &&
+		       r.inv.refused_ns == r.inv.window_ns,
+		       i ? "CPU 0 idle beside a waiter past the window while its sibling got a task: a violation (%llu)" :
+		       "CPU 4 idle beside a waiter past the window from the start, but within it from when CPU 0, first of its core, got a task: none (%llu)",
 		       (unsigned long long)r.inv.idle_count);
 	}
 

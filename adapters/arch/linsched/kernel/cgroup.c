@@ -12,6 +12,7 @@
  * of a control file's numbers); groups are made, written and joined by
  * the simulator's init through lk_cgroup_*(), as a shell writes cgroupfs.
  */
+#include <asm/linsched_adapter.h>
 #include <linux/cgroup.h>
 #include <linux/ctype.h>
 #include <linux/err.h>
@@ -281,6 +282,59 @@ bool linsched_task_throttled(struct task_struct *p)
 {
 	return p->sched_class == &fair_sched_class &&
 	       cfs_rq_of(&p->se)->throttle_count;
+}
+
+/*
+ * The revision's throttle_cfs_rq() walks the task groups below the one
+ * that ran out of quota with tg_throttle_down(), unthrottle_cfs_rq() with
+ * tg_unthrottle_up(), on one runqueue: the link wraps fair.c's calls of
+ * walk_tg_tree_from() (-Wl,--wrap, adapters/build.c), so that after each
+ * such walk every task of those groups is told whether its group is now
+ * throttled on that CPU, as the kernel's throttle_count of the group's
+ * cfs_rq there says. There a task is held (6.x throttles the whole
+ * cfs_rq, its queued tasks with it, and never dequeues them; 7.x's
+ * task-based throttle dequeues each at its return to user mode and
+ * enqueues them again in tg_unthrottle_up(): no tracepoint shows either),
+ * and the load balancer does not move it there (can_migrate_task():
+ * throttled_lb_pair(), 7.x's lb_throttled_hierarchy()). tg_nop() on the
+ * other side and a runqueue as the data tell these walks from the others
+ * (cpu.max's __cfs_schedulable(), RT's).
+ */
+int __real_walk_tg_tree_from(struct task_group *from, tg_visitor down,
+			     tg_visitor up, void *data);
+int __wrap_walk_tg_tree_from(struct task_group *from, tg_visitor down,
+			     tg_visitor up, void *data);
+
+static void bandwidth_walked(struct task_group *from, int cpu)
+{
+	struct cgroup_subsys_state *css;
+	struct task_struct *p;
+
+	rcu_read_lock();
+	css_for_each_descendant_pre(css, &from->css) {
+		struct task_group *tg = container_of(css, struct task_group, css);
+		bool held = LINSCHED_TG_CFS_RQ(tg, cpu)->throttle_count;
+
+		list_for_each_entry(p, &css_lk(css)->cset->tasks, cg_list)
+			if (p->sched_class == &fair_sched_class)
+				linsched_sched_held(p, cpu, held);
+	}
+	rcu_read_unlock();
+}
+
+int __wrap_walk_tg_tree_from(struct task_group *from, tg_visitor down,
+			     tg_visitor up, void *data)
+{
+	int ret = __real_walk_tg_tree_from(from, down, up, data), cpu;
+
+	if ((down == tg_nop) == (up == tg_nop))
+		return ret;
+	for_each_possible_cpu(cpu)
+		if (data == cpu_rq(cpu)) {
+			bandwidth_walked(from, cpu);
+			break;
+		}
+	return ret;
 }
 
 /* ---- CPU time: the rstat side of cpu.stat's usage, hierarchical ---- */

@@ -77,6 +77,8 @@ void linsched_percpu_setup(void);
 void linsched_trace_init(void);
 /* an event of the kernel's own in the trace, from the current task */
 __printf(2, 3) void linsched_trace(const char *event, const char *fmt, ...);
+/* @p on @cpu is held by its group's bandwidth, or queued again */
+void linsched_sched_held(struct task_struct *p, int cpu, bool held);
 
 /* cpuidle.c */
 void linsched_cpuidle_init(const struct linsched_machine *m);

@@ -95,26 +95,47 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 		      next->comm, next->pid, next->prio);
 }
 
+static bool events;	/* the probes are attached */
+
+/*
+ * @p, queued on @cpu, is held by its group's bandwidth (@held) or queued
+ * there again: told from the revision's throttle_cfs_rq() and
+ * unthrottle_cfs_rq() (cgroup.c), which no tracepoint shows.
+ */
+void linsched_sched_held(struct task_struct *p, int cpu, bool held)
+{
+	if (!events)
+		return;
+	lh_sched_event(held ? LINSCHED_EV_THROTTLE : LINSCHED_EV_UNTHROTTLE,
+		       cpu, p->pid, p->prio, cpu, 0);
+	if (tracing)
+		linsched_emit(current, held ? "lsb_throttle" : "lsb_unthrottle",
+			      "pid=%d cpu=%d", p->pid, cpu);
+}
+
 static void probe_wakeup(void *data, struct task_struct *p)
 {
 	lh_sched_event(LINSCHED_EV_WAKEUP, smp_processor_id(), p->pid,
 		       p->prio, task_cpu(p), 0);
-	if (!tracing)
-		return;
-	linsched_emit(current, "sched_wakeup",
-		      "comm=%s pid=%d prio=%d target_cpu=%03d",
-		      p->comm, p->pid, p->prio, task_cpu(p));
+	if (tracing)
+		linsched_emit(current, "sched_wakeup",
+			      "comm=%s pid=%d prio=%d target_cpu=%03d",
+			      p->comm, p->pid, p->prio, task_cpu(p));
+	/* woken onto a runqueue its group's bandwidth holds back */
+	if (linsched_task_throttled(p))
+		linsched_sched_held(p, task_cpu(p), true);
 }
 
 static void probe_wakeup_new(void *data, struct task_struct *p)
 {
 	lh_sched_event(LINSCHED_EV_WAKEUP_NEW, smp_processor_id(), p->pid,
 		       p->prio, task_cpu(p), 0);
-	if (!tracing)
-		return;
-	linsched_emit(current, "sched_wakeup_new",
-		      "comm=%s pid=%d prio=%d target_cpu=%03d",
-		      p->comm, p->pid, p->prio, task_cpu(p));
+	if (tracing)
+		linsched_emit(current, "sched_wakeup_new",
+			      "comm=%s pid=%d prio=%d target_cpu=%03d",
+			      p->comm, p->pid, p->prio, task_cpu(p));
+	if (linsched_task_throttled(p))
+		linsched_sched_held(p, task_cpu(p), true);
 }
 
 static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
@@ -178,6 +199,7 @@ void linsched_trace_init(void)
 	}
 	if (!tracing && !lh_sched_events())
 		return;
+	events = true;
 	LINSCHED_PROBE(sched_switch, probe_switch);
 	LINSCHED_PROBE(sched_wakeup, probe_wakeup);
 	LINSCHED_PROBE(sched_wakeup_new, probe_wakeup_new);

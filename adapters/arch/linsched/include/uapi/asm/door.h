@@ -22,7 +22,7 @@
 #ifndef _UAPI_ASM_LINSCHED_DOOR_H
 #define _UAPI_ASM_LINSCHED_DOOR_H
 
-#define LINSCHED_DOOR_VERSION	11
+#define LINSCHED_DOOR_VERSION	12
 #define LINSCHED_MAX_CPUS	512
 #define LINSCHED_MAX_NODES	64
 #define LINSCHED_MAX_TYPES	8
@@ -62,6 +62,14 @@ enum linsched_sched_event {
 	LINSCHED_EV_WAKEUP,	/* pid woke; arg: its CPU */
 	LINSCHED_EV_WAKEUP_NEW,	/* pid forked and runnable; arg: its CPU */
 	LINSCHED_EV_MIGRATE,	/* pid moves from cpu to arg */
+	/*
+	 * From the revision's own throttle_cfs_rq()/unthrottle_cfs_rq() (no
+	 * tracepoint): pid, queued on CPU arg, is held by its group's CPU
+	 * bandwidth (its cfs_rq's throttle_count), waiting for quota and
+	 * not for a CPU (THROTTLE); it is queued there again (UNTHROTTLE)
+	 */
+	LINSCHED_EV_THROTTLE,
+	LINSCHED_EV_UNTHROTTLE,
 };
 
 struct linsched_cpu_desc {
