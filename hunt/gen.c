@@ -108,11 +108,13 @@ static void add_events(cJSON *o, unsigned long long *r, int kind)
 	}
 }
 
-static void add_group(cJSON *groups, unsigned long long *r, const char *path)
+static void add_group(cJSON *groups, unsigned long long *r, const char *path,
+		      int nr_cpus)
 {
 	static const int weights[] = { 1, 10, 50, 100, 200, 1000, 10000 };
 	cJSON *g = cJSON_AddObjectToObject(groups, path);
 	char v[32];
+	int lo, hi;
 
 	if (chance(r, 60))
 		cJSON_AddNumberToObject(g, "cpu.weight", weights[below(r, 7)]);
@@ -126,6 +128,12 @@ static void add_group(cJSON *groups, unsigned long long *r, const char *path)
 	if (chance(r, 10))
 		cJSON_AddStringToObject(g, "cpu.uclamp.min",
 					chance(r, 50) ? "20" : "80");
+	if (nr_cpus > 1 && chance(r, 15)) {	/* a cpuset: CPUs lo-hi */
+		lo = (int)below(r, (unsigned)nr_cpus);
+		hi = lo + (int)below(r, (unsigned)(nr_cpus - lo));
+		snprintf(v, sizeof(v), lo == hi ? "%d" : "%d-%d", lo, hi);
+		cJSON_AddStringToObject(g, "cpuset.cpus", v);
+	}
 }
 
 /* a task of @kind (0 hog, 1 periodic, 2 timer, 3 random, 4 fork, 5 phases) */
@@ -192,6 +200,9 @@ static void add_task(cJSON *tasks, unsigned long long *r,
 			if (chance(r, 70))
 				cJSON_AddItemToObject(p, "cpus",
 						      cpu_set(r, nr_cpus));
+			if (!rt && chance(r, 25))	/* a nice change */
+				cJSON_AddNumberToObject(p, "priority",
+							(int)below(r, 40) - 20);
 			add_events(p, r, (int)below(r, 4));
 		}
 		break;
@@ -301,7 +312,7 @@ int hunt_generate(struct hunt_case *c, const struct hunt_space *s,
 		groups = cJSON_AddObjectToObject(root, "lsb-taskgroups");
 		for (int i = 0; i < ngroups; i++) {
 			snprintf(path, sizeof(path), "/g%d", i);
-			add_group(groups, &r, path);
+			add_group(groups, &r, path, nr_cpus);
 		}
 	}
 	tasks = cJSON_AddObjectToObject(root, "tasks");
