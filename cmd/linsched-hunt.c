@@ -66,6 +66,10 @@ static const char usage_hunt[] =
 "      --findings N    shrink and write the N highest ranked (default 10)\n"
 "  -r, --repo R        kernel repository (default: the bundled history)\n"
 "  -o, --out DIR       output directory (default: DATA/hunt/REV)\n"
+"  -c, --continue      go on with the hunt in DIR: its cases are not run\n"
+"                      again (the same revisions, seed, machines and\n"
+"                      checks, or an error); --runs counts them too,\n"
+"                      --time is more time; ranking and shrinking take all\n"
 "  -j, --jobs N        cases at a time, and build jobs (default 2)\n"
 "      --timeout S     wall-clock limit of each simulation (default 60)\n"
 "  -v, --verbose       show kbuild's output; say every failing case\n"
@@ -95,7 +99,8 @@ struct hunt_opts {
 	struct hunt_space space;
 	long runs;
 	double time_s, deadline, tolerance, idle_windows;
-	int jobs, shrink_runs, findings, timeout_s, verbose;
+	int jobs, shrink_runs, findings, timeout_s, verbose, resume;
+	size_t resumed;	/* cases of the hunt continued */
 	struct driver_paths paths;
 	struct driver_target t, r;
 };
@@ -162,6 +167,7 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 		{ "findings", required_argument, NULL, OPT_FINDINGS },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "continue", no_argument, NULL, 'c' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -183,7 +189,7 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 	o->starvation = "200ms";
 	o->space.seed = 1;
 	o->space.max_tasks = 16;
-	while ((c = getopt_long(argc, argv, "R:n:T:t:d:s:r:o:j:vh", longopts,
+	while ((c = getopt_long(argc, argv, "R:n:T:t:d:s:r:o:cj:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'R': o->ref = optarg; break;
@@ -235,6 +241,7 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 			break;
 		case 'r': o->repo = optarg; break;
 		case 'o': out = optarg; break;
+		case 'c': o->resume = 1; break;
 		case 'j':
 			if (opt_int("--jobs", optarg, 1, 1024, &o->jobs))
 				return 2;
@@ -381,28 +388,54 @@ static int run_on(const struct hunt_opts *o, const struct driver_target *t,
 	return DRIVER_OK;
 }
 
+/* @msg with the scratch file @work.json (or @work.ref.json) as "case.json" */
+static void scratch_named(char *out, size_t len, const char *msg,
+			  const char *work)
+{
+	size_t wl = strlen(work), o = 0;
+	const char *p = msg;
+
+	while (*p && o + 1 < len) {
+		if (!strncmp(p, work, wl) && (!strncmp(p + wl, ".json", 5) ||
+					      !strncmp(p + wl, ".ref.json", 9))) {
+			p += wl + (p[wl + 1] == 'r' ? 9 : 5);
+			o += (size_t)snprintf(out + o, len - o, "case.json");
+			continue;
+		}
+		out[o++] = *p++;
+	}
+	out[o < len ? o : len - 1] = '\0';
+}
+
 /*
- * A case's verdict on REV, and against the reference when there is one.
+ * A case's verdict on REV, and against the reference when there is one;
+ * when only @check matters (not HUNT_CLEAN) and REV does not break it,
+ * the reference is not run. *@used: the simulator runs.
  * Return: DRIVER_OK, DRIVER_USAGE (refused: @why says why) or
  * DRIVER_ERROR (said).
  */
 static int judge_case(const struct hunt_opts *o, const struct hunt_case *c,
-		      const char *work, struct hunt_verdict *v, char *why,
-		      size_t len)
+		      const char *work, int check, struct hunt_verdict *v,
+		      char *why, size_t len, int *used)
 {
 	struct hunt_verdict rv;
 	char *json, *rjson = NULL, rwork[4200];
-	int ret;
+	int ret, needs_ref;
 
 	ret = run_on(o, &o->t, c, work, NULL, v, &json);
-	if (ret == DRIVER_OK && o->ref) {
+	*used = 1;
+	/* a change of CPU time or energy shows only beside the reference */
+	needs_ref = check == HUNT_CLEAN || check == HUNT_CPU_TIME ||
+		    check == HUNT_ENERGY || (v->broken & 1u << check);
+	if (ret == DRIVER_OK && o->ref && needs_ref) {
 		snprintf(rwork, sizeof(rwork), "%s.ref", work);
 		ret = run_on(o, &o->r, c, rwork, NULL, &rv, &rjson);
+		(*used)++;
 		if (ret == DRIVER_OK)
 			hunt_differ(v, &rv, json, rjson, o->tolerance);
 	}
-	if (ret == DRIVER_USAGE)
-		snprintf(why, len, "%s", driver_last_error());
+	if (ret == DRIVER_USAGE)	/* the scratch file's name is no one's */
+		scratch_named(why, len, driver_last_error(), work);
 	free(json);
 	free(rjson);
 	return ret;
@@ -439,14 +472,15 @@ static void catch_stops(int on)
 		sigaction(stop_signals[i], &sa, NULL);
 }
 
-/* a worker: cases @w, @w + jobs, ... as lines on @fd */
-static void worker(const struct hunt_opts *o, int w, int fd)
+/* a worker: cases @w, @w + jobs, ... not in @recs yet, as lines on @fd */
+static void worker(const struct hunt_opts *o, const struct rec *recs,
+		   size_t n, int w, int fd)
 {
 	struct hunt_verdict v;
 	struct hunt_case c;
 	char work[4200], why[2048], line[4096];
 	unsigned long long i;
-	int ret, len;
+	int ret, len, used;
 
 	catch_stops(0);	/* a stop ends it; its simulator dies with it */
 	snprintf(work, sizeof(work), "%s/work/w%d", o->out, w);
@@ -454,10 +488,13 @@ static void worker(const struct hunt_opts *o, int w, int fd)
 	     i += (unsigned long long)o->jobs) {
 		if (o->deadline && lsb_now() > o->deadline)
 			break;
+		if (i < n && recs[i].check != -2)
+			continue;	/* run by the hunt this one continues */
 		if (hunt_generate(&c, &o->space, i))
 			_exit(1);
 		why[0] = '\0';
-		ret = judge_case(o, &c, work, &v, why, sizeof(why));
+		ret = judge_case(o, &c, work, HUNT_CLEAN, &v, why, sizeof(why),
+				 &used);
 		hunt_case_release(&c);
 		if (ret == DRIVER_ERROR)
 			_exit(1);
@@ -524,7 +561,7 @@ static void progress(const struct hunt_opts *o, size_t done, size_t bad,
 static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 		  double *wall)
 {
-	size_t cap = 0, done = 0, bad = 0;
+	size_t cap = *n, done = 0, bad = 0;	/* a continued hunt's records */
 	int fds[2], w, status = 0, failed = 0, tty = isatty(2), check = 0;
 	int stopped = 0;
 	pid_t r;
@@ -546,7 +583,7 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 		pids[w] = fork();
 		if (pids[w] == 0) {
 			close(fds[0]);
-			worker(o, w, fds[1]);
+			worker(o, *recs, *n, w, fds[1]);
 		}
 	}
 	close(fds[1]);
@@ -635,19 +672,68 @@ static int rank(const struct rec *recs, size_t n, struct sig **sigs,
 }
 
 /*
- * Shrink @c, failing as @sig, by delta debugging: take each smaller case
- * in hunt_reduce()'s order that still fails with the same signature, until
- * none does or @o->shrink_runs simulator runs are spent. *@runs: the runs.
+ * One smaller case: judged, and taken into *@c when it fails as @sig.
+ * Return: 1 taken, 0 not (@cand released), -1 on an error.
  */
-static int shrink(const struct hunt_opts *o, struct hunt_case *c,
-		  const char *sig, int *runs, struct hunt_verdict *last)
+static int try_smaller(const struct hunt_opts *o, struct hunt_case *c,
+		       struct hunt_case *cand, const char *sig, int check,
+		       int *runs, struct hunt_verdict *last)
 {
-	struct hunt_case cand;
 	struct hunt_verdict v;
 	char work[4200], why[2048];
-	int k = 0, ret, took = 0, r;
+	int ret, used;
 
 	snprintf(work, sizeof(work), "%s/work/shrink", o->out);
+	ret = judge_case(o, cand, work, check, &v, why, sizeof(why), &used);
+	*runs += used;
+	if (ret == DRIVER_OK && !strcmp(v.signature, sig)) {
+		hunt_case_release(c);
+		*c = *cand;
+		*last = v;
+		return 1;
+	}
+	hunt_case_release(cand);
+	return ret == DRIVER_ERROR ? -1 : 0;
+}
+
+/*
+ * Two steps at once, when no single one keeps the failure (a task that
+ * only matters with another): the first pair that does.
+ * Return: 1 taken, 0 none, -1 on an error.
+ */
+static int shrink_pair(const struct hunt_opts *o, struct hunt_case *c,
+		       const char *sig, int check, int *runs,
+		       struct hunt_verdict *last)
+{
+	struct hunt_case a, b;
+	int i, j, r = 0;
+
+	for (i = 0; r == 0 && *runs < o->shrink_runs; i++) {
+		if ((r = hunt_reduce(&a, c, i)) <= 0)
+			return r;
+		for (j = i; r == 0 && *runs < o->shrink_runs; j++) {
+			if ((r = hunt_reduce(&b, &a, j)) <= 0)
+				break;
+			r = try_smaller(o, c, &b, sig, check, runs, last);
+		}
+		hunt_case_release(&a);
+	}
+	return r < 0 ? -1 : r;
+}
+
+/*
+ * Shrink @c, failing as @sig (its check @check), by delta debugging: take
+ * each smaller case in hunt_reduce()'s order that still fails with the
+ * same signature; when a whole pass takes none, two steps at once; until
+ * neither does or @o->shrink_runs simulator runs are spent (*@runs).
+ */
+static int shrink(const struct hunt_opts *o, struct hunt_case *c,
+		  const char *sig, int check, int *runs,
+		  struct hunt_verdict *last)
+{
+	struct hunt_case cand;
+	int k = 0, took = 0, r;
+
 	*runs = 0;
 	while (*runs < o->shrink_runs) {
 		r = hunt_reduce(&cand, c, k);
@@ -655,26 +741,22 @@ static int shrink(const struct hunt_opts *o, struct hunt_case *c,
 			return -1;
 		if (r == 0) {
 			if (!took)
+				r = shrink_pair(o, c, sig, check, runs, last);
+			if (r < 0)
+				return -1;
+			if (!took && !r)
 				break;
 			took = 0;	/* another pass over the smaller case */
 			k = 0;
 			continue;
 		}
-		ret = judge_case(o, &cand, work, &v, why, sizeof(why));
-		*runs += o->ref && v.check != HUNT_CLEAN ? 2 : 1;
-		if (ret == DRIVER_ERROR) {
-			hunt_case_release(&cand);
+		r = try_smaller(o, c, &cand, sig, check, runs, last);
+		if (r < 0)
 			return -1;
-		}
-		if (ret == DRIVER_OK && !strcmp(v.signature, sig)) {
-			hunt_case_release(c);
-			*c = cand;
-			*last = v;
+		if (r)
 			took = 1;	/* the same k is now the next step */
-			continue;
-		}
-		hunt_case_release(&cand);
-		k++;
+		else
+			k++;
 	}
 	return 0;
 }
@@ -757,7 +839,8 @@ static void command_line(const struct hunt_opts *o, const char *rev,
  * REV (and the reference), its files, and its record in @list.
  */
 static int write_finding(const struct hunt_opts *o, const struct sig *s,
-			 int rank_no, const struct hunt_case *orig,
+			 int rank_no, unsigned long long start,
+			 const struct hunt_case *orig,
 			 const struct hunt_case *c, const struct hunt_verdict *v,
 			 int runs, cJSON *list)
 {
@@ -776,7 +859,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	snprintf(comment, sizeof(comment),
 		 "linsched hunt: %s on %s%s%s, case %llu shrunk in %d runs to %d tasks on %s, %llu ms",
 		 s->signature, o->rev, o->ref ? " (not on " : "",
-		 o->ref ? o->ref : "", s->first, runs, hunt_case_tasks(c),
+		 o->ref ? o->ref : "", start, runs, hunt_case_tasks(c),
 		 c->topology, c->duration_ns / 1000000);
 	if (o->ref)
 		strcat(comment, ")");
@@ -816,6 +899,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	}
 	cJSON_AddNumberToObject(f, "cases", (double)s->count);
 	cJSON_AddNumberToObject(f, "first_case", (double)s->first);
+	cJSON_AddNumberToObject(f, "shrunk_case", (double)start);
 	cJSON_AddNumberToObject(f, "tasks", hunt_case_tasks(c));
 	cJSON_AddNumberToObject(f, "original_tasks", hunt_case_tasks(orig));
 	cJSON_AddStringToObject(f, "topology", c->topology);
@@ -890,6 +974,41 @@ static void counts(const struct rec *recs, size_t n, size_t *per,
 	}
 }
 
+/* what decides a hunt's cases and verdicts: --continue checks it */
+static cJSON *identity(const struct hunt_opts *o)
+{
+	cJSON *id = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(id, "generator", HUNT_GENERATOR_VERSION);
+	cJSON_AddStringToObject(id, "commit", o->t.commit);
+	if (o->ref)
+		cJSON_AddStringToObject(id, "reference_commit", o->r.commit);
+	cJSON_AddNumberToObject(id, "seed", (double)o->space.seed);
+	cJSON_AddItemToObject(id, "topologies",
+			      cJSON_CreateStringArray(o->topo, o->ntopo));
+	cJSON_AddNumberToObject(id, "duration_ns", (double)o->space.duration_ns);
+	cJSON_AddNumberToObject(id, "max_tasks", o->space.max_tasks);
+	cJSON_AddStringToObject(id, "starvation", o->starvation);
+	cJSON_AddNumberToObject(id, "tolerance", o->tolerance);
+	cJSON_AddNumberToObject(id, "idle_windows", o->idle_windows);
+	return id;
+}
+
+/* which cases ran: all below "done_below", and those of "done_beyond" */
+static void add_done(cJSON *j, const struct rec *recs, size_t n)
+{
+	size_t below = 0, i;
+	cJSON *beyond;
+
+	while (below < n && recs[below].check != -2)
+		below++;
+	cJSON_AddNumberToObject(j, "done_below", (double)below);
+	beyond = cJSON_AddArrayToObject(j, "done_beyond");
+	for (i = below; i < n; i++)
+		if (recs[i].check != -2)
+			cJSON_AddItemToArray(beyond, cJSON_CreateNumber((double)i));
+}
+
 /* the summary, printed and kept as OUT/hunt.txt and OUT/hunt.json */
 static int report(const struct hunt_opts *o, const struct rec *recs,
 		  size_t n, const struct sig *sigs, size_t nsig, double wall,
@@ -904,8 +1023,12 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 	len += (size_t)snprintf(text + len, sizeof(text) - len,
 		"hunt: %s%s%s, seed %llu: %zu cases in %.1f s (%.1f a second, %d jobs), %zu refused\n",
 		o->rev, o->ref ? " against " : "", o->ref ? o->ref : "",
-		o->space.seed, done, wall, wall > 0 ? (double)done / wall : 0,
-		o->jobs, refused);
+		o->space.seed, done - o->resumed, wall,
+		wall > 0 ? (double)(done - o->resumed) / wall : 0, o->jobs, refused);
+	if (o->resumed)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+			"  continuing a hunt of %zu cases: %zu in all\n",
+			o->resumed, done);
 	for (k = HUNT_NR_CHECKS - 1; k > 0; k--)
 		if (per[k])
 			len += (size_t)snprintf(text + len, sizeof(text) - len,
@@ -932,10 +1055,14 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 	cJSON_AddNumberToObject(j, "seed", (double)o->space.seed);
 	cJSON_AddItemToObject(j, "topologies", cJSON_CreateStringArray(o->topo, o->ntopo));
 	cJSON_AddNumberToObject(j, "duration_ns", (double)o->space.duration_ns);
+	cJSON_AddItemToObject(j, "identity", identity(o));
 	cJSON_AddNumberToObject(j, "cases", (double)done);
+	cJSON_AddNumberToObject(j, "cases_run", (double)(done - o->resumed));
 	cJSON_AddNumberToObject(j, "refused", (double)refused);
 	cJSON_AddNumberToObject(j, "wall_s", wall);
-	cJSON_AddNumberToObject(j, "cases_per_s", wall > 0 ? (double)done / wall : 0);
+	cJSON_AddNumberToObject(j, "cases_per_s",
+				wall > 0 ? (double)(done - o->resumed) / wall : 0);
+	add_done(j, recs, n);
 	cJSON_AddNumberToObject(j, "jobs", o->jobs);
 	cJSON_AddBoolToObject(j, "interrupted", interrupted != 0);
 	c = cJSON_AddObjectToObject(j, "checks");
@@ -958,36 +1085,156 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 	return k;
 }
 
+/*
+ * Of the cases failing as @s, the one with the fewest tasks (the first of
+ * those): the smallest start makes the smallest minimal case, in fewer
+ * runs.
+ */
+static unsigned long long smallest_case(const struct hunt_opts *o,
+					const struct rec *recs, size_t n,
+					const struct sig *s)
+{
+	unsigned long long best = s->first;
+	struct hunt_case c;
+	int tasks, fewest = -1;
+	size_t i;
+
+	for (i = s->first; i < n; i++) {
+		if (strcmp(recs[i].signature, s->signature) ||
+		    hunt_generate(&c, &o->space, i))
+			continue;
+		tasks = hunt_case_tasks(&c);
+		hunt_case_release(&c);
+		if (fewest < 0 || tasks < fewest) {
+			fewest = tasks;
+			best = i;
+		}
+	}
+	return best;
+}
+
 /* shrink and write the @o->findings highest ranked failures */
-static int findings(const struct hunt_opts *o, const struct sig *sigs,
-		    size_t nsig, cJSON *list)
+static int findings(const struct hunt_opts *o, const struct rec *recs,
+		    size_t n, const struct sig *sigs, size_t nsig, cJSON *list)
 {
 	struct hunt_case orig, c;
 	struct hunt_verdict v;
 	char why[2048], work[4200];
+	unsigned long long start;
 	size_t i;
 	int runs, ret = 0;
 
 	snprintf(work, sizeof(work), "%s/work/shrink", o->out);
 	for (i = 0; i < nsig && (int)i < o->findings && !ret; i++) {
-		if (hunt_generate(&orig, &o->space, sigs[i].first) ||
+		start = smallest_case(o, recs, n, &sigs[i]);
+		if (hunt_generate(&orig, &o->space, start) ||
 		    hunt_case_copy(&c, &orig))
 			return -1;
 		fprintf(stderr, "hunt: shrinking %s (case %llu, %d tasks)\n",
-			sigs[i].signature, sigs[i].first, hunt_case_tasks(&c));
-		ret = judge_case(o, &c, work, &v, why, sizeof(why)) != DRIVER_OK ||
+			sigs[i].signature, start, hunt_case_tasks(&c));
+		ret = judge_case(o, &c, work, HUNT_CLEAN, &v, why, sizeof(why),
+				 &runs) != DRIVER_OK ||
 		      strcmp(v.signature, sigs[i].signature);
 		if (ret)
 			fprintf(stderr, "error: case %llu does not fail as %s again: the runs are not deterministic\n",
-				sigs[i].first, sigs[i].signature);
+				start, sigs[i].signature);
 		else
-			ret = shrink(o, &c, sigs[i].signature, &runs, &v) ||
-			      write_finding(o, &sigs[i], (int)i + 1, &orig, &c,
-					    &v, runs, list);
+			ret = shrink(o, &c, sigs[i].signature, sigs[i].check,
+				     &runs, &v) ||
+			      write_finding(o, &sigs[i], (int)i + 1, start, &orig,
+					    &c, &v, runs, list);
 		hunt_case_release(&orig);
 		hunt_case_release(&c);
 	}
 	return ret ? -1 : 0;
+}
+
+/* a case of cases.jsonl into @recs (marked run already) */
+static int load_case(const cJSON *l, struct rec *recs, size_t n)
+{
+	const cJSON *i = cJSON_GetObjectItem(l, "case");
+	const char *check = cJSON_GetStringValue(cJSON_GetObjectItem(l, "check"));
+	const char *sig = cJSON_GetStringValue(cJSON_GetObjectItem(l, "signature"));
+	const char *detail = cJSON_GetStringValue(cJSON_GetObjectItem(l, "detail"));
+	struct rec *r;
+	int k;
+
+	if (!cJSON_IsNumber(i) || i->valuedouble < 0 ||
+	    i->valuedouble >= (double)n || !check || !sig)
+		return -1;
+	r = &recs[(size_t)i->valuedouble];
+	r->check = -1;
+	for (k = 0; k < HUNT_NR_CHECKS; k++)
+		if (!strcmp(check, hunt_check_name(k)))
+			r->check = k;
+	if (r->check < 0 && strcmp(check, "refused"))
+		return -1;
+	r->magnitude = cJSON_GetNumberValue(cJSON_GetObjectItem(l, "magnitude"));
+	snprintf(r->signature, sizeof(r->signature), "%s", sig);
+	snprintf(r->detail, sizeof(r->detail), "%s", detail ? detail : "");
+	return 0;
+}
+
+/*
+ * --continue: the cases of the hunt in @o->out, which must have been made
+ * with the same identity(), into *@recs.
+ */
+static int load_previous(struct hunt_opts *o, struct rec **recs, size_t *n)
+{
+	char path[4300], *text = NULL, *line, *save = NULL;
+	cJSON *j = NULL, *id = identity(o), *l;
+	const cJSON *below, *x;
+	size_t cap = 0, i;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/hunt.json", o->out);
+	text = lsb_read_file(path, NULL);
+	j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	text = NULL;
+	below = cJSON_GetObjectItem(j, "done_below");
+	if (!j || !cJSON_IsNumber(below)) {
+		fprintf(stderr, "error: %s: no hunt to continue (%s)\n", path,
+			j ? "no done_below" : strerror(errno));
+		goto out;
+	}
+	if (!cJSON_Compare(cJSON_GetObjectItem(j, "identity"), id, 1)) {
+		fprintf(stderr, "error: %s: a hunt of other revisions, seed, machines or checks; it continues with the options it was made with (its \"identity\")\n",
+			path);
+		goto out;
+	}
+	*n = (size_t)below->valuedouble;
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "done_beyond"))
+		if (x->valuedouble + 1 > (double)*n)
+			*n = (size_t)x->valuedouble + 1;
+	if (lsb_grow(recs, &cap, *n + 1, sizeof(**recs)))
+		goto out;
+	for (i = 0; i < *n; i++)
+		(*recs)[i] = (struct rec){ i < below->valuedouble ? 0 : -2, 0,
+					   "clean", "" };
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "done_beyond"))
+		(*recs)[(size_t)x->valuedouble].check = 0;
+	snprintf(path, sizeof(path), "%s/cases.jsonl", o->out);
+	text = lsb_read_file(path, NULL);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		l = cJSON_Parse(line);
+		if (!l || load_case(l, *recs, *n)) {
+			cJSON_Delete(l);
+			fprintf(stderr, "error: %s: a line that is not a case of the hunt: %.80s\n",
+				path, line);
+			goto out;
+		}
+		cJSON_Delete(l);
+	}
+	for (i = 0; i < *n; i++)
+		o->resumed += (*recs)[i].check != -2;
+	ret = 0;
+out:
+	free(text);
+	cJSON_Delete(j);
+	cJSON_Delete(id);
+	return ret;
 }
 
 static int prepare(struct hunt_opts *o)
@@ -1041,13 +1288,15 @@ int cmd_hunt(int argc, char **argv)
 	}
 	if (!ret)
 		ret = prepare(&o);
+	if (!ret && o.resume && load_previous(&o, &recs, &n))
+		ret = 1;
 	if (!ret && search(&o, &recs, &n, &wall)) {
 		fprintf(stderr, "error: the search failed: a simulator run could not be made or read\n");
 		ret = 1;
 	}
 	if (!ret && (rank(recs, n, &sigs, &nsig) || write_cases(&o, recs, n)))
 		ret = 1;
-	if (!ret && !interrupted && findings(&o, sigs, nsig, list))
+	if (!ret && !interrupted && findings(&o, recs, n, sigs, nsig, list))
 		ret = 1;
 	if (!ret && report(&o, recs, n, sigs, nsig, wall, list))
 		ret = 1;

@@ -46,6 +46,13 @@ struct hunt_space {
 	unsigned long long seed;
 };
 
+/*
+ * The generator's version: a case is a function of the space, its index
+ * and this; a change of what hunt_generate() draws changes it, and a hunt
+ * on disk made by another version is not continued.
+ */
+#define HUNT_GENERATOR_VERSION 1
+
 /**
  * hunt_generate() - the case of an index: a function of @s and @index only
  * @c: filled in; release with hunt_case_release()

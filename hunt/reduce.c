@@ -116,7 +116,10 @@ static int set_instances(struct hunt_case *c, int i, int step)
 	     step == HALF_INSTANCES ? (n >= 4 ? n / 2 : n) : n - 1;
 	if (to == n || to < 1)
 		return 0;
-	cJSON_SetNumberValue(inst, to);
+	if (to == 1)	/* rt-app's default */
+		cJSON_DeleteItemFromObjectCaseSensitive(t, "instance");
+	else
+		cJSON_SetNumberValue(inst, to);
 	return 1;
 }
 
