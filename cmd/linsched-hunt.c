@@ -148,10 +148,42 @@ static int wall_time(const char *arg, double *out)
 	return 0;
 }
 
+enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK, OPT_FINDINGS,
+       OPT_TIMEOUT, OPT_IDLE };
+
+/* the options of the checks and of shrinking: 0, -1 (said), 1 not one */
+static int check_option(struct hunt_opts *o, int c, const char *optarg)
+{
+	switch (c) {
+		case OPT_MAX_TASKS:
+			if (opt_int("--max-tasks", optarg, 1, 256, &o->space.max_tasks))
+				return -1;
+			break;
+		case OPT_STARV: o->starvation = optarg; break;
+		case OPT_TOL:
+			if (opt_double("--tolerance", optarg, 0, 10, &o->tolerance))
+				return -1;
+			break;
+		case OPT_IDLE:
+			if (opt_double("--idle-windows", optarg, 0, 1e6, &o->idle_windows))
+				return -1;
+			break;
+		case OPT_SHRINK:
+			if (opt_int("--shrink-runs", optarg, 0, 100000, &o->shrink_runs))
+				return -1;
+			break;
+		case OPT_FINDINGS:
+			if (opt_int("--findings", optarg, 0, 1000, &o->findings))
+				return -1;
+			break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
 static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 {
-	enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK,
-	       OPT_FINDINGS, OPT_TIMEOUT, OPT_IDLE };
 	static const struct option longopts[] = {
 		{ "reference", required_argument, NULL, 'R' },
 		{ "runs", required_argument, NULL, 'n' },
@@ -176,7 +208,7 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 	};
 	const char *out = NULL;
 	uint64_t ns;
-	int c, n;
+	int c, n, r;
 
 	o->runs = 2000;
 	o->jobs = 2;
@@ -218,27 +250,6 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 			if (cmd_opt_seed(optarg, &o->space.seed))
 				return 2;
 			break;
-		case OPT_MAX_TASKS:
-			if (opt_int("--max-tasks", optarg, 1, 256, &o->space.max_tasks))
-				return 2;
-			break;
-		case OPT_STARV: o->starvation = optarg; break;
-		case OPT_TOL:
-			if (opt_double("--tolerance", optarg, 0, 10, &o->tolerance))
-				return 2;
-			break;
-		case OPT_IDLE:
-			if (opt_double("--idle-windows", optarg, 0, 1e6, &o->idle_windows))
-				return 2;
-			break;
-		case OPT_SHRINK:
-			if (opt_int("--shrink-runs", optarg, 0, 100000, &o->shrink_runs))
-				return 2;
-			break;
-		case OPT_FINDINGS:
-			if (opt_int("--findings", optarg, 0, 1000, &o->findings))
-				return 2;
-			break;
 		case 'r': o->repo = optarg; break;
 		case 'o': out = optarg; break;
 		case 'c': o->resume = 1; break;
@@ -252,7 +263,13 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 			break;
 		case 'v': o->verbose = 1; break;
 		case 'h': fputs(usage_hunt, stdout); exit(0);
-		default: fputs(usage_hunt, stderr); return 2;
+		default:
+			if (c < OPT_MAX_TASKS || (r = check_option(o, c, optarg)) == 1) {
+				fputs(usage_hunt, stderr);
+				return 2;
+			}
+			if (r)
+				return 2;
 		}
 	}
 	if (optind + 1 != argc) {
