@@ -152,30 +152,30 @@ enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK, OPT_FINDINGS,
        OPT_TIMEOUT, OPT_IDLE };
 
 /* the options of the checks and of shrinking: 0, -1 (said), 1 not one */
-static int check_option(struct hunt_opts *o, int c, const char *optarg)
+static int check_option(struct hunt_opts *o, int c, const char *arg)
 {
 	switch (c) {
-		case OPT_MAX_TASKS:
-			if (opt_int("--max-tasks", optarg, 1, 256, &o->space.max_tasks))
-				return -1;
-			break;
-		case OPT_STARV: o->starvation = optarg; break;
-		case OPT_TOL:
-			if (opt_double("--tolerance", optarg, 0, 10, &o->tolerance))
-				return -1;
-			break;
-		case OPT_IDLE:
-			if (opt_double("--idle-windows", optarg, 0, 1e6, &o->idle_windows))
-				return -1;
-			break;
-		case OPT_SHRINK:
-			if (opt_int("--shrink-runs", optarg, 0, 100000, &o->shrink_runs))
-				return -1;
-			break;
-		case OPT_FINDINGS:
-			if (opt_int("--findings", optarg, 0, 1000, &o->findings))
-				return -1;
-			break;
+	case OPT_MAX_TASKS:
+		if (opt_int("--max-tasks", arg, 1, 256, &o->space.max_tasks))
+			return -1;
+		break;
+	case OPT_STARV: o->starvation = arg; break;
+	case OPT_TOL:
+		if (opt_double("--tolerance", arg, 0, 10, &o->tolerance))
+			return -1;
+		break;
+	case OPT_IDLE:
+		if (opt_double("--idle-windows", arg, 0, 1e6, &o->idle_windows))
+			return -1;
+		break;
+	case OPT_SHRINK:
+		if (opt_int("--shrink-runs", arg, 0, 100000, &o->shrink_runs))
+			return -1;
+		break;
+	case OPT_FINDINGS:
+		if (opt_int("--findings", arg, 0, 1000, &o->findings))
+			return -1;
+		break;
 	default:
 		return 1;
 	}
