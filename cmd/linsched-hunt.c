@@ -66,6 +66,9 @@ static const char usage_hunt[] =
 "      --findings N    shrink and write the N highest ranked (default 10)\n"
 "  -r, --repo R        kernel repository (default: the bundled history)\n"
 "  -o, --out DIR       output directory (default: DATA/hunt/REV)\n"
+"      --case N        print case N of the hunt the options name (its\n"
+"                      machine and duration in a comment, then the rt-app\n"
+"                      file) and exit: nothing is built or run\n"
 "  -c, --continue      go on with the hunt in DIR: its cases are not run\n"
 "                      again (the same revisions, seed, machines and\n"
 "                      checks, or an error); --runs counts them too,\n"
@@ -100,6 +103,7 @@ struct hunt_opts {
 	long runs;
 	double time_s, deadline, tolerance, idle_windows;
 	int jobs, shrink_runs, findings, timeout_s, verbose, resume;
+	int show, show_case;	/* --case N */
 	size_t resumed;	/* cases of the hunt continued */
 	struct driver_paths paths;
 	struct driver_target t, r;
@@ -149,7 +153,7 @@ static int wall_time(const char *arg, double *out)
 }
 
 enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK, OPT_FINDINGS,
-       OPT_TIMEOUT, OPT_IDLE };
+       OPT_TIMEOUT, OPT_IDLE, OPT_CASE };
 
 /* the options of the checks and of shrinking: 0, -1 (said), 1 not one */
 static int check_option(struct hunt_opts *o, int c, const char *arg)
@@ -176,6 +180,11 @@ static int check_option(struct hunt_opts *o, int c, const char *arg)
 		if (opt_int("--findings", arg, 0, 1000, &o->findings))
 			return -1;
 		break;
+	case OPT_CASE:
+		if (opt_int("--case", arg, 0, 2000000000, &o->show_case))
+			return -1;
+		o->show = 1;
+		break;
 	default:
 		return 1;
 	}
@@ -200,6 +209,7 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "continue", no_argument, NULL, 'c' },
+		{ "case", required_argument, NULL, OPT_CASE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -1166,6 +1176,27 @@ static int findings(const struct hunt_opts *o, const struct rec *recs,
 	return ret ? -1 : 0;
 }
 
+/* --case N: the case, as the hunt would run it */
+static int show_case(const struct hunt_opts *o)
+{
+	struct hunt_case c;
+	char comment[256], *text;
+
+	if (hunt_generate(&c, &o->space, (unsigned long long)o->show_case))
+		return 1;
+	snprintf(comment, sizeof(comment),
+		 "case %d of seed %llu: --topology %s --duration %lluns, %d tasks",
+		 o->show_case, o->space.seed, c.topology, c.duration_ns,
+		 hunt_case_tasks(&c));
+	text = hunt_case_text(&c, comment);
+	hunt_case_release(&c);
+	if (!text)
+		return 1;
+	fputs(text, stdout);
+	free(text);
+	return 0;
+}
+
 /* a case of cases.jsonl into @recs (marked run already) */
 static int load_case(const cJSON *l, struct rec *recs, size_t n)
 {
@@ -1299,6 +1330,8 @@ int cmd_hunt(int argc, char **argv)
 	ret = parse_opts(&o, argc, argv);
 	if (!ret)
 		ret = machines(&o);
+	if (!ret && o.show)
+		return show_case(&o);
 	if (!ret && driver_paths_init(&o.paths)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		ret = 1;

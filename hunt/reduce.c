@@ -93,6 +93,9 @@ static int drop_group(struct hunt_case *c, int i)
 		return 0;
 	snprintf(path, sizeof(path), "%s", g->string);
 	cJSON_DeleteItemFromObjectCaseSensitive(groups, path);
+	if (!cJSON_GetArraySize(groups))
+		cJSON_DeleteItemFromObjectCaseSensitive(c->workload,
+							"lsb-taskgroups");
 	cJSON_ArrayForEach(t, tasks_of(c))
 		drop_group_uses(t, path);
 	ev = cJSON_GetObjectItem(c->workload, "lsb-events");

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# linsched hunt finds catalogued bugs blind: with a bug's buggy kernel and
+# its fixed one as the reference, but neither the entry's workload nor any
+# hint of it (the entry's machine is given, as a user hunting on their own
+# machine would), the hunt draws random cases, ranks what is new against
+# the reference, and shrinks the bug's signature to a case of at most 4
+# tasks whose command reproduces it; the reverse hunt (the fixed kernel
+# against the buggy one) finds nothing of that signature. Shrinking is
+# deterministic: the same hunt with another number of jobs writes the same
+# minimal files byte for byte. Usage errors name the option.
+. "$(dirname "$0")/lib.sh"
+
+ensure_kernels
+plan 14
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+C=$LSB_ROOT/bugs/catalogue/workloads
+
+need=
+for rev in v6.1.176 v6.1.187 v6.12.118; do
+	git -C "$LSBISECT_REPO" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
+		need+=${need:+,}${rev#v}
+done
+[ -z "$need" ] || "$LINSCHED" kernels --versions "$need" >&2 ||
+	skip_all "cannot make releases $need"
+# the entries' edited kernels (refs/lsbisect/bugs/NAME), built or cached
+"$LINSCHED" bugs run even_idle_cpu local_group_imbalance slice_update \
+	--out "$tmp/bugs" > "$tmp/bugs.out" 2>&1 ||
+	{ cat "$tmp/bugs.out" >&2; skip_all "the catalogue entries do not run"; }
+
+"$LINSCHED" hunt --help > "$tmp/help"
+test_expect_success "--help names the options and the finding's files" \
+	'grep -q -- "--reference REF" "$tmp/help" && grep -q -- "--shrink-runs" "$tmp/help" &&
+	 grep -q "entry.json" "$tmp/help"'
+
+"$LINSCHED" hunt v6.12.118 --runs x > /dev/null 2> "$tmp/e1"; s1=$?
+"$LINSCHED" hunt v6.12.118 --topology no-such-machine > /dev/null 2> "$tmp/e2"; s2=$?
+"$LINSCHED" hunt v6.12.118 --runs 0 > /dev/null 2> "$tmp/e3"; s3=$?
+test_expect_success "bad options are usage errors naming them: $s1 $s2 $s3, $(head -c 80 "$tmp/e2")" \
+	'[ $s1 = 2 ] && grep -q -- "--runs .x." "$tmp/e1" &&
+	 [ $s2 = 2 ] && grep -q "no-such-machine" "$tmp/e2" &&
+	 [ $s3 = 2 ] && grep -q -- "--time" "$tmp/e3"'
+
+# hunt OUT REV REF MACHINE SEED RUNS [options]: exit status in $OUT.status
+hunt() {
+	local out=$1 rev=$2 ref=$3 machine=$4 seed=$5 runs=$6
+	shift 6
+	"$LINSCHED" hunt "$rev" --reference "$ref" --topology "$machine" \
+		--seed "$seed" --runs "$runs" --findings 3 --out "$out" "$@" \
+		> "$out.txt" 2> "$out.err"
+	echo $? > "$out.status"
+}
+# the finding directory of a signature, "" when none
+finding() { ls -d "$1"/findings/*-"$2" 2>/dev/null | head -n 1; }
+# the check's figure of a run of the finding's case on REV
+figure() {
+	local dir=$1 rev=$2 expr=$3
+	(cd "$dir" && "$LINSCHED" run "$rev" --workload case.json \
+		--topology "$(json finding.json 'r["topology"]')" \
+		--duration "$(json finding.json 'r["duration_ns"]')ns" \
+		--starvation 200ms --json "$tmp/fig.json" -q) > /dev/null 2>&1 &&
+		json "$tmp/fig.json" "$expr"
+}
+IDLE='r["invariants"]["idle_while_waiting"]["time_ns"]'
+
+# even_idle_cpu: v6.12.118 as it is, against kSTEP's patch. Seed 3 draws
+# the signature's first case at 5 and its smallest of the first 70 at 68.
+hunt "$tmp/ev" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 70
+d=$(finding "$tmp/ev" idle-while-waiting_core)
+n=$(json "$d/finding.json" 'r["tasks"]' 2>/dev/null)
+r=$(json "$d/finding.json" 'r["shrink_runs"]' 2>/dev/null)
+test_expect_success "even_idle_cpu found blind in 70 cases (exit $(cat "$tmp/ev.status")): an idle CPU beside a waiting task across cores, shrunk to $n tasks in $r runs" \
+	'[ "$(cat "$tmp/ev.status")" = 7 ] && [ -n "$d" ] && [ "$n" -le 4 ] && [ "$r" -le 200 ] &&
+	 json_is "$d/finding.json" signature idle-while-waiting:core'
+b=$(figure "$d" v6.12.118 "$IDLE")
+f=$(figure "$d" refs/lsbisect/bugs/even_idle_cpu "$IDLE")
+test_expect_success "its minimal case, run as its command says, idles a CPU $b ns on the buggy kernel, $f ns with the patch" \
+	'[ "$b" -gt 0 ] && [ "$f" = 0 ] && grep -q "^linsched run v6.12.118 --workload case.json" "$d/command"'
+test_expect_success "the finding is a directory a developer can use: rt-app file, trace, results, a draft catalogue entry" \
+	'head -n 1 "$d/case.json" | grep -q "^/\* linsched hunt: idle-while-waiting:core on v6.12.118" &&
+	 grep -q sched_switch "$d/trace.txt" && json_is "$d/results.json" revision v6.12.118 &&
+	 json_is "$d/entry.json" metric invariants.idle_while_waiting.count &&
+	 json_is "$d/entry.json" buggy v6.12.118'
+"$LINSCHED" hunt v6.12.118 --topology "$C/smt-asym.json" --seed 3 \
+	--case "$(json "$d/finding.json" 'r["shrunk_case"]')" > "$tmp/case.txt"
+test_expect_success "--case N prints the case as the hunt drew it: the finding's original.json" \
+	'[ "$(sed 1d "$tmp/case.txt" | json /dev/stdin r)" = "$(sed 1d "$d/original.json" | json /dev/stdin r)" ] &&
+	 head -n 1 "$tmp/case.txt" | grep -q "smt-asym.json --duration 500000000ns"'
+hunt "$tmp/ev-rev" refs/lsbisect/bugs/even_idle_cpu v6.12.118 "$C/smt-asym.json" 3 70 --findings 0
+test_expect_success "the patched kernel hunted against the buggy one: no idle CPU beside a waiting task (exit $(cat "$tmp/ev-rev.status"))" \
+	'[ -s "$tmp/ev-rev/hunt.json" ] && ! grep -q idle-while-waiting "$tmp/ev-rev/cases.jsonl"'
+test_expect_success "hunt.json counts the cases and their rate, and ranks the failures most severe first" \
+	'json_is "$tmp/ev/hunt.json" cases 70 &&
+	 [ "$(json "$tmp/ev/hunt.json" "r[\"cases_per_s\"] > 0")" = True ] &&
+	 [ "$(json "$tmp/ev/hunt.json" "[f[\"check\"] for f in r[\"failures\"]] == sorted([f[\"check\"] for f in r[\"failures\"]], key=[\"crash\", \"hang\", \"warn\", \"starvation\", \"idle-while-waiting\", \"cpu-time\", \"energy\", \"useless-migration\"].index)")" = True ]'
+
+# --continue: half the hunt with two jobs, the rest with one; the same
+# record and the same minimal files as the hunt of 70 at once
+hunt "$tmp/half" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 35 --findings 0
+hunt "$tmp/half" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 70 --continue --jobs 1
+test_expect_success "a hunt continued from 35 cases to 70 runs only the 35 new ones" \
+	'json_is "$tmp/half/hunt.json" cases_run 35 && json_is "$tmp/half/hunt.json" cases 70'
+test_expect_success "shrinking is deterministic: in two parts, one job or two, the same record and byte-identical minimal files" \
+	'same=1
+	 for f in $(cd "$tmp/ev" && echo cases.jsonl findings/*/case.json findings/*/original.json); do
+		cmp "$tmp/ev/$f" "$tmp/half/$f" || same=0
+	 done
+	 [ $same = 1 ] && ls "$tmp"/ev/findings/*/case.json > /dev/null'
+"$LINSCHED" hunt v6.12.118 --reference refs/lsbisect/bugs/even_idle_cpu \
+	--topology "$C/smt-asym.json" --seed 4 --runs 70 --out "$tmp/half" --continue \
+	> /dev/null 2> "$tmp/e4"; s4=$?
+test_expect_success "a hunt is not continued with another seed: exit $s4, $(head -c 90 "$tmp/e4")" \
+	'[ $s4 = 1 ] && grep -q identity "$tmp/e4"'
+
+# local_group_imbalance: v6.12.118 as it is, against kSTEP's patch. (The
+# reverse hunt is not asserted: the patched kernel has an idle CPU beside
+# waiting tasks of its own in case 292 of these 360.)
+hunt "$tmp/lg" v6.12.118 refs/lsbisect/bugs/local_group_imbalance "$C/smt3.json" 3 360
+d=$(finding "$tmp/lg" idle-while-waiting_core)
+n=$(json "$d/finding.json" 'r["tasks"]' 2>/dev/null)
+test_expect_success "local_group_imbalance found blind in 360 cases (exit $(cat "$tmp/lg.status")), shrunk to $n tasks" \
+	'[ "$(cat "$tmp/lg.status")" = 7 ] && [ -n "$d" ] && [ "$n" -le 5 ]'
+b=$(figure "$d" v6.12.118 "$IDLE")
+f=$(figure "$d" refs/lsbisect/bugs/local_group_imbalance "$IDLE")
+test_expect_success "its minimal case idles a CPU $b ns on the buggy kernel, $f ns with the patch" \
+	'[ "$b" -gt 0 ] && [ "$f" = 0 ]'
+
+# fork_affinity-6.1: two releases whose fair.c differs only in the fix, in
+# the placement of a forked task with an affinity
+hunt "$tmp/fa" v6.1.176 v6.1.187 numa-2 1 6
+d=$(finding "$tmp/fa" cpu-time)
+n=$(json "$d/finding.json" 'r["tasks"]' 2>/dev/null)
+test_expect_success "fork_affinity found blind in 6 cases: a forked task's CPU time moves, shrunk to $n tasks, a fork with an affinity" \
+	'[ -n "$d" ] && [ "$n" -le 4 ] && grep -q "\"fork\":" "$d/case.json" &&
+	 grep -q "\"cpus\":" "$d/case.json"'
+
+test_done
