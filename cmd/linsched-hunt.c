@@ -1252,16 +1252,18 @@ static int load_previous(struct hunt_opts *o, struct rec **recs, size_t *n)
 		goto out;
 	}
 	*n = (size_t)below->valuedouble;
-	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "done_beyond"))
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "done_beyond")) {
 		if (x->valuedouble + 1 > (double)*n)
 			*n = (size_t)x->valuedouble + 1;
+	}
 	if (lsb_grow(recs, &cap, *n + 1, sizeof(**recs)))
 		goto out;
 	for (i = 0; i < *n; i++)
 		(*recs)[i] = (struct rec){ i < below->valuedouble ? 0 : -2, 0,
 					   "clean", "" };
-	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "done_beyond"))
+	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "done_beyond")) {
 		(*recs)[(size_t)x->valuedouble].check = 0;
+	}
 	snprintf(path, sizeof(path), "%s/cases.jsonl", o->out);
 	text = lsb_read_file(path, NULL);
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;

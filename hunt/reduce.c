@@ -78,8 +78,9 @@ static void drop_group_uses(cJSON *o, const char *path)
 
 	if (g && !strcmp(g, path))
 		cJSON_DeleteItemFromObjectCaseSensitive(o, "taskgroup");
-	cJSON_ArrayForEach(ph, cJSON_GetObjectItem(o, "phases"))
+	cJSON_ArrayForEach(ph, cJSON_GetObjectItem(o, "phases")) {
 		drop_group_uses(ph, path);
+	}
 }
 
 static int drop_group(struct hunt_case *c, int i)
@@ -96,8 +97,9 @@ static int drop_group(struct hunt_case *c, int i)
 	if (!cJSON_GetArraySize(groups))
 		cJSON_DeleteItemFromObjectCaseSensitive(c->workload,
 							"lsb-taskgroups");
-	cJSON_ArrayForEach(t, tasks_of(c))
+	cJSON_ArrayForEach(t, tasks_of(c)) {
 		drop_group_uses(t, path);
+	}
 	ev = cJSON_GetObjectItem(c->workload, "lsb-events");
 	for (k = cJSON_GetArraySize(ev) - 1; k >= 0; k--) {
 		const char *p = cJSON_GetStringValue(cJSON_GetObjectItem(
@@ -176,9 +178,10 @@ static int clip_cpus(cJSON *o, int n)
 			cJSON_DeleteItemFromArray(cpus, k);
 	if (cpus && !cJSON_GetArraySize(cpus))
 		return 0;
-	cJSON_ArrayForEach(ph, cJSON_GetObjectItem(o, "phases"))
+	cJSON_ArrayForEach(ph, cJSON_GetObjectItem(o, "phases")) {
 		if (!clip_cpus(ph, n))
 			return 0;
+	}
 	return 1;
 }
 
@@ -194,9 +197,10 @@ static int fewer_cpus(struct hunt_case *c, int j)
 		return 0;
 	d[j]--;
 	n = d[0] * d[1] * d[2];
-	cJSON_ArrayForEach(t, tasks_of(c))
+	cJSON_ArrayForEach(t, tasks_of(c)) {
 		if (!clip_cpus(t, n))
 			return 0;
+	}
 	ev = cJSON_GetObjectItem(c->workload, "lsb-events");
 	for (k = cJSON_GetArraySize(ev) - 1; k >= 0; k--) {
 		const cJSON *cpu = cJSON_GetObjectItem(cJSON_GetArrayItem(ev, k),
