@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -510,6 +511,9 @@ static void worker(const struct hunt_opts *o, const struct rec *recs,
 	int ret, len, used;
 
 	catch_stops(0);	/* a stop ends it; its simulator dies with it */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);	/* and so does the hunt's death */
+	if (getppid() == 1)
+		_exit(1);
 	snprintf(work, sizeof(work), "%s/work/w%d", o->out, w);
 	for (i = (unsigned long long)w; !o->runs || i < (unsigned long long)o->runs;
 	     i += (unsigned long long)o->jobs) {
@@ -593,7 +597,8 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 	int stopped = 0;
 	pid_t r;
 	double start = lsb_now(), last = start;
-	char line[4096];
+	char line[4096], path[4300];
+	FILE *partial;
 	pid_t *pids;
 	FILE *in;
 
@@ -615,6 +620,11 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 	}
 	close(fds[1]);
 	in = fdopen(fds[0], "r");
+	snprintf(path, sizeof(path), "%s/cases.partial", o->out);
+	partial = fopen(path, "a");	/* what a kill would lose otherwise */
+	if (!partial)
+		fprintf(stderr, "warning: %s: %s: a kill would lose the cases run\n",
+			path, strerror(errno));
 	while (in) {
 		if (!fgets(line, sizeof(line), in)) {
 			if (!ferror(in) || errno != EINTR)
@@ -626,6 +636,8 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 					kill(pids[w], SIGTERM);
 			continue;
 		}
+		if (partial && (fputs(line, partial) < 0 || fflush(partial)))
+			failed = 1;
 		if (put_rec(recs, n, &cap, line, &check))
 			failed = 1;
 		done++;
@@ -637,6 +649,8 @@ static int search(struct hunt_opts *o, struct rec **recs, size_t *n,
 	}
 	if (in)
 		fclose(in);
+	if (partial && fclose(partial))
+		failed = 1;
 	for (w = 0; w < o->jobs; w++) {
 		if (pids[w] <= 0) {	/* fork() failed */
 			failed = 1;
@@ -1036,6 +1050,34 @@ static void add_done(cJSON *j, const struct rec *recs, size_t n)
 			cJSON_AddItemToArray(beyond, cJSON_CreateNumber((double)i));
 }
 
+/*
+ * Before the search: cases.jsonl and hunt.json as far as the hunt got
+ * (a continued one's cases, a killed one's cases.partial among them),
+ * "complete": false; the search then appends each case to cases.partial,
+ * which a --continue after a kill reads back.
+ */
+static int checkpoint(const struct hunt_opts *o, const struct rec *recs,
+		      size_t n)
+{
+	cJSON *j = cJSON_CreateObject();
+	char path[4300];
+	int ret;
+
+	cJSON_AddStringToObject(j, "revision", o->rev);
+	cJSON_AddItemToObject(j, "identity", identity(o));
+	add_done(j, recs, n);
+	cJSON_AddFalseToObject(j, "complete");
+	snprintf(path, sizeof(path), "%s/hunt.json", o->out);
+	ret = write_cases(o, recs, n) || lsb_write_json(path, j);
+	cJSON_Delete(j);
+	snprintf(path, sizeof(path), "%s/cases.partial", o->out);
+	if (!ret && unlink(path) && errno != ENOENT)
+		ret = -1;
+	if (ret)
+		fprintf(stderr, "error: %s: %s\n", o->out, strerror(errno));
+	return ret;
+}
+
 /* the summary, printed and kept as OUT/hunt.txt and OUT/hunt.json */
 static int report(const struct hunt_opts *o, const struct rec *recs,
 		  size_t n, const struct sig *sigs, size_t nsig, double wall,
@@ -1092,6 +1134,7 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 	add_done(j, recs, n);
 	cJSON_AddNumberToObject(j, "jobs", o->jobs);
 	cJSON_AddBoolToObject(j, "interrupted", interrupted != 0);
+	cJSON_AddTrueToObject(j, "complete");
 	c = cJSON_AddObjectToObject(j, "checks");
 	for (k = 1; k < HUNT_NR_CHECKS; k++)
 		cJSON_AddNumberToObject(c, hunt_check_name(k), (double)per[k]);
@@ -1233,7 +1276,7 @@ static int load_previous(struct hunt_opts *o, struct rec **recs, size_t *n)
 	cJSON *j = NULL, *id = identity(o), *l;
 	const cJSON *below, *x;
 	size_t cap = 0, i;
-	int ret = -1;
+	int ret = -1, check;
 
 	snprintf(path, sizeof(path), "%s/hunt.json", o->out);
 	text = lsb_read_file(path, NULL);
@@ -1276,6 +1319,17 @@ static int load_previous(struct hunt_opts *o, struct rec **recs, size_t *n)
 			goto out;
 		}
 		cJSON_Delete(l);
+	}
+	free(text);
+	snprintf(path, sizeof(path), "%s/cases.partial", o->out);
+	text = lsb_read_file(path, NULL);	/* a killed search's cases */
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (put_rec(recs, n, &cap, line, &check)) {
+			fprintf(stderr, "error: %s: a line that is not a case of the hunt: %.80s\n",
+				path, line);
+			goto out;
+		}
 	}
 	for (i = 0; i < *n; i++)
 		o->resumed += (*recs)[i].check != -2;
@@ -1326,6 +1380,7 @@ int cmd_hunt(int argc, char **argv)
 	struct sig *sigs = NULL;
 	size_t n = 0, nsig = 0;
 	cJSON *list = cJSON_CreateArray();
+	char partial[4200];
 	double wall = 0;
 	int ret;
 
@@ -1342,6 +1397,8 @@ int cmd_hunt(int argc, char **argv)
 		ret = prepare(&o);
 	if (!ret && o.resume && load_previous(&o, &recs, &n))
 		ret = 1;
+	if (!ret && checkpoint(&o, recs, n))
+		ret = 1;
 	if (!ret && search(&o, &recs, &n, &wall)) {
 		fprintf(stderr, "error: the search failed: a simulator run could not be made or read\n");
 		ret = 1;
@@ -1352,6 +1409,8 @@ int cmd_hunt(int argc, char **argv)
 		ret = 1;
 	if (!ret && report(&o, recs, n, sigs, nsig, wall, list))
 		ret = 1;
+	if (!ret)	/* cases.jsonl and hunt.json have every case now */
+		unlink(strcat(strcpy(partial, o.out), "/cases.partial"));
 	if (!ret && interrupted) {
 		fprintf(stderr, "hunt: stopped by signal %d: the cases run are in %s, not shrunk\n",
 			(int)interrupted, o.out);

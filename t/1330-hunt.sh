@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 14
+plan 15
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 C=$LSB_ROOT/bugs/catalogue/workloads
@@ -107,6 +107,20 @@ test_expect_success "shrinking is deterministic: in two parts, one job or two, t
 		cmp "$tmp/ev/$f" "$tmp/half/$f" || same=0
 	 done
 	 [ $same = 1 ] && ls "$tmp"/ev/findings/*/case.json > /dev/null'
+# a hunt killed outright (SIGKILL) keeps each case it ran in
+# cases.partial, and --continue takes them: the same record again
+"$LINSCHED" hunt v6.12.118 --reference refs/lsbisect/bugs/even_idle_cpu \
+	--topology "$C/smt-asym.json" --seed 3 --runs 70 --findings 0 \
+	--out "$tmp/kill" > /dev/null 2>&1 &
+pid=$!
+wait_for 60 test -s "$tmp/kill/cases.partial"
+kill -KILL $pid
+wait $pid 2>/dev/null
+kept=$(wc -l < "$tmp/kill/cases.partial")
+hunt "$tmp/kill" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 70 --findings 0 --continue
+test_expect_success "a hunt killed outright after $kept cases goes on with --continue from them: the same record as at once" \
+	'[ "$kept" -gt 0 ] && [ "$(json "$tmp/kill/hunt.json" "r[\"cases_run\"] == 70 - int(a[0])" "$kept")" = True ] &&
+	 cmp "$tmp/ev/cases.jsonl" "$tmp/kill/cases.jsonl" && [ ! -e "$tmp/kill/cases.partial" ]'
 "$LINSCHED" hunt v6.12.118 --reference refs/lsbisect/bugs/even_idle_cpu \
 	--topology "$C/smt-asym.json" --seed 4 --runs 70 --out "$tmp/half" --continue \
 	> /dev/null 2> "$tmp/e4"; s4=$?
