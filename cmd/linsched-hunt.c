@@ -898,12 +898,10 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		return -1;
 	}
 	snprintf(comment, sizeof(comment),
-		 "linsched hunt: %s on %s%s%s, case %llu shrunk in %d runs to %d tasks on %s, %llu ms",
+		 "linsched hunt: %s on %s%s%s, case %llu shrunk in %d runs to %d tasks on %s, %llu ms%s",
 		 s->signature, o->rev, o->ref ? " (not on " : "",
 		 o->ref ? o->ref : "", start, runs, hunt_case_tasks(c),
-		 c->topology, c->duration_ns / 1000000);
-	if (o->ref)
-		strcat(comment, ")");
+		 c->topology, c->duration_ns / 1000000, o->ref ? ")" : "");
 	text = hunt_case_text(orig, "the case as the hunt drew it");
 	write_text(dir, "original.json", text ? text : "");
 	free(text);
