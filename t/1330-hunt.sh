@@ -25,7 +25,7 @@ done
 [ -z "$need" ] || "$LINSCHED" kernels --versions "$need" >&2 ||
 	skip_all "cannot make releases $need"
 # the entries' edited kernels (refs/lsbisect/bugs/NAME), built or cached
-"$LINSCHED" bugs run even_idle_cpu local_group_imbalance slice_update \
+"$LINSCHED" bugs run even_idle_cpu local_group_imbalance \
 	--out "$tmp/bugs" > "$tmp/bugs.out" 2>&1 ||
 	{ cat "$tmp/bugs.out" >&2; skip_all "the catalogue entries do not run"; }
 
