@@ -423,16 +423,27 @@ static void task_metrics_affinity(struct sim_task *t, int n, const int *cpus)
 	metrics_affinity(&sim.metrics, sim.now, t->pid, k, online_buf);
 }
 
+/*
+ * The task's CPUs are its own list, not the scratch one: the kernel's
+ * set_cpus_allowed_ptr() may block the calling task until a stopper has
+ * moved it, and another task may set its affinity meanwhile; the metrics
+ * must get this task's CPUs when it returns.
+ */
 int sim_task_affinity_apply(struct sim_task *t)
 {
-	int n = task_allowed(t, allowed_buf), ret, c;
+	int *cpus = malloc(sim.nr_cpus * sizeof(*cpus));
+	int n, ret, c;
 
+	if (!cpus)
+		sim_die("out of memory");
+	n = task_allowed(t, cpus);
 	if (!n)
 		for (c = 0; c < sim.nr_cpus; c++)
-			allowed_buf[n++] = c;
-	ret = lk_task_set_affinity(t->ktask, n, allowed_buf);
+			cpus[n++] = c;
+	ret = lk_task_set_affinity(t->ktask, n, cpus);
 	if (!ret)
-		task_metrics_affinity(t, n, allowed_buf);
+		task_metrics_affinity(t, n, cpus);
+	free(cpus);
 	return ret;
 }
 

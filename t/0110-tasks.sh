@@ -5,9 +5,40 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan $((5 * NR_RELEASES))
+plan $((6 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# Six tasks move between CPU 0 and CPU 1 by phases: a task's affinity
+# change blocks it until a stopper has moved it, while others change theirs.
+cat > "$tmp/aff.json" <<'EOF'
+{ "tasks": { "mover": { "instance": 6, "loop": -1, "phases": {
+	"on0": { "cpus": [0], "run": 10000, "sleep": 50000 },
+	"on1": { "cpus": [1], "run": 1000, "timer": { "ref": "unique", "period": 51000 } } } } } }
+EOF
+# the switches into a task on a CPU outside the last affinity the trace
+# gave it (lsb_affinity, what the metrics get)
+stale_affinity() {
+	python3 - "$1" <<'PY'
+import re, sys
+allowed, bad = {}, 0
+def cpus(s):
+    out = set()
+    for part in s.split(','):
+        a, _, b = part.partition('-')
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+for line in open(sys.argv[1]):
+    m = re.search(r'lsb_affinity: pid=(\d+) cpus=(\S+)', line)
+    if m:
+        allowed[m.group(1)] = cpus(m.group(2))
+        continue
+    m = re.search(r'\[(\d+)\] .*sched_switch: .* next_pid=(\d+)', line)
+    if m and m.group(2) in allowed and int(m.group(1)) not in allowed[m.group(2)]:
+        bad += 1
+print(bad)
+PY
+}
 
 share() { # share FILE NAME: CPU share of task NAME
 	json "$1" "'%.4f' % ([t['sum_exec_ns'] for t in r['tasks'] if t['name'] == a[0]][0] / r['duration_ns'])" "$2"
@@ -40,5 +71,11 @@ for rev in $TEST_RELEASES; do
 	a=$(share "$tmp/r.json" yield-0); b=$(json "$tmp/r.json" "[t['nr_switches'] for t in r['tasks'] if t['name'] == 'yield-0'][0]")
 	near "$a" 0.5 0.01 && [ "$b" -ge 1900 ]
 	ok $? "$rev: two tasks that yield every 1 ms alternate ($a, $b switches)"
+	"$LINSCHED" run "$rev" --topology quad --duration 500ms --workload "$tmp/aff.json" \
+		--trace "$tmp/aff.trace" --json "$tmp/aff.out" --quiet
+	a=$(stale_affinity "$tmp/aff.trace")
+	b=$(grep -c lsb_affinity "$tmp/aff.trace")
+	test_expect_success "$rev: tasks whose affinity changes block in a stopper: the metrics get each one's own CPUs ($a of $b stale)" \
+		'[ "$a" = 0 ] && [ "$b" -gt 20 ]'
 done
 done_testing
