@@ -16,12 +16,12 @@ cat > "$tmp/aff.json" <<'EOF'
 	"on0": { "cpus": [0], "run": 10000, "sleep": 50000 },
 	"on1": { "cpus": [1], "run": 1000, "timer": { "ref": "unique", "period": 51000 } } } } } }
 EOF
-# the switches into a task on a CPU outside the last affinity the trace
-# gave it (lsb_affinity, what the metrics get)
+# the affinities the trace gives a task (lsb_affinity, what the metrics
+# get, said when its change returns) that leave out the CPU it runs on
 stale_affinity() {
 	python3 - "$1" <<'PY'
 import re, sys
-allowed, bad = {}, 0
+cpu, bad = {}, 0
 def cpus(s):
     out = set()
     for part in s.split(','):
@@ -29,12 +29,12 @@ def cpus(s):
         out.update(range(int(a), int(b or a) + 1))
     return out
 for line in open(sys.argv[1]):
-    m = re.search(r'lsb_affinity: pid=(\d+) cpus=(\S+)', line)
-    if m:
-        allowed[m.group(1)] = cpus(m.group(2))
-        continue
     m = re.search(r'\[(\d+)\] .*sched_switch: .* next_pid=(\d+)', line)
-    if m and m.group(2) in allowed and int(m.group(1)) not in allowed[m.group(2)]:
+    if m:
+        cpu[m.group(2)] = int(m.group(1))
+        continue
+    m = re.search(r'lsb_affinity: pid=(\d+) cpus=(\S+)', line)
+    if m and m.group(1) in cpu and cpu[m.group(1)] not in cpus(m.group(2)):
         bad += 1
 print(bad)
 PY
