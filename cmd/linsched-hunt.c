@@ -747,12 +747,12 @@ static int shrink_pair(const struct hunt_opts *o, struct hunt_case *c,
 		       struct hunt_verdict *last)
 {
 	struct hunt_case a, b;
-	int i, j, r = 0;
+	int i, j, r = 0, step = o->ref ? 2 : 1;	/* a step's runs at most */
 
-	for (i = 0; r == 0 && *runs < o->shrink_runs; i++) {
+	for (i = 0; r == 0 && *runs + step <= o->shrink_runs; i++) {
 		if ((r = hunt_reduce(&a, c, i)) <= 0)
 			return r;
-		for (j = i; r == 0 && *runs < o->shrink_runs; j++) {
+		for (j = i; r == 0 && *runs + step <= o->shrink_runs; j++) {
 			if ((r = hunt_reduce(&b, &a, j)) <= 0)
 				break;
 			r = try_smaller(o, c, &b, sig, check, runs, last);
@@ -776,7 +776,7 @@ static int shrink(const struct hunt_opts *o, struct hunt_case *c,
 	int k = 0, took = 0, r;
 
 	*runs = 0;
-	while (*runs < o->shrink_runs) {
+	while (*runs + (o->ref ? 2 : 1) <= o->shrink_runs) {
 		r = hunt_reduce(&cand, c, k);
 		if (r < 0)
 			return -1;

@@ -385,22 +385,27 @@ static int usable(int c)
 /*
  * Where the metrics count it as allowed: those of @cpus (every CPU when
  * @n is 0) that are online and not going offline (the kernel no longer
- * places tasks there), every such one when none is (the kernel then
- * breaks its affinity). Returns how many are in @out, 0 for all.
+ * places tasks there); when none is, those going offline (the kernel
+ * leaves a task there until the CPU dies: sched_cpu_dying() is where
+ * select_fallback_rq() breaks its affinity); when none is online at all,
+ * every usable CPU (its affinity is broken). Returns how many are in
+ * @out, 0 for all.
  */
 static int task_allowed_online(int n, const int *cpus, int *out)
 {
-	int i, k = 0;
+	int i, k = 0, pass;
 
 	if (!sim.nr_offline && !sim.nr_leaving) {
 		memcpy(out, cpus, n * sizeof(*out));
 		return n;
 	}
-	for (i = 0; i < (n ? n : sim.nr_cpus); i++) {
-		int c = n ? cpus[i] : i;
+	for (pass = 0; pass < 2 && !k; pass++) {
+		for (i = 0; i < (n ? n : sim.nr_cpus); i++) {
+			int c = n ? cpus[i] : i;
 
-		if (usable(c))
-			out[k++] = c;
+			if (pass ? !sim.cpu[c].offline : usable(c))
+				out[k++] = c;
+		}
 	}
 	for (i = 0; !k && i < sim.nr_cpus; i++)
 		if (usable(i))
