@@ -64,13 +64,14 @@ figure() {
 }
 IDLE='r["invariants"]["idle_while_waiting"]["time_ns"]'
 
-# even_idle_cpu: v6.12.118 as it is, against kSTEP's patch. Seed 3 draws
-# the signature's first case at 5 and its smallest of the first 70 at 68.
-hunt "$tmp/ev" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 70
+# even_idle_cpu: v6.12.118 as it is, against kSTEP's patch. Seed 5 draws
+# the signature's first case at 31 and its smallest of the first 130 at
+# 129.
+hunt "$tmp/ev" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 5 130
 d=$(finding "$tmp/ev" idle-while-waiting_core)
 n=$(json "$d/finding.json" 'r["tasks"]' 2>/dev/null)
 r=$(json "$d/finding.json" 'r["shrink_runs"]' 2>/dev/null)
-test_expect_success "even_idle_cpu found blind in 70 cases (exit $(cat "$tmp/ev.status")): an idle CPU beside a waiting task across cores, shrunk to $n tasks in $r runs" \
+test_expect_success "even_idle_cpu found blind in 130 cases (exit $(cat "$tmp/ev.status")): an idle CPU beside a waiting task across cores, shrunk to $n tasks in $r runs" \
 	'[ "$(cat "$tmp/ev.status")" = 7 ] && [ -n "$d" ] && [ "$n" -le 4 ] && [ "$r" -le 200 ] &&
 	 json_is "$d/finding.json" signature idle-while-waiting:core'
 b=$(figure "$d" v6.12.118 "$IDLE")
@@ -82,25 +83,25 @@ test_expect_success "the finding is a directory a developer can use: rt-app file
 	 grep -q sched_switch "$d/trace.txt" && json_is "$d/results.json" revision v6.12.118 &&
 	 json_is "$d/entry.json" metric invariants.idle_while_waiting.count &&
 	 json_is "$d/entry.json" buggy v6.12.118'
-"$LINSCHED" hunt v6.12.118 --topology "$C/smt-asym.json" --seed 3 \
+"$LINSCHED" hunt v6.12.118 --topology "$C/smt-asym.json" --seed 5 \
 	--case "$(json "$d/finding.json" 'r["shrunk_case"]')" > "$tmp/case.txt"
 test_expect_success "--case N prints the case as the hunt drew it: the finding's original.json" \
 	'[ "$(sed 1d "$tmp/case.txt" | json /dev/stdin r)" = "$(sed 1d "$d/original.json" | json /dev/stdin r)" ] &&
 	 head -n 1 "$tmp/case.txt" | grep -q "smt-asym.json --duration 500000000ns"'
-hunt "$tmp/ev-rev" refs/lsbisect/bugs/even_idle_cpu v6.12.118 "$C/smt-asym.json" 3 70 --findings 0
+hunt "$tmp/ev-rev" refs/lsbisect/bugs/even_idle_cpu v6.12.118 "$C/smt-asym.json" 5 130 --findings 0
 test_expect_success "the patched kernel hunted against the buggy one: no idle CPU beside a waiting task (exit $(cat "$tmp/ev-rev.status"))" \
 	'[ -s "$tmp/ev-rev/hunt.json" ] && ! grep -q idle-while-waiting "$tmp/ev-rev/cases.jsonl"'
 test_expect_success "hunt.json counts the cases and their rate, and ranks the failures most severe first" \
-	'json_is "$tmp/ev/hunt.json" cases 70 &&
+	'json_is "$tmp/ev/hunt.json" cases 130 &&
 	 [ "$(json "$tmp/ev/hunt.json" "r[\"cases_per_s\"] > 0")" = True ] &&
 	 [ "$(json "$tmp/ev/hunt.json" "[f[\"check\"] for f in r[\"failures\"]] == sorted([f[\"check\"] for f in r[\"failures\"]], key=[\"crash\", \"hang\", \"warn\", \"starvation\", \"idle-while-waiting\", \"cpu-time\", \"energy\", \"useless-migration\"].index)")" = True ]'
 
 # --continue: half the hunt with two jobs, the rest with one; the same
-# record and the same minimal files as the hunt of 70 at once
-hunt "$tmp/half" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 35 --findings 0
-hunt "$tmp/half" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 70 --continue --jobs 1
-test_expect_success "a hunt continued from 35 cases to 70 runs only the 35 new ones" \
-	'json_is "$tmp/half/hunt.json" cases_run 35 && json_is "$tmp/half/hunt.json" cases 70'
+# record and the same minimal files as the hunt of 130 at once
+hunt "$tmp/half" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 5 65 --findings 0
+hunt "$tmp/half" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 5 130 --continue --jobs 1
+test_expect_success "a hunt continued from 65 cases to 130 runs only the 65 new ones" \
+	'json_is "$tmp/half/hunt.json" cases_run 65 && json_is "$tmp/half/hunt.json" cases 130'
 test_expect_success "shrinking is deterministic: in two parts, one job or two, the same record and byte-identical minimal files" \
 	'same=1
 	 for f in $(cd "$tmp/ev" && echo cases.jsonl findings/*/case.json findings/*/original.json); do
@@ -110,19 +111,19 @@ test_expect_success "shrinking is deterministic: in two parts, one job or two, t
 # a hunt killed outright (SIGKILL) keeps each case it ran in
 # cases.partial, and --continue takes them: the same record again
 "$LINSCHED" hunt v6.12.118 --reference refs/lsbisect/bugs/even_idle_cpu \
-	--topology "$C/smt-asym.json" --seed 3 --runs 70 --findings 0 \
+	--topology "$C/smt-asym.json" --seed 5 --runs 130 --findings 0 \
 	--out "$tmp/kill" > /dev/null 2>&1 &
 pid=$!
 wait_for 60 test -s "$tmp/kill/cases.partial"
 kill -KILL $pid
 wait $pid 2>/dev/null
 kept=$(wc -l < "$tmp/kill/cases.partial")
-hunt "$tmp/kill" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 3 70 --findings 0 --continue
+hunt "$tmp/kill" v6.12.118 refs/lsbisect/bugs/even_idle_cpu "$C/smt-asym.json" 5 130 --findings 0 --continue
 test_expect_success "a hunt killed outright after $kept cases goes on with --continue from them: the same record as at once" \
-	'[ "$kept" -gt 0 ] && [ "$(json "$tmp/kill/hunt.json" "r[\"cases_run\"] == 70 - int(a[0])" "$kept")" = True ] &&
+	'[ "$kept" -gt 0 ] && [ "$(json "$tmp/kill/hunt.json" "r[\"cases_run\"] == 130 - int(a[0])" "$kept")" = True ] &&
 	 cmp "$tmp/ev/cases.jsonl" "$tmp/kill/cases.jsonl" && [ ! -e "$tmp/kill/cases.partial" ]'
 "$LINSCHED" hunt v6.12.118 --reference refs/lsbisect/bugs/even_idle_cpu \
-	--topology "$C/smt-asym.json" --seed 4 --runs 70 --out "$tmp/half" --continue \
+	--topology "$C/smt-asym.json" --seed 6 --runs 130 --out "$tmp/half" --continue \
 	> /dev/null 2> "$tmp/e4"; s4=$?
 test_expect_success "a hunt is not continued with another seed: exit $s4, $(head -c 90 "$tmp/e4")" \
 	'[ $s4 = 1 ] && grep -q identity "$tmp/e4"'
