@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan $((6 * NR_RELEASES))
+plan $((7 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -16,6 +16,14 @@ cat > "$tmp/aff.json" <<'EOF'
 	"on0": { "cpus": [0], "run": 10000, "sleep": 50000 },
 	"on1": { "cpus": [1], "run": 1000, "timer": { "ref": "unique", "period": 51000 } } } } } }
 EOF
+# a nice-10 SCHED_BATCH parent forks children of the defaults: rt-app's new
+# thread sets its own policy and nice, not the parent's
+cat > "$tmp/forknice.json" <<'EOF'
+{ "tasks": {
+	"parent": { "priority": 10, "policy": "SCHED_BATCH", "loop": 5, "fork": "kid", "sleep": 5000 },
+	"kid": { "instance": 0, "loop": 1, "run": 1000 } } }
+EOF
+
 # the affinities the trace gives a task (lsb_affinity, what the metrics
 # get, said when its change returns) that leave out the CPU it runs on
 stale_affinity() {
@@ -77,5 +85,11 @@ for rev in $TEST_RELEASES; do
 	b=$(grep -c lsb_affinity "$tmp/aff.trace")
 	test_expect_success "$rev: tasks whose affinity changes block in a stopper: the metrics get each one's own CPUs ($a of $b stale)" \
 		'[ "$a" = 0 ] && [ "$b" -gt 20 ]'
+	"$LINSCHED" run "$rev" --topology quad --duration 100ms --workload "$tmp/forknice.json" \
+		--trace "$tmp/fn.trace" --json "$tmp/fn.out" --quiet
+	a=$(grep -c "sched_wakeup_new: comm=kid-f[0-9]* pid=[0-9]* prio=120 " "$tmp/fn.trace")
+	b=$(grep -c "sched_wakeup_new: comm=parent pid=[0-9]* prio=130 " "$tmp/fn.trace")
+	test_expect_success "$rev: a nice-10 parent's forked children start at the nice 0 rt-app gives them ($a of 5, the parent $b)" \
+		'[ "$a" = 5 ] && [ "$b" = 1 ]'
 done
 done_testing

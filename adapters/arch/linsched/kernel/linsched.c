@@ -251,9 +251,15 @@ struct lk_task *lk_task_new(const struct linsched_task_attr *attr,
 		sa.sched_util_max = attr->util_max;
 	}
 	p = linsched_fork(attr->name, attr->main, attr->payload, LT_USER);
-	/* a fair task's dl_runtime is its slice request (sched_runtime) */
+	/*
+	 * A fair task's dl_runtime is its slice request (sched_runtime). A
+	 * task forked by a workload task inherits its policy and nice value;
+	 * rt-app's new thread sets its own (set_thread_param()), the
+	 * defaults too: so does the task here, when they differ.
+	 */
 	if (!deadline &&
-	    (attr->policy || attr->nice || sa.sched_flags || attr->dl_runtime) &&
+	    (attr->policy || attr->nice || sa.sched_flags || attr->dl_runtime ||
+	     p->policy != SCHED_NORMAL || task_nice(p)) &&
 	    linsched_task_setattr(p, &sa, why))
 		return NULL;
 	if (attr->nr_allowed) {
