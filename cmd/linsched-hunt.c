@@ -316,6 +316,12 @@ static int machines(struct hunt_opts *o)
 		memcpy(o->topo, default_topologies, sizeof(default_topologies));
 	}
 	for (i = 0; i < o->ntopo; i++) {
+		if (strlen(o->topo[i]) >= HUNT_TOPOLOGY_MAX) {
+			fprintf(stderr, "error: --topology '%.60s...': a name or path of at most %d bytes\n",
+				o->topo[i], HUNT_TOPOLOGY_MAX - 1);
+			free(t);
+			return 2;
+		}
 		if (cmd_topology_arg(&o->topo[i]) ||
 		    topology_from_spec(t, o->topo[i], err, sizeof(err))) {
 			if (!strstr(err, o->topo[i]))
@@ -885,8 +891,8 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 			 const struct hunt_case *c, const struct hunt_verdict *v,
 			 int runs, cJSON *list)
 {
-	char name[200], dir[4300], work[4400], trace[4400], cmd[1024], *json;
-	char comment[600], *text, *first;
+	char name[200], dir[4300], work[4400], trace[4400], cmd[5000], *json;
+	char comment[2400], *text, *first;
 	struct hunt_verdict fv;
 	cJSON *f;
 	int ret;
@@ -1221,7 +1227,7 @@ static int findings(const struct hunt_opts *o, const struct rec *recs,
 static int show_case(const struct hunt_opts *o)
 {
 	struct hunt_case c;
-	char comment[256], *text;
+	char comment[HUNT_TOPOLOGY_MAX + 200], *text;
 
 	if (hunt_generate(&c, &o->space, (unsigned long long)o->show_case))
 		return 1;

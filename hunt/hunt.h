@@ -16,13 +16,16 @@ struct topology;
 
 /**
  * struct hunt_case - one test case
- * @topology: the machine, as --topology takes it (a preset or a shape)
+ * @topology: the machine, as --topology takes it (a preset, a shape or
+ *	a file), shorter than HUNT_TOPOLOGY_MAX
  * @nr_cpus: its CPU count
  * @duration_ns: simulated time
  * @workload: the rt-app document (owned)
  */
+#define HUNT_TOPOLOGY_MAX 1024	/* a machine's spec, a file's path too */
+
 struct hunt_case {
-	char topology[64];
+	char topology[HUNT_TOPOLOGY_MAX];
 	int nr_cpus;
 	unsigned long long duration_ns;
 	struct cJSON *workload;
