@@ -190,11 +190,14 @@ check "${ARGS[@]}" --bugs all > "$tmp/comment.out" 2>&1
 status=$?
 base=$(git -C "$work" rev-parse --short=12 HEAD)
 grep "^check: .*\(runs\|bug\)" "$tmp/comment.out" | sed 's/^/# /'
-test_expect_success "a comment-only change passes, every result of BASE from the cache, the bug gate on BASE's series: exit $status" \
+# the catalogue's entries of the 6.1 series, as many as it has
+n61=$("$LINSCHED" bugs list | awk '$2 == "6.1"' | wc -l)
+test_expect_success "a comment-only change passes, every result of BASE from the cache, the bug gate on BASE's $n61 entries of its series: exit $status" \
 	'[ $status = 0 ] && grep -q "^verdict: no regression in 1 change$" "$tmp/comment.out" &&
 	 grep -q "^check: 8 runs, [0-9]* from the cache ($base: 4 of 4, [0-9a-f]*: [0-4] of 4)" "$tmp/comment.out" &&
-	 grep -q "^check: 1 catalogued bug of the 6.1 series on 2 builds" "$tmp/comment.out" &&
-	 grep -q "^  catalogued bugs: 1 run, 0 back$" "$tmp/comment.out"'
+	 [ "$n61" -ge 1 ] &&
+	 grep -q "^check: $n61 catalogued bugs\{0,1\} of the 6.1 series on [0-9]* builds" "$tmp/comment.out" &&
+	 grep -q "^  catalogued bugs: $n61 runs\{0,1\}, 0 back$" "$tmp/comment.out"'
 
 "${G[@]}" -C "$work" reset -q --hard
 check "${ARGS[@]}" > "$tmp/none.out" 2>&1
