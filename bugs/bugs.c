@@ -26,7 +26,7 @@ LSB_DEFINE_LAST_ERROR(bugs)
 static const char *const keys[] = {
 	"fix", "finding", "source", "series", "summary", "files", "workload", "topology",
 	"duration", "seed", "metric", "buggy_if", "threshold", "signal",
-	"buggy", "fixed", "edits", "instrument", "cpuidle",
+	"buggy", "fixed", "edits", "instrument", "cpuidle", "starvation",
 };
 
 /* The message of a revision the repository lacks, with the way to add it. */
@@ -84,6 +84,7 @@ static void bug_release(struct bug *b)
 	free(b->signal_task);
 	free(b->instrument);
 	free(b->cpuidle);
+	free(b->starvation);
 	free(b->buggy);
 	free(b->fixed);
 	for (i = 0; i < b->nr_edits; i++) {
@@ -317,6 +318,16 @@ static int bug_parse(struct bug *b, const char *dir, const char *file)
 		goto fail;
 	}
 	if (v && !(b->cpuidle = strdup(v->valuestring))) {
+		bugs_set_error("out of memory");
+		goto fail;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(o, "starvation");
+	if (v && (!cJSON_IsString(v) || !*v->valuestring)) {
+		bugs_set_error("%s: 'starvation': expected the starvation invariant's bound, a time (\"200ms\"), or no key (the simulator's 1s)",
+			       path);
+		goto fail;
+	}
+	if (v && !(b->starvation = strdup(v->valuestring))) {
 		bugs_set_error("out of memory");
 		goto fail;
 	}

@@ -47,6 +47,8 @@
  *	kernel's work is counted, --instrument work) or NULL (plain)
  * @cpuidle: the revision's cpuidle governor both sides run ("teo",
  *	"ladder", "menu": --cpuidle), or NULL (the revision's default)
+ * @starvation: the starvation invariant's bound both sides run with
+ *	("200ms": --starvation), or NULL (the simulator's default)
  * @buggy: the buggy revision; with @edits (not a finding), the revision
  *	they edit
  * @fixed: the fixed revision; with the @edits of a finding, the revision
@@ -79,6 +81,7 @@ struct bug {
 	int signal_work;
 	char *instrument;
 	char *cpuidle;
+	char *starvation;
 	char *buggy;
 	char *fixed;
 	struct bisect_edit *edits;

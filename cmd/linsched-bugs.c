@@ -196,6 +196,8 @@ static void show(const struct bug *b)
 		printf("build:     --instrument %s\n", b->instrument);
 	if (b->cpuidle)
 		printf("cpuidle:   --cpuidle %s\n", b->cpuidle);
+	if (b->starvation)
+		printf("bound:     --starvation %s\n", b->starvation);
 	if (b->signal_work)
 		printf("signal:    kernel function calls per window, %s\n",
 		       b->signal_work == BUG_WORK_SUM ? "all told" :
@@ -255,6 +257,10 @@ static void run_side(const struct bug *b, struct side *s, const char *dir,
 	if (b->cpuidle) {
 		args[n++] = "--cpuidle";
 		args[n++] = b->cpuidle;
+	}
+	if (b->starvation) {
+		args[n++] = "--starvation";
+		args[n++] = b->starvation;
 	}
 	args[n] = NULL;
 	s->status = cmd_sim_status(&rev, driver_run(rev.exe, args, o->timeout,

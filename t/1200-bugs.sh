@@ -8,7 +8,9 @@
 # h_nr_runnable through task groups, avg_vruntime_ceil, slice_update
 # through CPU hotplug, long_balance and over_schedule through the kernel's
 # own work in builds made with --instrument work), and the 7.3
-# place_entity() lag overflow between v7.3-rc7 and v7.3.4, and two power
+# place_entity() lag overflow between v7.3-rc7 and v7.3.4, the finding
+# stale_h_load (a group's weight write starves its queued tasks on 7.3.4,
+# found by linsched hunt), and two power
 # figures of the revision's own cpuidle menu governor (menu_zero_intervals:
 # 6.1's prediction of 0 us from a set of zero idle intervals put back into
 # 6.12.118; the finding menu_poll_override: 6.12.118 polls where it took
@@ -30,7 +32,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 32
+plan 33
 tmp=$(mktemp -d)
 mounts=
 trap 'for m in $mounts; do umount "$m"; done; rm -rf "$tmp"' EXIT
@@ -53,7 +55,7 @@ test_expect_success "the catalogue lists its entries with series and fix ($(($(w
 s=$?
 cat "$tmp/run" >&2
 test_expect_success "every entry reproduces: exit $s, $(tail -n 1 "$tmp/run")" \
-	'[ $s = 0 ] && grep -q "^20 of 20 reproduced$" "$tmp/run"'
+	'[ $s = 0 ] && grep -q "^21 of 21 reproduced$" "$tmp/run"'
 
 # verdict V NAME SIDE: a field of an entry's verdict.json
 verdict() { json "$tmp/out/$1/verdict.json" "r[a[0]][a[1]] if a[1] else r[a[0]]" "$2" "${3:-}"; }
@@ -86,6 +88,10 @@ test_expect_success "h_nr_runnable: a delayed group entity counted twice wraps t
 pair place_lag_overflow
 test_expect_success "place_lag_overflow: v7.3-rc7's lag scaling overflows beside 50 nice -20 hogs and a light task jumps the queue ($b ns against $f ns)" \
 	'[ "$b" = 91000000 ] && [ "$f" = 45000000 ]'
+pair stale_h_load
+test_expect_success "stale_h_load: after a group's cpu.weight write on 7.3.4 its queued tasks keep their old weight and wait behind every newcomer ($b tasks over 200 ms against $f)" \
+	'within "$b" 40 70 && [ "$f" = 0 ] &&
+	 [ "$(json "$tmp/out/stale_h_load/buggy.json" "r[a[0]][a[1]][a[2]] > 4e8" invariants starvation max_ns)" = True ]'
 
 # the load balancer: an idle CPU beside waiting tasks (the invariant),
 # and moves for nothing
