@@ -171,6 +171,8 @@ struct sim_task {
 	struct sim_timer *timers;	/* "unique" timers: per resource */
 	int phase_cpus;		/* a phase set its own affinity */
 	char *own;		/* its own affinity, nr_cpus flags; NULL: all */
+	char *dflt;		/* its default one, rt-app's: its forker's own when
+				 * forked (a thread inherits it); NULL: all */
 	int group;		/* taskgroup: 1 + index, 0: the root, unmoved */
 	int exited;
 	int nr_forks;
@@ -191,7 +193,7 @@ int sim_tasks_init(const struct sim_config *cfg);
 void sim_tasks_start(void);
 void sim_task_start(struct sim_task *t);
 int sim_tasks_results(struct sim_result *out);
-/* Set the task's own affinity (@nr 0: every CPU) and apply it. */
+/* Set the task's own affinity (@nr 0: its default, t->dflt) and apply it. */
 int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus);
 /* Its own affinity within its cpuset, to the kernel and the metrics. */
 int sim_task_affinity_apply(struct sim_task *t);

@@ -257,6 +257,7 @@ static void task_timer(struct sim_task *t, const struct workload_event *e)
 static void task_fork(struct sim_task *t, const struct workload_event *e)
 {
 	const struct workload_task *d = &sim.cfg->wl->defs[e->res];
+	struct sim_task *c;
 	char name[16];
 
 	if (t->nr_forks >= FORKS_LIMIT)
@@ -266,7 +267,14 @@ static void task_fork(struct sim_task *t, const struct workload_event *e)
 		 (int)topology_utf8_cut(d->name, 10), d->name,
 		 nr_forked++ % 1000u);
 	t->nr_forks++;
-	sim_task_start(task_add(d, name));
+	c = task_add(d, name);
+	/* rt-app's default affinity is the one a new thread inherits */
+	if (t->own) {
+		if (!(c->dflt = malloc(sim.nr_cpus)))
+			sim_die("out of memory");
+		memcpy(c->dflt, t->own, sim.nr_cpus);
+	}
+	sim_task_start(c);
 }
 
 static void task_event(struct sim_task *t, const struct workload_event *e)
@@ -456,9 +464,13 @@ int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus)
 {
 	int i;
 
-	if (!nr) {
+	if (!nr && !t->dflt) {
 		free(t->own);
 		t->own = NULL;
+	} else if (!nr) {	/* back to its default */
+		if (!t->own && !(t->own = malloc(sim.nr_cpus)))
+			sim_die("out of memory");
+		memcpy(t->own, t->dflt, sim.nr_cpus);
 	} else {
 		if (!t->own && !(t->own = malloc(sim.nr_cpus)))
 			sim_die("out of memory");
@@ -558,6 +570,10 @@ void sim_task_start(struct sim_task *t)
 			sim_die("out of memory");
 		for (i = 0; i < w->nr_cpus; i++)
 			t->own[w->cpus[i]] = 1;
+	} else if (t->dflt) {
+		if (!(t->own = malloc(sim.nr_cpus)))
+			sim_die("out of memory");
+		memcpy(t->own, t->dflt, sim.nr_cpus);
 	}
 	/* forked in the root group: its cpuset, if any, applies */
 	attr.nr_allowed = n = task_allowed(t, allowed_buf);

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan $((7 * NR_RELEASES))
+plan $((8 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -22,6 +22,14 @@ cat > "$tmp/forknice.json" <<'EOF'
 { "tasks": {
 	"parent": { "priority": 10, "policy": "SCHED_BATCH", "loop": 5, "fork": "kid", "sleep": 5000 },
 	"kid": { "instance": 0, "loop": 1, "run": 1000 } } }
+EOF
+# a parent pinned to CPU 2 forks children without CPUs of their own, and
+# children with CPU 1: rt-app's default is the affinity a thread inherits
+cat > "$tmp/forkaff.json" <<'EOF'
+{ "tasks": {
+	"parent": { "cpus": [2], "loop": 5, "fork": "kid", "fork": "own", "sleep": 5000 },
+	"kid": { "instance": 0, "loop": 1, "run": 1000 },
+	"own": { "instance": 0, "loop": 1, "cpus": [1], "run": 1000 } } }
 EOF
 
 # the affinities the trace gives a task (lsb_affinity, what the metrics
@@ -91,5 +99,13 @@ for rev in $TEST_RELEASES; do
 	b=$(grep -c "sched_wakeup_new: comm=parent pid=[0-9]* prio=130 " "$tmp/fn.trace")
 	test_expect_success "$rev: a nice-10 parent's forked children start at the nice 0 rt-app gives them ($a of 5, the parent $b)" \
 		'[ "$a" = 5 ] && [ "$b" = 1 ]'
+	"$LINSCHED" run "$rev" --topology quad --duration 100ms --workload "$tmp/forkaff.json" \
+		--trace "$tmp/fa.trace" --json "$tmp/fa.out" --quiet
+	a=$(grep -c "lsb_task: .* cpus=2 name=kid-f" "$tmp/fa.trace")
+	b=$(grep -c "lsb_task: .* cpus=1 name=own-f" "$tmp/fa.trace")
+	c=$(grep -o "\[00[0-9]\] .*next_comm=kid-f" "$tmp/fa.trace" | grep -vc "^\[002\]")
+	d=$(grep -o "\[00[0-9]\] .*next_comm=own-f" "$tmp/fa.trace" | grep -vc "^\[001\]")
+	test_expect_success "$rev: children forked by a task pinned to CPU 2 keep its CPU when they have none of their own ($a of 5; $b of 5 on their own CPU 1; $c and $d runs elsewhere)" \
+		'[ "$a" = 5 ] && [ "$b" = 5 ] && [ "$c" = 0 ] && [ "$d" = 0 ]'
 done
 done_testing
