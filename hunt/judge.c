@@ -231,7 +231,7 @@ static double cpu_time_change(const cJSON *a, const cJSON *b,
 	return worst;
 }
 
-/* the relative change of the machine's energy */
+/* how much more energy the machine used than on the reference: 0 for less */
 static double energy_change(const cJSON *a, const cJSON *b, char *d,
 			    size_t len)
 {
@@ -241,7 +241,7 @@ static double energy_change(const cJSON *a, const cJSON *b, char *d,
 	snprintf(d, len, "the machine used %.6f J against %.6f J on the reference",
 		 x, y);
 	/* a machine without a power model uses next to nothing */
-	return fabs(x - y) < 0.01 ? 0 : fabs(x - y) / fmax(x, y);
+	return x - y < 0.01 ? 0 : (x - y) / x;
 }
 
 int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
