@@ -173,6 +173,8 @@ struct sim_task {
 	char *own;		/* its own affinity, nr_cpus flags; NULL: all */
 	char *dflt;		/* its default one, rt-app's: its forker's own when
 				 * forked (a thread inherits it); NULL: all */
+	int *told;		/* the CPUs the metrics have (nr_told, 0: all) */
+	int nr_told;
 	int group;		/* taskgroup: 1 + index, 0: the root, unmoved */
 	int exited;
 	int nr_forks;
@@ -197,6 +199,11 @@ int sim_tasks_results(struct sim_result *out);
 int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus);
 /* Its own affinity within its cpuset, to the kernel and the metrics. */
 int sim_task_affinity_apply(struct sim_task *t);
+/*
+ * The metrics' CPUs of @t in @group, told before the kernel's attach moves
+ * it there (the attach applies the cpuset at once, and blocks the task).
+ */
+void sim_task_join_told(struct sim_task *t, int group);
 /* Every live task again: to the kernel too (cpusets) or the metrics alone. */
 void sim_tasks_affinity_refresh(int kernel);
 void sim_task_speed_changed(struct sim_task *t);

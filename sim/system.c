@@ -274,6 +274,8 @@ void sim_task_join(struct sim_task *t, int group)
 
 	if (group == t->group)
 		return;
+	if (sys.wl->cpusets)
+		sim_task_join_told(t, group);
 	ret = lk_cgroup_attach(t->ktask, sys.g[group - 1].cg);
 	if (ret)
 		sim_refuse("workload '%s': task '%s': taskgroup '%s': the kernel refused the move: %s",

@@ -364,14 +364,14 @@ static unsigned int task_weight(int policy, int nice)
 }
 
 /*
- * Where @t may run: its own affinity within its group's cpuset, as
+ * Where @t may run in @group: its own affinity within the cpuset, as
  * cpuset's set_cpus_allowed_ptr() makes it (the cpuset's alone when the
  * two share no CPU). Fills @cpus, ascending, and returns how many; 0 when
  * nothing restricts it (every CPU).
  */
-static int task_allowed(const struct sim_task *t, int *cpus)
+static int task_allowed_in(const struct sim_task *t, int group, int *cpus)
 {
-	const char *eff = sim_group_cpus(t->group);
+	const char *eff = sim_group_cpus(group);
 	int c, n = 0;
 
 	if (!t->own && !eff)
@@ -383,6 +383,11 @@ static int task_allowed(const struct sim_task *t, int *cpus)
 		if (eff[c])
 			cpus[n++] = c;
 	return n;
+}
+
+static int task_allowed(const struct sim_task *t, int *cpus)
+{
+	return task_allowed_in(t, t->group, cpus);
 }
 
 static int usable(int c)
@@ -421,6 +426,15 @@ static int task_allowed_online(int n, const int *cpus, int *out)
 	return k;
 }
 
+/* what the metrics are told @t may use, kept to tell them again */
+static void task_told(struct sim_task *t, int n, const int *cpus)
+{
+	if (!t->told && !(t->told = malloc(sim.nr_cpus * sizeof(*t->told))))
+		sim_die("out of memory");
+	memcpy(t->told, cpus, n * sizeof(*cpus));
+	t->nr_told = n;
+}
+
 static void task_metrics_affinity(struct sim_task *t, int n, const int *cpus)
 {
 	char list[TOPOLOGY_MAX_CPUS * 5 + 8];
@@ -428,6 +442,7 @@ static void task_metrics_affinity(struct sim_task *t, int n, const int *cpus)
 
 	if (!sim.cfg->metrics)
 		return;
+	task_told(t, n, cpus);
 	k = task_allowed_online(n, cpus, online_buf);
 	if (sim.cfg->trace) {
 		sim_trace_cpus(list, sizeof(list), k, online_buf);
@@ -437,25 +452,32 @@ static void task_metrics_affinity(struct sim_task *t, int n, const int *cpus)
 }
 
 /*
- * The task's CPUs are its own list, not the scratch one: the kernel's
- * set_cpus_allowed_ptr() may block the calling task until a stopper has
- * moved it, and another task may set its affinity meanwhile; the metrics
- * must get this task's CPUs when it returns.
+ * The kernel's set_cpus_allowed_ptr() sets the mask at once and moves the
+ * task after, through a stopper when it runs, which blocks the caller
+ * until it is done and the task has run again (a wait that may last: a
+ * task woken behind a heavier one). The metrics have the new CPUs from
+ * the call on, and the ones before back when the kernel refuses them.
+ * The lists are the call's own, not the scratch one: another task may
+ * set its affinity while this one is blocked.
  */
 int sim_task_affinity_apply(struct sim_task *t)
 {
-	int *cpus = malloc(sim.nr_cpus * sizeof(*cpus));
-	int n, ret, c;
+	int *cpus = malloc(2 * sim.nr_cpus * sizeof(*cpus)), *was;
+	int n, ret, c, nr_was = t->nr_told;
 
 	if (!cpus)
 		sim_die("out of memory");
+	was = cpus + sim.nr_cpus;
+	if (t->told)
+		memcpy(was, t->told, nr_was * sizeof(*was));
 	n = task_allowed(t, cpus);
 	if (!n)
 		for (c = 0; c < sim.nr_cpus; c++)
 			cpus[n++] = c;
+	task_metrics_affinity(t, n, cpus);
 	ret = lk_task_set_affinity(t->ktask, n, cpus);
-	if (!ret)
-		task_metrics_affinity(t, n, cpus);
+	if (ret)
+		task_metrics_affinity(t, nr_was, was);
 	free(cpus);
 	return ret;
 }
@@ -479,6 +501,13 @@ int sim_task_set_affinity(struct sim_task *t, int nr, const int *cpus)
 			t->own[cpus[i]] = 1;
 	}
 	return sim_task_affinity_apply(t);
+}
+
+void sim_task_join_told(struct sim_task *t, int group)
+{
+	int n = task_allowed_in(t, group, allowed_buf);
+
+	task_metrics_affinity(t, n, allowed_buf);
 }
 
 void sim_tasks_affinity_refresh(int kernel)
@@ -588,6 +617,7 @@ void sim_task_start(struct sim_task *t)
 	if (sim.cfg->metrics) {
 		char list[TOPOLOGY_MAX_CPUS * 5 + 8];
 
+		task_told(t, n, allowed_buf);
 		n = task_allowed_online(n, allowed_buf, online_buf);
 		if (sim.cfg->trace) {
 			sim_trace_cpus(list, sizeof(list), n, online_buf);

@@ -33,11 +33,12 @@ cat > "$tmp/forkaff.json" <<'EOF'
 EOF
 
 # the affinities the trace gives a task (lsb_affinity, what the metrics
-# get, said when its change returns) that leave out the CPU it runs on
+# get, said when the kernel takes it) that leave out the CPU the task runs
+# on next
 stale_affinity() {
 	python3 - "$1" <<'PY'
 import re, sys
-cpu, bad = {}, 0
+told, bad = {}, 0
 def cpus(s):
     out = set()
     for part in s.split(','):
@@ -47,11 +48,13 @@ def cpus(s):
 for line in open(sys.argv[1]):
     m = re.search(r'\[(\d+)\] .*sched_switch: .* next_pid=(\d+)', line)
     if m:
-        cpu[m.group(2)] = int(m.group(1))
+        mask = told.pop(m.group(2), None)
+        if mask is not None and int(m.group(1)) not in mask:
+            bad += 1
         continue
     m = re.search(r'lsb_affinity: pid=(\d+) cpus=(\S+)', line)
-    if m and m.group(1) in cpu and cpu[m.group(1)] not in cpus(m.group(2)):
-        bad += 1
+    if m:
+        told[m.group(1)] = cpus(m.group(2))
 print(bad)
 PY
 }
