@@ -12,20 +12,20 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 15
+plan 18
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 C=$LSB_ROOT/bugs/catalogue/workloads
 
 need=
-for rev in v6.1.176 v6.1.187 v6.12.118; do
+for rev in v6.1.176 v6.1.187 v6.12.118 v7.3.4; do
 	git -C "$LSBISECT_REPO" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
 		need+=${need:+,}${rev#v}
 done
 [ -z "$need" ] || "$LINSCHED" kernels --versions "$need" >&2 ||
 	skip_all "cannot make releases $need"
 # the entries' edited kernels (refs/lsbisect/bugs/NAME), built or cached
-"$LINSCHED" bugs run even_idle_cpu local_group_imbalance \
+"$LINSCHED" bugs run even_idle_cpu local_group_imbalance stale_h_load \
 	--out "$tmp/bugs" > "$tmp/bugs.out" 2>&1 ||
 	{ cat "$tmp/bugs.out" >&2; skip_all "the catalogue entries do not run"; }
 
@@ -140,6 +140,24 @@ b=$(figure "$d" v6.12.118 "$IDLE")
 f=$(figure "$d" refs/lsbisect/bugs/local_group_imbalance "$IDLE")
 test_expect_success "its minimal case idles a CPU $b ns on the buggy kernel, $f ns with the patch" \
 	'[ "$b" -gt 0 ] && [ "$f" = 0 ]'
+
+# stale_h_load: v7.3.4 as it is, against the fix of the campaign's
+# triage (the hunt found it first in a campaign against v7.2.13). Seed 1
+# draws it at case 83: a group's cpu.weight raised under overload.
+STARVED='r["invariants"]["starvation"]["count"]'
+hunt "$tmp/sh" v7.3.4 refs/lsbisect/bugs/stale_h_load 1x3x1 1 90
+d=$(finding "$tmp/sh" starvation)
+n=$(json "$d/finding.json" 'r["tasks"]' 2>/dev/null)
+test_expect_success "stale_h_load found blind in 90 cases (exit $(cat "$tmp/sh.status")): tasks starved after a group's weight write, shrunk to $n tasks" \
+	'[ "$(cat "$tmp/sh.status")" = 7 ] && [ -n "$d" ] && [ "$n" -le 4 ] &&
+	 json_is "$d/finding.json" signature starvation && grep -q "\"cpu.weight\"" "$d/case.json"'
+b=$(figure "$d" v7.3.4 "$STARVED")
+f=$(figure "$d" refs/lsbisect/bugs/stale_h_load "$STARVED")
+test_expect_success "its minimal case starves $b tasks over 200 ms on the buggy kernel, $f with the fix" \
+	'[ "$b" -gt 0 ] && [ "$f" = 0 ]'
+hunt "$tmp/sh-rev" refs/lsbisect/bugs/stale_h_load v7.3.4 1x3x1 1 90 --findings 0
+test_expect_success "the fixed kernel hunted against the buggy one: no starvation (exit $(cat "$tmp/sh-rev.status"))" \
+	'[ -s "$tmp/sh-rev/hunt.json" ] && ! grep -q starvation "$tmp/sh-rev/cases.jsonl"'
 
 # fork_affinity-6.1: two releases whose fair.c differs only in the fix, in
 # the placement of a forked task with an affinity
