@@ -188,6 +188,24 @@ static bool test_differ(void)
 	ASSERT_EQ(hunt_judge(&ref, 0, NULL, b, NULL, 2), 0);
 	ASSERT_EQ(hunt_differ(&v, &ref, a, b, 0.2), HUNT_CPU_TIME);
 	ASSERT_STREQ(v.task, "t1");
+	/* a fork storm's children by rank, not by name: luck is no change */
+	{
+		static const char storm[] =
+			"{\"tasks\": [{\"name\": \"s\", \"sum_exec_ns\": 1000000},"
+			"{\"name\": \"kid-f1\", \"sum_exec_ns\": %d},"
+			"{\"name\": \"kid-f2\", \"sum_exec_ns\": %d},"
+			"{\"name\": \"kid-f13\", \"sum_exec_ns\": %d}]}";
+		struct hunt_verdict c0 = { 0 }, c1 = { 0 };
+		char x[512], y[512];
+
+		snprintf(x, sizeof(x), storm, 7000000, 1400000, 10000000);
+		snprintf(y, sizeof(y), storm, 1400000, 7000000, 10000000);
+		ASSERT_EQ(hunt_differ(&c0, &c1, x, y, 0.2), HUNT_CLEAN);
+		snprintf(y, sizeof(y), storm, 1400000, 1000000, 10000000);
+		ASSERT_EQ(hunt_differ(&c0, &c1, x, y, 0.2), HUNT_CPU_TIME);
+		ASSERT_STREQ(c0.task, "kid-f1");
+		ASSERT_TRUE(strstr(c0.detail, "kid's children, the busiest first: number 2 of 3 ran 7.000 ms against 1.400 ms") != NULL);
+	}
 	/* within the tolerance: nothing new */
 	snprintf(b, sizeof(b), results, 0, 1, 30000000, 1.5, 90000000);
 	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
