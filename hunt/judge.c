@@ -197,38 +197,43 @@ int hunt_judge(struct hunt_verdict *v, int status, const char *reason,
 }
 
 /*
- * The length of the template's name in a forked task's ("kid-f12": 3), 0
- * for a task of its own. Which of a fork storm's children gets which share
- * is a matter of luck that any change of timing deals again: they are
- * compared as a template's children, the busiest with the busiest.
+ * The length of the definition's name in a task's that is one of many:
+ * an instance ("t0-3": 2) or a forked child ("kid-f12": 3); 0 for a task
+ * of its own. Which instance or which of a fork storm's children gets
+ * which share is luck that any change of timing deals again: a
+ * definition's tasks are compared as a whole, the busiest with the
+ * busiest.
  */
-static size_t forked_from(const char *name)
+static size_t one_of_many(const char *name)
 {
 	size_t n = strlen(name), i = n;
 
 	while (i > 0 && isdigit((unsigned char)name[i - 1]))
 		i--;
-	return i < n && i >= 3 && name[i - 1] == 'f' && name[i - 2] == '-' ?
-	       i - 2 : 0;
+	if (i == n || i < 2)
+		return 0;
+	if (name[i - 1] == '-')
+		return i - 1;
+	return i >= 3 && name[i - 1] == 'f' && name[i - 2] == '-' ? i - 2 : 0;
 }
 
-struct child {
+struct member {
 	double time;
 	const char *name;
 };
 
 static int by_time_down(const void *x, const void *y)
 {
-	const struct child *a = x, *b = y;
+	const struct member *a = x, *b = y;
 
 	if (a->time != b->time)
 		return a->time < b->time ? 1 : -1;
 	return strcmp(a->name, b->name);
 }
 
-/* the children of template @t (@len bytes), busiest first */
-static size_t children(const cJSON *r, const char *t, size_t len,
-		       struct child **out)
+/* the tasks of definition @t (@len bytes), busiest first */
+static size_t members(const cJSON *r, const char *t, size_t len,
+		       struct member **out)
 {
 	const cJSON *k;
 	size_t n = 0;
@@ -236,9 +241,9 @@ static size_t children(const cJSON *r, const char *t, size_t len,
 	*out = NULL;
 	cJSON_ArrayForEach(k, cJSON_GetObjectItem(r, "tasks")) {
 		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(k, "name"));
-		struct child *more;
+		struct member *more;
 
-		if (!name || forked_from(name) != len || strncmp(name, t, len))
+		if (!name || one_of_many(name) != len || strncmp(name, t, len))
 			continue;
 		if (!(more = realloc(*out, (n + 1) * sizeof(**out))))
 			break;
@@ -266,7 +271,7 @@ static double cpu_time_change(const cJSON *a, const cJSON *b,
 {
 	const cJSON *ta, *tb;
 	double worst = 0, x, y, change;
-	struct child *xs, *ys;
+	struct member *xs, *ys;
 	const char *name;
 	size_t k, i, nx, ny;
 
@@ -274,11 +279,11 @@ static double cpu_time_change(const cJSON *a, const cJSON *b,
 		name = cJSON_GetStringValue(cJSON_GetObjectItem(ta, "name"));
 		if (!name)
 			continue;
-		if ((k = forked_from(name))) {
-			/* a template's children, once: at its first child */
-			nx = children(a, name, k, &xs);
+		if ((k = one_of_many(name))) {
+			/* a definition's tasks, once: at its busiest */
+			nx = members(a, name, k, &xs);
 			if (nx && !strcmp(xs[0].name, name)) {
-				ny = children(b, name, k, &ys);
+				ny = members(b, name, k, &ys);
 				for (i = 0; i < (nx > ny ? nx : ny); i++) {
 					x = i < nx ? xs[i].time : 0;
 					y = i < ny ? ys[i].time : 0;
@@ -286,7 +291,7 @@ static double cpu_time_change(const cJSON *a, const cJSON *b,
 					if (change <= worst)
 						continue;
 					worst = change;
-					snprintf(d, len, "%.*s's children, the busiest first: number %zu of %zu ran %.3f ms against %.3f ms on the reference (of %zu)",
+					snprintf(d, len, "%.*s's tasks, the busiest first: number %zu of %zu ran %.3f ms against %.3f ms on the reference (of %zu)",
 						 (int)k, name, i + 1, nx, x / 1e6,
 						 y / 1e6, ny);
 					snprintf(task, tlen, "%s",

@@ -204,7 +204,7 @@ static bool test_differ(void)
 		snprintf(y, sizeof(y), storm, 1400000, 1000000, 10000000);
 		ASSERT_EQ(hunt_differ(&c0, &c1, x, y, 0.2), HUNT_CPU_TIME);
 		ASSERT_STREQ(c0.task, "kid-f1");
-		ASSERT_TRUE(strstr(c0.detail, "kid's children, the busiest first: number 2 of 3 ran 7.000 ms against 1.400 ms") != NULL);
+		ASSERT_TRUE(strstr(c0.detail, "kid's tasks, the busiest first: number 2 of 3 ran 7.000 ms against 1.400 ms") != NULL);
 	}
 	/* within the tolerance: nothing new */
 	snprintf(b, sizeof(b), results, 0, 1, 30000000, 1.5, 90000000);
