@@ -36,12 +36,14 @@ static const char usage_hunt[] =
 "and asymmetric capacity), run each with the invariants, the kernel's WARNs\n"
 "and crashes checked, and rank what broke by severity (crash, hang, WARN,\n"
 "starvation, an idle CPU beside a waiting task, a task's CPU time against\n"
-"the reference, a useless migration) and rarity. With --reference, a\n"
-"failure counts only when the reference release does not show it on the\n"
-"same case. Each distinct failure is shrunk by delta debugging to the\n"
-"smallest case that fails the same way and written to OUT/findings/:\n"
-"case.json (rt-app), command, finding.json, results.json, trace.txt and\n"
-"entry.json, a draft catalogue entry ('linsched bugs').\n"
+"the reference, its work against the oracle's variant, the machine's\n"
+"energy, a useless migration) and rarity. With --reference, a failure\n"
+"counts only when the reference release does not show it on the same\n"
+"case. Each distinct failure is shrunk by delta debugging to the smallest\n"
+"case that fails the same way and written to OUT/findings/: case.json\n"
+"(rt-app), command, finding.json, results.json, trace.txt and entry.json,\n"
+"a draft catalogue entry ('linsched bugs'); the oracle's, variant.json\n"
+"too.\n"
 "\n"
 "  -R, --reference REF  judge against REF: what REF shows too is not new;\n"
 "                      every case runs on both, and a task's CPU time far\n"
@@ -60,6 +62,13 @@ static const char usage_hunt[] =
 "      --starvation D  the starvation bound (default 200ms)\n"
 "      --tolerance F   a task's CPU time may differ from the reference's by\n"
 "                      this fraction and 5 ms (default 0.2)\n"
+"      --oracle weights  run each case whose tasks are all in task groups\n"
+"                      below the root again with every group's cpu.weight\n"
+"                      doubled (not when one would pass 10000, nor with an\n"
+"                      idle group): the work a task did (its CPU time at\n"
+"                      full speed) that differs by more than --tolerance\n"
+"                      (and 5 ms) fails the check\n"
+"                      'weights' (signature oracle:weights)\n"
 "      --idle-windows N  an idle CPU beside a waiting task counts when it\n"
 "                      lasted N of the invariant's windows in all (default\n"
 "                      2: longer than the kernel's slowest balancing)\n"
@@ -105,6 +114,7 @@ struct hunt_opts {
 	double time_s, deadline, tolerance, idle_windows;
 	int jobs, shrink_runs, findings, timeout_s, verbose, resume;
 	int show, show_case;	/* --case N */
+	int oracle;	/* --oracle weights */
 	size_t resumed;	/* cases of the hunt continued */
 	struct driver_paths paths;
 	struct driver_target t, r;
@@ -116,6 +126,7 @@ struct rec {
 	double magnitude;
 	char signature[160];
 	char detail[320];
+	int varied;	/* the oracle's variant ran */
 };
 
 /* a distinct failure */
@@ -154,7 +165,7 @@ static int wall_time(const char *arg, double *out)
 }
 
 enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK, OPT_FINDINGS,
-       OPT_TIMEOUT, OPT_IDLE, OPT_CASE };
+       OPT_TIMEOUT, OPT_IDLE, OPT_CASE, OPT_ORACLE };
 
 /* the options of the checks and of shrinking: 0, -1 (said), 1 not one */
 static int check_option(struct hunt_opts *o, int c, const char *arg)
@@ -186,6 +197,14 @@ static int check_option(struct hunt_opts *o, int c, const char *arg)
 			return -1;
 		o->show = 1;
 		break;
+	case OPT_ORACLE:
+		if (strcmp(arg, "weights")) {
+			fprintf(stderr, "error: --oracle '%s': the oracle is 'weights'\n",
+				arg);
+			return -1;
+		}
+		o->oracle = 1;
+		break;
 	default:
 		return 1;
 	}
@@ -211,6 +230,7 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "continue", no_argument, NULL, 'c' },
 		{ "case", required_argument, NULL, OPT_CASE },
+		{ "oracle", required_argument, NULL, OPT_ORACLE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -442,22 +462,65 @@ static void scratch_named(char *out, size_t len, const char *msg,
 }
 
 /*
+ * The oracle: @w, the variant of a case whose results on @t are @json,
+ * run on @t as @work.w; its verdict into @v, the case's. A variant the
+ * simulator refuses is not judged.
+ */
+static int oracle_run(const struct hunt_opts *o, const struct driver_target *t,
+		      const struct hunt_case *w, const char *work,
+		      struct hunt_verdict *v, const char *json)
+{
+	struct hunt_verdict wv;
+	char wwork[4300], *wjson;
+	int ret;
+
+	snprintf(wwork, sizeof(wwork), "%s.w", work);
+	ret = run_on(o, t, w, wwork, NULL, &wv, &wjson);
+	if (ret == DRIVER_OK &&
+	    hunt_oracle_weights(v, json, wjson, &wv, o->tolerance) < 0) {
+		fprintf(stderr, "error: %s.out.json: results that do not parse\n",
+			wwork);
+		ret = DRIVER_ERROR;
+	}
+	free(wjson);
+	return ret == DRIVER_USAGE ? DRIVER_OK : ret;
+}
+
+/*
  * A case's verdict on REV, and against the reference when there is one;
  * when only @check matters (not HUNT_CLEAN) and REV does not break it,
- * the reference is not run. *@used: the simulator runs.
+ * the reference is not run. With the oracle, the case's variant runs too
+ * unless only a worse check than its own matters; on the reference only
+ * when REV breaks it. *@used: the simulator runs; *@varied (may be
+ * NULL): whether the variant ran on REV.
  * Return: DRIVER_OK, DRIVER_USAGE (refused: @why says why) or
  * DRIVER_ERROR (said).
  */
 static int judge_case(const struct hunt_opts *o, const struct hunt_case *c,
 		      const char *work, int check, struct hunt_verdict *v,
-		      char *why, size_t len, int *used)
+		      char *why, size_t len, int *used, int *varied)
 {
 	struct hunt_verdict rv;
+	struct hunt_case w = { .workload = NULL };
 	char *json, *rjson = NULL, rwork[4200];
-	int ret, needs_ref;
+	int ret, needs_ref, vary = 0;
 
 	ret = run_on(o, &o->t, c, work, NULL, v, &json);
 	*used = 1;
+	if (varied)
+		*varied = 0;
+	if (ret == DRIVER_OK && json && o->oracle && check <= HUNT_WEIGHTS) {
+		vary = hunt_weights_variant(&w, c, HUNT_WEIGHTS_FACTOR);
+		if (vary < 0) {
+			fprintf(stderr, "error: out of memory\n");
+			ret = DRIVER_ERROR;
+		} else if (vary) {
+			ret = oracle_run(o, &o->t, &w, work, v, json);
+			(*used)++;
+			if (varied)
+				*varied = 1;
+		}
+	}
 	/* a change of CPU time or energy shows only beside the reference */
 	needs_ref = check == HUNT_CLEAN || check == HUNT_CPU_TIME ||
 		    check == HUNT_ENERGY || (v->broken & 1u << check);
@@ -465,11 +528,19 @@ static int judge_case(const struct hunt_opts *o, const struct hunt_case *c,
 		snprintf(rwork, sizeof(rwork), "%s.ref", work);
 		ret = run_on(o, &o->r, c, rwork, NULL, &rv, &rjson);
 		(*used)++;
+		/* what the reference breaks too is not new */
+		if (ret == DRIVER_OK && rjson && vary > 0 &&
+		    (v->broken & 1u << HUNT_WEIGHTS)) {
+			ret = oracle_run(o, &o->r, &w, rwork, &rv, rjson);
+			(*used)++;
+		}
 		if (ret == DRIVER_OK)
 			hunt_differ(v, &rv, json, rjson, o->tolerance);
 	}
 	if (ret == DRIVER_USAGE)	/* the scratch file's name is no one's */
 		scratch_named(why, len, driver_last_error(), work);
+	if (vary > 0)
+		hunt_case_release(&w);
 	free(json);
 	free(rjson);
 	return ret;
@@ -514,7 +585,7 @@ static void worker(const struct hunt_opts *o, const struct rec *recs,
 	struct hunt_case c;
 	char work[4200], why[2048], line[4096];
 	unsigned long long i;
-	int ret, len, used;
+	int ret, len, used, varied;
 
 	catch_stops(0);	/* a stop ends it; its simulator dies with it */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);	/* and so does the hunt's death */
@@ -531,7 +602,7 @@ static void worker(const struct hunt_opts *o, const struct rec *recs,
 			_exit(1);
 		why[0] = '\0';
 		ret = judge_case(o, &c, work, HUNT_CLEAN, &v, why, sizeof(why),
-				 &used);
+				 &used, &varied);
 		hunt_case_release(&c);
 		if (ret == DRIVER_ERROR)
 			_exit(1);
@@ -539,12 +610,12 @@ static void worker(const struct hunt_opts *o, const struct rec *recs,
 		flat(v.detail);
 		flat(why);
 		if (ret == DRIVER_USAGE)
-			len = snprintf(line, sizeof(line), "%llu\t-1\t0\trefused\t%.3000s\n",
+			len = snprintf(line, sizeof(line), "%llu\t-1\t0\trefused\t%.3000s\t0\n",
 				       i, why);
 		else
-			len = snprintf(line, sizeof(line), "%llu\t%d\t%.17g\t%s\t%s\n",
+			len = snprintf(line, sizeof(line), "%llu\t%d\t%.17g\t%s\t%s\t%d\n",
 				       i, v.check, v.magnitude, v.signature,
-				       v.detail);
+				       v.detail, varied);
 		if (len >= (int)sizeof(line))
 			len = sizeof(line) - 1;
 		if (write(fd, line, (size_t)len) != len)
@@ -553,18 +624,23 @@ static void worker(const struct hunt_opts *o, const struct rec *recs,
 	_exit(0);
 }
 
+/*
+ * A worker's line: case, check, magnitude, signature, detail (maybe
+ * empty) and whether the oracle's variant ran (a hunt's cases.partial
+ * before the oracle has no such field).
+ */
 static int put_rec(struct rec **recs, size_t *n, size_t *cap, char *line,
 		   int *check)
 {
-	char *f[5], *save = NULL;
+	char *f[6] = { NULL };
 	unsigned long long i;
 	struct rec *r;
 	int k;
 
-	f[0] = strtok_r(line, "\t\n", &save);
-	for (k = 1; k < 5; k++)
-		f[k] = strtok_r(NULL, "\t\n", &save);
-	if (!f[0] || !f[1] || !f[2] || !f[3])
+	line[strcspn(line, "\n")] = '\0';
+	for (k = 0; k < 6 && line; k++)
+		f[k] = strsep(&line, "\t");
+	if (!f[0] || !f[1] || !f[2] || !f[3] || !*f[0] || !*f[3])
 		return -1;
 	i = strtoull(f[0], NULL, 10);
 	if (lsb_grow(recs, cap, (size_t)i + 1, sizeof(**recs)))
@@ -576,6 +652,7 @@ static int put_rec(struct rec **recs, size_t *n, size_t *cap, char *line,
 	r->magnitude = strtod(f[2], NULL);
 	snprintf(r->signature, sizeof(r->signature), "%s", f[3]);
 	snprintf(r->detail, sizeof(r->detail), "%s", f[4] ? f[4] : "");
+	r->varied = f[5] ? atoi(f[5]) : 0;
 	*check = r->check;
 	return 0;
 }
@@ -731,7 +808,8 @@ static int try_smaller(const struct hunt_opts *o, struct hunt_case *c,
 	int ret, used;
 
 	snprintf(work, sizeof(work), "%s/work/shrink", o->out);
-	ret = judge_case(o, cand, work, check, &v, why, sizeof(why), &used);
+	ret = judge_case(o, cand, work, check, &v, why, sizeof(why), &used,
+			 NULL);
 	*runs += used;
 	if (ret == DRIVER_OK && !strcmp(v.signature, sig)) {
 		hunt_case_release(c);
@@ -741,6 +819,12 @@ static int try_smaller(const struct hunt_opts *o, struct hunt_case *c,
 	}
 	hunt_case_release(cand);
 	return ret == DRIVER_ERROR ? -1 : 0;
+}
+
+/* the simulator runs of a step of shrinking for @check, at most */
+static int step_runs(const struct hunt_opts *o, int check)
+{
+	return (o->ref ? 2 : 1) * (o->oracle && check <= HUNT_WEIGHTS ? 2 : 1);
 }
 
 /*
@@ -753,7 +837,7 @@ static int shrink_pair(const struct hunt_opts *o, struct hunt_case *c,
 		       struct hunt_verdict *last)
 {
 	struct hunt_case a, b;
-	int i, j, r = 0, step = o->ref ? 2 : 1;	/* a step's runs at most */
+	int i, j, r = 0, step = step_runs(o, check);
 
 	for (i = 0; r == 0 && *runs + step <= o->shrink_runs; i++) {
 		if ((r = hunt_reduce(&a, c, i)) <= 0)
@@ -782,7 +866,7 @@ static int shrink(const struct hunt_opts *o, struct hunt_case *c,
 	int k = 0, took = 0, r;
 
 	*runs = 0;
-	while (*runs + (o->ref ? 2 : 1) <= o->shrink_runs) {
+	while (*runs + step_runs(o, check) <= o->shrink_runs) {
 		r = hunt_reduce(&cand, c, k);
 		if (r < 0)
 			return -1;
@@ -872,13 +956,15 @@ static void write_entry(const struct hunt_opts *o, const char *dir,
 	cJSON_Delete(e);
 }
 
-/* the command that runs a finding's case, as a user types it */
+/* the command that runs a finding's @file, as a user types it */
 static void command_line(const struct hunt_opts *o, const char *rev,
-			 const struct hunt_case *c, char *out, size_t len)
+			 const char *file, const struct hunt_case *c,
+			 char *out, size_t len)
 {
 	snprintf(out, len,
-		 "linsched run %s --workload case.json --topology %s --duration %llums --seed 1 --starvation %s --check\n",
-		 rev, c->topology, c->duration_ns / 1000000, o->starvation);
+		 "linsched run %s --workload %s --topology %s --duration %llums --seed 1 --starvation %s --check\n",
+		 rev, file, c->topology, c->duration_ns / 1000000,
+		 o->starvation);
 }
 
 /*
@@ -894,6 +980,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	char name[200], dir[4300], work[4400], trace[4400], cmd[5000], *json;
 	char comment[2400], *text, *first;
 	struct hunt_verdict fv;
+	struct hunt_case w;
 	cJSON *f;
 	int ret;
 
@@ -911,9 +998,20 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	text = hunt_case_text(orig, "the case as the hunt drew it");
 	write_text(dir, "original.json", text ? text : "");
 	free(text);
-	command_line(o, o->rev, c, cmd, sizeof(cmd));
+	command_line(o, o->rev, "case.json", c, cmd, sizeof(cmd));
 	if (o->ref)
-		command_line(o, o->ref, c, cmd + strlen(cmd), sizeof(cmd) - strlen(cmd));
+		command_line(o, o->ref, "case.json", c, cmd + strlen(cmd),
+			     sizeof(cmd) - strlen(cmd));
+	/* the oracle's: the case beside its variant, which runs alike */
+	if (s->check == HUNT_WEIGHTS &&
+	    hunt_weights_variant(&w, c, HUNT_WEIGHTS_FACTOR) == 1) {
+		text = hunt_case_text(&w, "the case with every group's cpu.weight doubled: each task's CPU time should be the same");
+		write_text(dir, "variant.json", text ? text : "");
+		free(text);
+		hunt_case_release(&w);
+		command_line(o, o->rev, "variant.json", c, cmd + strlen(cmd),
+			     sizeof(cmd) - strlen(cmd));
+	}
 	write_text(dir, "command", cmd);
 
 	snprintf(work, sizeof(work), "%s/case", dir);
@@ -1002,16 +1100,17 @@ static int write_cases(const struct hunt_opts *o, const struct rec *recs,
 }
 
 static void counts(const struct rec *recs, size_t n, size_t *per,
-		   size_t *done, size_t *refused)
+		   size_t *done, size_t *refused, size_t *varied)
 {
 	size_t i;
 
 	memset(per, 0, sizeof(*per) * HUNT_NR_CHECKS);
-	*done = *refused = 0;
+	*done = *refused = *varied = 0;
 	for (i = 0; i < n; i++) {
 		if (recs[i].check == -2)
 			continue;
 		(*done)++;
+		*varied += recs[i].varied != 0;
 		if (recs[i].check < 0)
 			(*refused)++;
 		else
@@ -1036,6 +1135,8 @@ static cJSON *identity(const struct hunt_opts *o)
 	cJSON_AddStringToObject(id, "starvation", o->starvation);
 	cJSON_AddNumberToObject(id, "tolerance", o->tolerance);
 	cJSON_AddNumberToObject(id, "idle_windows", o->idle_windows);
+	if (o->oracle)
+		cJSON_AddStringToObject(id, "oracle", "weights");
 	return id;
 }
 
@@ -1087,12 +1188,12 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 		  size_t n, const struct sig *sigs, size_t nsig, double wall,
 		  cJSON *findings)
 {
-	size_t per[HUNT_NR_CHECKS], done, refused, i, len = 0;
+	size_t per[HUNT_NR_CHECKS], done, refused, varied, i, len = 0;
 	char text[65536], path[4300];
 	cJSON *j = cJSON_CreateObject(), *c, *s;
 	int k;
 
-	counts(recs, n, per, &done, &refused);
+	counts(recs, n, per, &done, &refused, &varied);
 	len += (size_t)snprintf(text + len, sizeof(text) - len,
 		"hunt: %s%s%s, seed %llu: %zu cases in %.1f s (%.1f a second, %d jobs), %zu refused\n",
 		o->rev, o->ref ? " against " : "", o->ref ? o->ref : "",
@@ -1102,6 +1203,10 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 		len += (size_t)snprintf(text + len, sizeof(text) - len,
 			"  continuing a hunt of %zu cases: %zu in all\n",
 			o->resumed, done);
+	if (o->oracle)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+			"  oracle weights: %zu cases run again with every group's weight doubled\n",
+			varied);
 	for (k = HUNT_NR_CHECKS - 1; k > 0; k--)
 		if (per[k])
 			len += (size_t)snprintf(text + len, sizeof(text) - len,
@@ -1132,6 +1237,10 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 	cJSON_AddNumberToObject(j, "cases", (double)done);
 	cJSON_AddNumberToObject(j, "cases_run", (double)(done - o->resumed));
 	cJSON_AddNumberToObject(j, "refused", (double)refused);
+	if (o->oracle) {	/* of the cases run this time */
+		cJSON_AddStringToObject(j, "oracle", "weights");
+		cJSON_AddNumberToObject(j, "oracle_runs", (double)varied);
+	}
 	cJSON_AddNumberToObject(j, "wall_s", wall);
 	cJSON_AddNumberToObject(j, "cases_per_s",
 				wall > 0 ? (double)(done - o->resumed) / wall : 0);
@@ -1207,7 +1316,7 @@ static int findings(const struct hunt_opts *o, const struct rec *recs,
 		fprintf(stderr, "hunt: shrinking %s (case %llu, %d tasks)\n",
 			sigs[i].signature, start, hunt_case_tasks(&c));
 		ret = judge_case(o, &c, work, HUNT_CLEAN, &v, why, sizeof(why),
-				 &runs);
+				 &runs, NULL);
 		if (ret == DRIVER_OK && strcmp(v.signature, sigs[i].signature))
 			/* not the tool's death: say it, shrink the others */
 			fprintf(stderr, "warning: case %llu fails as %s now, not as %s (another version of the simulator judged it?): not shrunk\n",
@@ -1307,7 +1416,7 @@ static int load_previous(struct hunt_opts *o, struct rec **recs, size_t *n)
 		goto out;
 	for (i = 0; i < *n; i++)
 		(*recs)[i] = (struct rec){ i < below->valuedouble ? 0 : -2, 0,
-					   "clean", "" };
+					   "clean", "", 0 };
 	cJSON_ArrayForEach(x, cJSON_GetObjectItem(j, "done_beyond")) {
 		(*recs)[(size_t)x->valuedouble].check = 0;
 	}
@@ -1335,8 +1444,10 @@ static int load_previous(struct hunt_opts *o, struct rec **recs, size_t *n)
 			goto out;
 		}
 	}
-	for (i = 0; i < *n; i++)
+	for (i = 0; i < *n; i++) {
 		o->resumed += (*recs)[i].check != -2;
+		(*recs)[i].varied = 0;	/* oracle_runs: of this run's cases */
+	}
 	ret = 0;
 out:
 	free(text);

@@ -95,6 +95,8 @@ int hunt_case_tasks(const struct hunt_case *c);
  * @HUNT_CLEAN: nothing
  * @HUNT_USELESS: a waiting task moved to a busier CPU
  * @HUNT_ENERGY: the machine's energy far from the reference release's
+ * @HUNT_WEIGHTS: a task's CPU time far from its own with every group's
+ *	weight doubled (the oracle --oracle weights, hunt_oracle_weights())
  * @HUNT_CPU_TIME: a task's CPU time far from the reference release's
  * @HUNT_IDLE: an idle CPU beside a waiting task past the window
  * @HUNT_STARVED: a runnable task not run for longer than the bound
@@ -106,6 +108,7 @@ enum hunt_check {
 	HUNT_CLEAN,
 	HUNT_USELESS,
 	HUNT_ENERGY,
+	HUNT_WEIGHTS,
 	HUNT_CPU_TIME,
 	HUNT_IDLE,
 	HUNT_STARVED,
@@ -176,6 +179,51 @@ int hunt_judge(struct hunt_verdict *v, int status, const char *reason,
  */
 int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
 		const char *json, const char *ref_json, double tolerance);
+
+/*
+ * The metamorphic oracle "weights": a group's weight counts only against
+ * its siblings', so multiplying every group's weight by the same factor
+ * changes no task's share of the CPUs.
+ */
+#define HUNT_WEIGHTS_FACTOR 2
+
+/**
+ * hunt_weights_variant() - @c with every task group's cpu.weight times
+ *	@factor: in "lsb-taskgroups" (a group without one gets the default
+ *	100's multiple) and in the group writes of "lsb-events"
+ * @out: receives it (release with hunt_case_release())
+ * @c: the case
+ * @factor: the multiplier
+ *
+ * The relation holds only when the groups are all the CPU time's
+ * claimants: every task (forked templates too) in a group, every group a
+ * child of the root; and only when every weight scales: no idle group
+ * (its weight is fixed), no weight set another way (cpu.weight.nice,
+ * cpu.shares), none that would leave 1..10000.
+ *
+ * Return: 1 with @out set, 0 when the relation does not apply to @c, -1
+ * when memory ran out.
+ */
+int hunt_weights_variant(struct hunt_case *out, const struct hunt_case *c,
+			 int factor);
+
+/**
+ * hunt_oracle_weights() - the oracle's verdict on a case and its variant
+ * @v: the case's verdict; HUNT_WEIGHTS is marked broken ("oracle:weights")
+ *	when a task's CPU time differs between the two runs past
+ *	@tolerance (and 5 ms), as hunt_differ()'s cpu-time, or when the
+ *	variant crashed or hung
+ * @json: the case's results
+ * @variant_json: the variant's (NULL when it did not run to the end)
+ * @variant: the variant's own verdict
+ * @tolerance: as hunt_differ()'s
+ *
+ * Return: 1 when the relation is broken, 0 when it holds, -1 when a
+ * result does not parse.
+ */
+int hunt_oracle_weights(struct hunt_verdict *v, const char *json,
+			const char *variant_json,
+			const struct hunt_verdict *variant, double tolerance);
 
 /**
  * hunt_reduce() - the @k-th smaller case of @c, for delta debugging

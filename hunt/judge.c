@@ -24,6 +24,7 @@ static const char *const names[HUNT_NR_CHECKS] = {
 	[HUNT_CLEAN] = "clean",
 	[HUNT_USELESS] = "useless-migration",
 	[HUNT_ENERGY] = "energy",
+	[HUNT_WEIGHTS] = "weights",
 	[HUNT_CPU_TIME] = "cpu-time",
 	[HUNT_IDLE] = "idle-while-waiting",
 	[HUNT_STARVED] = "starvation",
@@ -233,7 +234,7 @@ static int by_time_down(const void *x, const void *y)
 
 /* the tasks of definition @t (@len bytes), busiest first */
 static size_t members(const cJSON *r, const char *t, size_t len,
-		       struct member **out)
+		       const char *field, struct member **out)
 {
 	const cJSON *k;
 	size_t n = 0;
@@ -248,7 +249,7 @@ static size_t members(const cJSON *r, const char *t, size_t len,
 		if (!(more = realloc(*out, (n + 1) * sizeof(**out))))
 			break;
 		*out = more;
-		(*out)[n].time = num(k, "sum_exec_ns", NULL);
+		(*out)[n].time = num(k, field, NULL);
 		(*out)[n++].name = name;
 	}
 	if (n)
@@ -264,11 +265,18 @@ static double time_change(double x, double y, double tolerance)
 	return fabs(x - y) > 5e6 && change > tolerance ? change : 0;
 }
 
-/* the largest change of a task's CPU time between two results */
+/*
+ * The largest change of a task's CPU time between two results, or of the
+ * work it did (@work: run_work_ns, the nanoseconds of run work at capacity
+ * 1024, which the CPU's speed does not change); @other names the second
+ * run in @d ("on the reference").
+ */
 static double cpu_time_change(const cJSON *a, const cJSON *b,
-			      double tolerance, char *d, size_t len,
-			      char *task, size_t tlen)
+			      double tolerance, int work, const char *other,
+			      char *d, size_t len, char *task, size_t tlen)
 {
+	const char *field = work ? "run_work_ns" : "sum_exec_ns";
+	const char *verb = work ? "did the work of" : "ran";
 	const cJSON *ta, *tb;
 	double worst = 0, x, y, change;
 	struct member *xs, *ys;
@@ -281,9 +289,9 @@ static double cpu_time_change(const cJSON *a, const cJSON *b,
 			continue;
 		if ((k = one_of_many(name))) {
 			/* a definition's tasks, once: at its busiest */
-			nx = members(a, name, k, &xs);
+			nx = members(a, name, k, field, &xs);
 			if (nx && !strcmp(xs[0].name, name)) {
-				ny = members(b, name, k, &ys);
+				ny = members(b, name, k, field, &ys);
 				for (i = 0; i < (nx > ny ? nx : ny); i++) {
 					x = i < nx ? xs[i].time : 0;
 					y = i < ny ? ys[i].time : 0;
@@ -291,9 +299,9 @@ static double cpu_time_change(const cJSON *a, const cJSON *b,
 					if (change <= worst)
 						continue;
 					worst = change;
-					snprintf(d, len, "%.*s's tasks, the busiest first: number %zu of %zu ran %.3f ms against %.3f ms on the reference (of %zu)",
-						 (int)k, name, i + 1, nx, x / 1e6,
-						 y / 1e6, ny);
+					snprintf(d, len, "%.*s's tasks, the busiest first: number %zu of %zu %s %.3f ms against %.3f ms %s (of %zu)",
+						 (int)k, name, i + 1, nx, verb,
+						 x / 1e6, y / 1e6, other, ny);
 					snprintf(task, tlen, "%s",
 						 i < nx ? xs[i].name : name);
 				}
@@ -308,13 +316,13 @@ static double cpu_time_change(const cJSON *a, const cJSON *b,
 
 			if (!nb || strcmp(nb, name))
 				continue;
-			x = num(ta, "sum_exec_ns", NULL);
-			y = num(tb, "sum_exec_ns", NULL);
+			x = num(ta, field, NULL);
+			y = num(tb, field, NULL);
 			change = time_change(x, y, tolerance);
 			if (change > worst) {
 				worst = change;
-				snprintf(d, len, "task %s ran %.3f ms against %.3f ms on the reference",
-					 name, x / 1e6, y / 1e6);
+				snprintf(d, len, "task %s %s %.3f ms against %.3f ms %s",
+					 name, verb, x / 1e6, y / 1e6, other);
 				snprintf(task, tlen, "%s", name);
 			}
 			break;
@@ -370,8 +378,8 @@ int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
 		}
 	}
 	if (nv.check < HUNT_CPU_TIME && a && b) {
-		change = cpu_time_change(a, b, tolerance, d, sizeof(d),
-					 nv.task, sizeof(nv.task));
+		change = cpu_time_change(a, b, tolerance, 0, "on the reference",
+					 d, sizeof(d), nv.task, sizeof(nv.task));
 		if (change > 0) {
 			nv.check = HUNT_CPU_TIME;
 			snprintf(nv.signature, sizeof(nv.signature), "%s",
@@ -397,6 +405,41 @@ int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
 		snprintf(nv.signature, sizeof(nv.signature), "clean");
 	*v = nv;
 	return v->check;
+}
+
+int hunt_oracle_weights(struct hunt_verdict *v, const char *json,
+			const char *variant_json,
+			const struct hunt_verdict *variant, double tolerance)
+{
+	static const char sig[] = "oracle:weights";
+	char d[320], task[64] = "";
+	cJSON *a, *b;
+	double change;
+
+	if (variant->check >= HUNT_HUNG) {
+		snprintf(d, sizeof(d), "with every group's weight doubled: %.280s",
+			 variant->detail);
+		mark(v, HUNT_WEIGHTS, sig, 1, d);
+		return 1;
+	}
+	a = json ? cJSON_Parse(json) : NULL;
+	b = variant_json ? cJSON_Parse(variant_json) : NULL;
+	if (!a || !b) {
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+		return -1;
+	}
+	change = cpu_time_change(a, b, tolerance, 1,
+				 "with every group's weight doubled", d,
+				 sizeof(d), task, sizeof(task));
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	if (change <= 0)
+		return 0;
+	mark(v, HUNT_WEIGHTS, sig, change, d);
+	if (v->check == HUNT_WEIGHTS)
+		snprintf(v->task, sizeof(v->task), "%s", task);
+	return 1;
 }
 
 char *hunt_first_violation(const char *json, int check)

@@ -8,7 +8,9 @@
 # tasks whose command reproduces it; the reverse hunt (the fixed kernel
 # against the buggy one) finds nothing of that signature. Shrinking is
 # deterministic: the same hunt with another number of jobs writes the same
-# minimal files byte for byte. Usage errors name the option.
+# minimal files byte for byte. The oracle --oracle weights runs its variant
+# and judges it alike with any number of jobs. Usage errors name the
+# option.
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
@@ -37,10 +39,12 @@ test_expect_success "--help names the options and the finding's files" \
 "$LINSCHED" hunt v6.12.118 --runs x > /dev/null 2> "$tmp/e1"; s1=$?
 "$LINSCHED" hunt v6.12.118 --topology no-such-machine > /dev/null 2> "$tmp/e2"; s2=$?
 "$LINSCHED" hunt v6.12.118 --runs 0 > /dev/null 2> "$tmp/e3"; s3=$?
-test_expect_success "bad options are usage errors naming them: $s1 $s2 $s3, $(head -c 80 "$tmp/e2")" \
+"$LINSCHED" hunt v6.12.118 --oracle nice > /dev/null 2> "$tmp/e5"; s5=$?
+test_expect_success "bad options are usage errors naming them: $s1 $s2 $s3 $s5, $(head -c 80 "$tmp/e2")" \
 	'[ $s1 = 2 ] && grep -q -- "--runs .x." "$tmp/e1" &&
 	 [ $s2 = 2 ] && grep -q "no-such-machine" "$tmp/e2" &&
-	 [ $s3 = 2 ] && grep -q -- "--time" "$tmp/e3"'
+	 [ $s3 = 2 ] && grep -q -- "--time" "$tmp/e3" &&
+	 [ $s5 = 2 ] && grep -q -- "--oracle .nice." "$tmp/e5"'
 
 # hunt OUT REV REF MACHINE SEED RUNS [options]: exit status in $OUT.status
 hunt() {
@@ -94,7 +98,7 @@ test_expect_success "the patched kernel hunted against the buggy one: no idle CP
 test_expect_success "hunt.json counts the cases and their rate, and ranks the failures most severe first" \
 	'json_is "$tmp/ev/hunt.json" cases 130 &&
 	 [ "$(json "$tmp/ev/hunt.json" "r[\"cases_per_s\"] > 0")" = True ] &&
-	 [ "$(json "$tmp/ev/hunt.json" "[f[\"check\"] for f in r[\"failures\"]] == sorted([f[\"check\"] for f in r[\"failures\"]], key=[\"crash\", \"hang\", \"warn\", \"starvation\", \"idle-while-waiting\", \"cpu-time\", \"energy\", \"useless-migration\"].index)")" = True ]'
+	 [ "$(json "$tmp/ev/hunt.json" "[f[\"check\"] for f in r[\"failures\"]] == sorted([f[\"check\"] for f in r[\"failures\"]], key=[\"crash\", \"hang\", \"warn\", \"starvation\", \"idle-while-waiting\", \"cpu-time\", \"weights\", \"energy\", \"useless-migration\"].index)")" = True ]'
 
 # even_idle_cpu-6.1: the same rule in CFS's 6.1.192 (the reverse hunt is
 # not asserted: the patched 6.1 kernel has an idle CPU beside a waiting
@@ -139,6 +143,22 @@ test_expect_success "a hunt killed outright after $kept cases goes on with --con
 	> /dev/null 2> "$tmp/e4"; s4=$?
 test_expect_success "a hunt is not continued with another seed: exit $s4, $(head -c 90 "$tmp/e4")" \
 	'[ $s4 = 1 ] && grep -q identity "$tmp/e4"'
+
+# the oracle: each case whose tasks are all in groups below the root runs
+# again with every group's weight doubled; with two jobs or one, the same
+# cases vary and the same verdicts come out (seed 1 varies 7 of the
+# first 170 on quad-smt)
+for j in 2 1; do
+	"$LINSCHED" hunt v7.3.4 --oracle weights --topology quad-smt --seed 1 \
+		--runs 170 --findings 0 --jobs $j --out "$tmp/or$j" \
+		> /dev/null 2>&1
+done
+v=$(json "$tmp/or2/hunt.json" 'r["oracle_runs"]' 2>/dev/null)
+test_expect_success "--oracle weights varies $v of 170 cases, the same ones with the same verdicts with one job or two" \
+	'[ "${v:-0}" -gt 0 ] && json_is "$tmp/or1/hunt.json" oracle_runs "$v" &&
+	 json_is "$tmp/or2/hunt.json" oracle weights &&
+	 [ "$(json "$tmp/or2/hunt.json" "\"weights\" in r[\"checks\"]")" = True ] &&
+	 cmp "$tmp/or1/cases.jsonl" "$tmp/or2/cases.jsonl"'
 
 # local_group_imbalance: v6.12.118 as it is, against kSTEP's patch. (The
 # reverse hunt is not asserted: the patched kernel has an idle CPU beside

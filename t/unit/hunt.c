@@ -4,7 +4,8 @@
  * the seed and its index, every case parses as rt-app for its machine,
  * the reductions are smaller and end, the verdicts of hand-made results
  * (the worst check, a WARN's site, a crash without its numbers, the
- * level of an idle CPU, the windows), and what is new against a reference.
+ * level of an idle CPU, the windows), what is new against a reference,
+ * and the oracle's variant and verdict.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -252,6 +253,185 @@ static bool test_differ(void)
 	return true;
 }
 
+/* @text's variant as text, or NULL when the relation does not apply */
+static char *variant_of(const char *text, int *ret)
+{
+	struct hunt_case c = { "quad-smt", 8, 500000000ULL, NULL }, w;
+	char *out = NULL;
+
+	c.workload = cJSON_Parse(text);
+	*ret = hunt_weights_variant(&w, &c, HUNT_WEIGHTS_FACTOR);
+	if (*ret == 1) {
+		out = cJSON_PrintUnformatted(w.workload);
+		hunt_case_release(&w);
+	}
+	hunt_case_release(&c);
+	return out;
+}
+
+static bool test_weights_variant(void)
+{
+	static const char *const not[] = {
+		/* a task in the root group, beside the groups */
+		"{\"lsb-taskgroups\": {\"/a\": {}}, \"tasks\": {"
+		"\"x\": {\"taskgroup\": \"/a\", \"run\": 1},"
+		"\"y\": {\"run\": 1}}}",
+		/* no group at all */
+		"{\"tasks\": {\"x\": {\"run\": 1}}}",
+		/* a forked template without a group: its children in the root */
+		"{\"lsb-taskgroups\": {\"/a\": {}}, \"tasks\": {"
+		"\"x\": {\"taskgroup\": \"/a\", \"fork\": \"c\", \"sleep\": 1000},"
+		"\"c\": {\"instance\": 0, \"loop\": 1, \"run\": 1}}}",
+		/* a weight past 10000 doubled, in the groups or in time */
+		"{\"lsb-taskgroups\": {\"/a\": {\"cpu.weight\": 5001}}, \"tasks\": {"
+		"\"x\": {\"taskgroup\": \"/a\", \"run\": 1}}}",
+		"{\"lsb-taskgroups\": {\"/a\": {}}, \"tasks\": {"
+		"\"x\": {\"taskgroup\": \"/a\", \"run\": 1}}, \"lsb-events\": ["
+		"{\"time\": 10, \"taskgroup\": \"/a\", \"cpu.weight\": 6000}]}",
+		/* an idle group's weight is fixed */
+		"{\"lsb-taskgroups\": {\"/a\": {\"cpu.idle\": 1}, \"/b\": {}}, \"tasks\": {"
+		"\"x\": {\"taskgroup\": \"/a\", \"run\": 1},"
+		"\"y\": {\"taskgroup\": \"/b\", \"run\": 1}}}",
+		/* a nested group: its parent's tasks weigh by nice */
+		"{\"tasks\": {\"x\": {\"taskgroup\": \"/a/b\", \"run\": 1}}}",
+		/* a phase back in the root */
+		"{\"tasks\": {\"x\": {\"taskgroup\": \"/a\", \"phases\": {"
+		"\"p0\": {\"run\": 1}, \"p1\": {\"taskgroup\": \"/\", \"run\": 1}}}}}",
+		/* a weight set another way */
+		"{\"lsb-taskgroups\": {\"/a\": {\"cpu.shares\": 2048}}, \"tasks\": {"
+		"\"x\": {\"taskgroup\": \"/a\", \"run\": 1}}}",
+	};
+	char *t;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(not) / sizeof(not[0]); i++) {
+		t = variant_of(not[i], &ret);
+		if (ret)
+			tap_diag("not %zu: %d %s", i, ret, t);
+		ASSERT_EQ(ret, 0);
+		ASSERT_TRUE(t == NULL);
+	}
+	/* every weight doubled; the default's too; a group named only by a task */
+	t = variant_of("{\"lsb-taskgroups\": {\"/a\": {\"cpu.weight\": 1, \"cpu.max\": \"5000 100000\"},"
+		       "\"/b\": {\"cpu.uclamp.min\": \"20\"}}, \"tasks\": {"
+		       "\"x\": {\"taskgroup\": \"/a\", \"fork\": \"c\", \"sleep\": 1000},"
+		       "\"c\": {\"instance\": 0, \"taskgroup\": \"/b\", \"loop\": 1, \"run\": 1},"
+		       "\"y\": {\"taskgroup\": \"/c\", \"run\": 1}},"
+		       "\"lsb-events\": [{\"time\": 5, \"cpu\": 1, \"online\": false},"
+		       "{\"time\": 10, \"taskgroup\": \"/b\", \"cpu.weight\": 5000}]}",
+		       &ret);
+	ASSERT_EQ(ret, 1);
+	ASSERT_STREQ(t, "{\"lsb-taskgroups\":{\"/a\":{\"cpu.weight\":2,\"cpu.max\":\"5000 100000\"},"
+		     "\"/b\":{\"cpu.uclamp.min\":\"20\",\"cpu.weight\":200},\"/c\":{\"cpu.weight\":200}},"
+		     "\"tasks\":{\"x\":{\"taskgroup\":\"/a\",\"fork\":\"c\",\"sleep\":1000},"
+		     "\"c\":{\"instance\":0,\"taskgroup\":\"/b\",\"loop\":1,\"run\":1},"
+		     "\"y\":{\"taskgroup\":\"/c\",\"run\":1}},"
+		     "\"lsb-events\":[{\"time\":5,\"cpu\":1,\"online\":false},"
+		     "{\"time\":10,\"taskgroup\":\"/b\",\"cpu.weight\":10000}]}");
+	free(t);
+	return true;
+}
+
+/* the generator's cases: the variants parse, and some of them are */
+static bool test_weights_variants_valid(void)
+{
+	struct hunt_space s = space(11);
+	struct workload w;
+	struct hunt_case c, v;
+	char err[512], *t;
+	unsigned long long i;
+	int n = 0, bad;
+
+	for (i = 0; i < 400; i++) {
+		ASSERT_EQ(hunt_generate(&c, &s, i), 0);
+		if (hunt_weights_variant(&v, &c, HUNT_WEIGHTS_FACTOR) == 1) {
+			t = hunt_case_text(&v, NULL);
+			bad = workload_parse_json(&w, "variant.json", t, err, sizeof(err)) ||
+			      workload_check(&w, v.nr_cpus, err, sizeof(err));
+			if (bad)
+				tap_diag("case %llu: %s\n%s", i, err, t);
+			ASSERT_FALSE(bad);
+			workload_release(&w);
+			free(t);
+			hunt_case_release(&v);
+			n++;
+		}
+		hunt_case_release(&c);
+	}
+	ASSERT_TRUE(n > 0);
+	return true;
+}
+
+/* the same, with the work the task did (the CPU time alike everywhere) */
+static const char work_results[] =
+	"{\"kernel_warnings\": %d, \"kernel_warning_first\": {\"message\": "
+	"\"WARNING: CPU: 1 PID: 0 at kernel/sched/fair.c:5730 fn+0x1/0x2\"},"
+	"\"invariants\": {"
+	"\"idle_while_waiting\": {\"window_ns\": 10000000, \"count\": %d, "
+	"\"time_ns\": %d, \"first\": {\"idle_cpu\": 0, \"task_cpu\": 5, \"task\": \"t1\"}},"
+	"\"starvation\": {\"bound_ns\": 200000000, \"count\": 0, \"max_ns\": 0},"
+	"\"useless_migrations\": {\"count\": 3}},"
+	"\"power\": {\"energy_j\": %.3f},"
+	"\"tasks\": [{\"name\": \"t1\", \"sum_exec_ns\": 1, \"run_work_ns\": %d}]}";
+
+static bool test_oracle_verdict(void)
+{
+	struct hunt_verdict v, w = { 0 };
+	char a[2048], b[2048];
+
+	/* a task's work past the tolerance: worse than a useless migration */
+	snprintf(a, sizeof(a), work_results, 0, 0, 0, 1.5, 100000000);
+	snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 60000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(v.check, HUNT_USELESS);
+	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 1);
+	ASSERT_EQ(v.check, HUNT_WEIGHTS);
+	ASSERT_STREQ(v.signature, "oracle:weights");
+	ASSERT_STREQ(hunt_check_name(HUNT_WEIGHTS), "weights");
+	ASSERT_STREQ(v.task, "t1");
+	ASSERT_STREQ(v.detail, "task t1 did the work of 100.000 ms against 60.000 ms with every group's weight doubled");
+	ASSERT_TRUE(v.broken & 1u << HUNT_USELESS);
+	/* within the tolerance, or under 5 ms: the relation holds */
+	snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 85000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 0);
+	ASSERT_EQ(v.check, HUNT_USELESS);
+	snprintf(a, sizeof(a), work_results, 0, 0, 0, 1.5, 4000000);
+	snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 1000);
+	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 0);
+	/* below a WARN */
+	snprintf(a, sizeof(a), work_results, 1, 0, 0, 1.5, 100000000);
+	snprintf(b, sizeof(b), work_results, 1, 0, 0, 1.5, 10000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 1);
+	ASSERT_EQ(v.check, HUNT_WARN);
+	ASSERT_STREQ(v.signature_of[HUNT_WEIGHTS], "oracle:weights");
+	/* a variant that crashed breaks it */
+	ASSERT_EQ(hunt_judge(&w, 4, "kernel BUG at 12", NULL, NULL, 2), 0);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_oracle_weights(&v, a, NULL, &w, 0.2), 1);
+	ASSERT_TRUE(v.broken & 1u << HUNT_WEIGHTS);
+	/* with the reference breaking it too, it is not new */
+	{
+		struct hunt_verdict ref, none = { 0 };
+
+		snprintf(a, sizeof(a), work_results, 0, 0, 0, 1.5, 100000000);
+		snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 60000000);
+		ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+		ASSERT_EQ(hunt_oracle_weights(&v, a, b, &none, 0.2), 1);
+		ASSERT_EQ(hunt_judge(&ref, 0, NULL, a, NULL, 2), 0);
+		ASSERT_EQ(hunt_oracle_weights(&ref, a, b, &none, 0.2), 1);
+		ASSERT_EQ(hunt_differ(&v, &ref, a, a, 0.2), HUNT_CLEAN);
+		ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+		ASSERT_EQ(hunt_oracle_weights(&v, a, b, &none, 0.2), 1);
+		ASSERT_EQ(hunt_judge(&ref, 0, NULL, a, NULL, 2), 0);
+		ASSERT_EQ(hunt_differ(&v, &ref, a, a, 0.2), HUNT_WEIGHTS);
+		ASSERT_STREQ(v.signature, "oracle:weights");
+	}
+	return true;
+}
+
 static bool test_signature_file(void)
 {
 	char f[64];
@@ -263,13 +443,16 @@ static bool test_signature_file(void)
 
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(10);
 	TEST(test_deterministic);
 	TEST(test_valid_cases);
 	TEST(test_reductions);
 	TEST(test_fewer_cpus);
 	TEST(test_judge);
 	TEST(test_differ);
+	TEST(test_weights_variant);
+	TEST(test_weights_variants_valid);
+	TEST(test_oracle_verdict);
 	TEST(test_signature_file);
 	return tap_done();
 }
