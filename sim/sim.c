@@ -515,9 +515,12 @@ void lh_sched_event(enum linsched_sched_event kind, int cpu, int pid,
 		    int prio, int arg, long state)
 {
 	(void)prio;
-	if (sim.cfg->metrics)
-		metrics_event(&sim.metrics, sim.now, kind, cpu, pid, arg,
-			      state);
+	if (!sim.cfg->metrics)
+		return;
+	if (kind == LINSCHED_EV_MIGRATE && sim.nr_leaving &&
+	    sim.cpu[cpu].leaving)
+		sim_task_pushed(pid, arg);
+	metrics_event(&sim.metrics, sim.now, kind, cpu, pid, arg, state);
 }
 
 unsigned long long lh_random(void)

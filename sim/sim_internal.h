@@ -204,6 +204,13 @@ int sim_task_affinity_apply(struct sim_task *t);
  * it there (the attach applies the cpuset at once, and blocks the task).
  */
 void sim_task_join_told(struct sim_task *t, int group);
+/*
+ * The kernel moves task @pid off a CPU going offline to CPU @to, outside
+ * the CPUs the metrics have for it: select_fallback_rq() broke its
+ * affinity (balance_push() moves such a task from sched_cpu_deactivate()
+ * on, before lk_cpu_down() returns and the tasks' CPUs are told again).
+ */
+void sim_task_pushed(int pid, int to);
 /* Every live task again: to the kernel too (cpusets) or the metrics alone. */
 void sim_tasks_affinity_refresh(int kernel);
 void sim_task_speed_changed(struct sim_task *t);

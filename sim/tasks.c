@@ -510,6 +510,28 @@ void sim_task_join_told(struct sim_task *t, int group)
 	task_metrics_affinity(t, n, allowed_buf);
 }
 
+void sim_task_pushed(int pid, int to)
+{
+	struct sim_task *t = NULL;
+	const char *eff;
+	int i, n = 0;
+
+	for (i = 0; i < nr_tasks && !t; i++)
+		if (tasks[i]->pid == pid && !tasks[i]->exited)
+			t = tasks[i];
+	if (!t || !t->nr_told)
+		return;
+	for (i = 0; i < t->nr_told; i++)
+		if (t->told[i] == to)
+			return;
+	/* select_fallback_rq(): its cpuset's CPUs, or every one */
+	eff = sim_group_cpus(t->group);
+	for (i = 0; eff && i < sim.nr_cpus; i++)
+		if (eff[i])
+			allowed_buf[n++] = i;
+	task_metrics_affinity(t, n, allowed_buf);
+}
+
 void sim_tasks_affinity_refresh(int kernel)
 {
 	int i, n;
