@@ -385,7 +385,7 @@ static int run_on(const struct hunt_opts *o, const struct driver_target *t,
 		  struct hunt_verdict *v, char **json)
 {
 	struct driver_revision rev = { 0 };
-	char wl[4200], res[4200], dur[32];
+	char wl[4200], res[4200], dur[32], seed[32];
 	char *argv[DRIVER_SIM_IDENTITY + 20], *text, err[256];
 	struct topology *machine;
 	int n, ret;
@@ -417,6 +417,11 @@ static int run_on(const struct hunt_opts *o, const struct driver_target *t,
 	argv[n++] = (char *)o->starvation;
 	argv[n++] = "--json";
 	argv[n++] = res;
+	if (c->seed) {
+		snprintf(seed, sizeof(seed), "%llu", c->seed);
+		argv[n++] = "--seed";
+		argv[n++] = seed;
+	}
 	if (trace) {
 		argv[n++] = "--trace";
 		argv[n++] = (char *)trace;
@@ -975,7 +980,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 			 int rank_no, unsigned long long start,
 			 const struct hunt_case *orig,
 			 const struct hunt_case *c, const struct hunt_verdict *v,
-			 int runs, cJSON *list)
+			 int runs, int seeds, cJSON *list)
 {
 	char name[200], dir[4300], work[4400], trace[4400], cmd[5000], *json;
 	char comment[2400], *text, *first;
@@ -991,10 +996,11 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		return -1;
 	}
 	snprintf(comment, sizeof(comment),
-		 "linsched hunt: %s on %s%s%s, case %llu shrunk in %d runs to %d tasks on %s, %llu ms%s",
+		 "linsched hunt: %s on %s%s%s, case %llu shrunk in %d runs to %d tasks on %s, %llu ms%s; the same on %d of %d seeds",
 		 s->signature, o->rev, o->ref ? " (not on " : "",
 		 o->ref ? o->ref : "", start, runs, hunt_case_tasks(c),
-		 c->topology, c->duration_ns / 1000000, o->ref ? ")" : "");
+		 c->topology, c->duration_ns / 1000000, o->ref ? ")" : "",
+		 seeds, HUNT_SEEDS);
 	text = hunt_case_text(orig, "the case as the hunt drew it");
 	write_text(dir, "original.json", text ? text : "");
 	free(text);
@@ -1048,6 +1054,8 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	cJSON_AddStringToObject(f, "topology", c->topology);
 	cJSON_AddNumberToObject(f, "duration_ns", (double)c->duration_ns);
 	cJSON_AddNumberToObject(f, "shrink_runs", runs);
+	cJSON_AddNumberToObject(f, "seeds", HUNT_SEEDS);
+	cJSON_AddNumberToObject(f, "seeds_failing", seeds);
 	cJSON_AddStringToObject(f, "command", cmd);
 	first = json ? hunt_first_violation(json, s->check) : NULL;
 	if (first)
@@ -1296,6 +1304,38 @@ static unsigned long long smallest_case(const struct hunt_opts *o,
 	return best;
 }
 
+/*
+ * On how many of HUNT_SEEDS simulator seeds (1, the hunt's, and more)
+ * minimal case @c fails as @sig: a failure that one seed deals and the
+ * next takes back (which instance waits where, the phase of the
+ * balancers against the tick) is luck more than a change of the kernel's.
+ * Return: the count (at least 1: seed 1 is the shrink's), or -1 on an
+ * error.
+ */
+static int new_on_seeds(const struct hunt_opts *o, const struct hunt_case *c,
+			const char *sig)
+{
+	struct hunt_verdict v;
+	struct hunt_case s;
+	char why[2048], work[4200];
+	unsigned long long seed;
+	int used, ret, n = 1;
+
+	snprintf(work, sizeof(work), "%s/work/seed", o->out);
+	for (seed = 2; seed <= HUNT_SEEDS; seed++) {
+		if (hunt_case_copy(&s, c))
+			return -1;
+		s.seed = seed;
+		ret = judge_case(o, &s, work, HUNT_CLEAN, &v, why, sizeof(why),
+				 &used, NULL);
+		hunt_case_release(&s);
+		if (ret == DRIVER_ERROR)
+			return -1;
+		n += ret == DRIVER_OK && !strcmp(v.signature, sig);
+	}
+	return n;
+}
+
 /* shrink and write the @o->findings highest ranked failures */
 static int findings(const struct hunt_opts *o, const struct rec *recs,
 		    size_t n, const struct sig *sigs, size_t nsig, cJSON *list)
@@ -1305,7 +1345,7 @@ static int findings(const struct hunt_opts *o, const struct rec *recs,
 	char why[2048], work[4200];
 	unsigned long long start;
 	size_t i;
-	int runs, ret = 0;
+	int runs, seeds, ret = 0;
 
 	snprintf(work, sizeof(work), "%s/work/shrink", o->out);
 	for (i = 0; i < nsig && (int)i < o->findings && !ret; i++) {
@@ -1324,8 +1364,9 @@ static int findings(const struct hunt_opts *o, const struct rec *recs,
 		else if (ret == DRIVER_OK)
 			ret = shrink(o, &c, sigs[i].signature, sigs[i].check,
 				     &runs, &v) ||
+			      (seeds = new_on_seeds(o, &c, sigs[i].signature)) < 0 ||
 			      write_finding(o, &sigs[i], (int)i + 1, start, &orig,
-					    &c, &v, runs, list);
+					    &c, &v, runs, seeds, list);
 		hunt_case_release(&orig);
 		hunt_case_release(&c);
 	}

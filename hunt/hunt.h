@@ -20,14 +20,17 @@ struct topology;
  *	a file), shorter than HUNT_TOPOLOGY_MAX
  * @nr_cpus: its CPU count
  * @duration_ns: simulated time
+ * @seed: the simulator's seed it runs with (0: the simulator's own, 1)
  * @workload: the rt-app document (owned)
  */
 #define HUNT_TOPOLOGY_MAX 1024	/* a machine's spec, a file's path too */
+#define HUNT_SEEDS 4		/* a finding's minimal case runs on seeds 1-4 */
 
 struct hunt_case {
 	char topology[HUNT_TOPOLOGY_MAX];
 	int nr_cpus;
 	unsigned long long duration_ns;
+	unsigned long long seed;
 	struct cJSON *workload;
 };
 

@@ -180,9 +180,10 @@ STARVED='r["invariants"]["starvation"]["count"]'
 hunt "$tmp/sh" v7.3.4 refs/lsbisect/bugs/stale_h_load 1x3x1 1 90
 d=$(finding "$tmp/sh" starvation)
 n=$(json "$d/finding.json" 'r["tasks"]' 2>/dev/null)
-test_expect_success "stale_h_load found blind in 90 cases (exit $(cat "$tmp/sh.status")): tasks starved after a group's weight write, shrunk to $n tasks" \
+test_expect_success "stale_h_load found blind in 90 cases (exit $(cat "$tmp/sh.status")): tasks starved after a group's weight write, shrunk to $n tasks, on every seed" \
 	'[ "$(cat "$tmp/sh.status")" = 7 ] && [ -n "$d" ] && [ "$n" -le 4 ] &&
-	 json_is "$d/finding.json" signature starvation && grep -q "\"cpu.weight\"" "$d/case.json"'
+	 json_is "$d/finding.json" signature starvation && grep -q "\"cpu.weight\"" "$d/case.json" &&
+	 json_is "$d/finding.json" seeds_failing 4 && head -n 1 "$d/case.json" | grep -q "the same on 4 of 4 seeds"'
 b=$(figure "$d" v7.3.4 "$STARVED")
 f=$(figure "$d" refs/lsbisect/bugs/stale_h_load "$STARVED")
 test_expect_success "its minimal case starves $b tasks over 200 ms on the buggy kernel, $f with the fix" \

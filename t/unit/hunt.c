@@ -112,7 +112,7 @@ static bool test_reductions(void)
 /* a shape loses CPUs, and the CPU lists lose theirs */
 static bool test_fewer_cpus(void)
 {
-	struct hunt_case c = { "2x2x2", 8, 400000000ULL, NULL }, r;
+	struct hunt_case c = { "2x2x2", 8, 400000000ULL, 0, NULL }, r;
 	int k, ret, shrunk = 0;
 	char *t;
 
@@ -256,7 +256,7 @@ static bool test_differ(void)
 /* @text's variant as text, or NULL when the relation does not apply */
 static char *variant_of(const char *text, int *ret)
 {
-	struct hunt_case c = { "quad-smt", 8, 500000000ULL, NULL }, w;
+	struct hunt_case c = { "quad-smt", 8, 500000000ULL, 0, NULL }, w;
 	char *out = NULL;
 
 	c.workload = cJSON_Parse(text);
