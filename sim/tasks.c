@@ -514,7 +514,7 @@ void sim_task_pushed(int pid, int to)
 {
 	struct sim_task *t = NULL;
 	const char *eff;
-	int i, n = 0;
+	int i, n = 0, *cpus;
 
 	for (i = 0; i < nr_tasks && !t; i++)
 		if (tasks[i]->pid == pid && !tasks[i]->exited)
@@ -524,12 +524,19 @@ void sim_task_pushed(int pid, int to)
 	for (i = 0; i < t->nr_told; i++)
 		if (t->told[i] == to)
 			return;
-	/* select_fallback_rq(): its cpuset's CPUs, or every one */
+	/*
+	 * select_fallback_rq(): its cpuset's CPUs, or every one. Not the
+	 * scratch list: this comes from inside the kernel, which a caller
+	 * of it (lk_task_new()) may be in.
+	 */
+	if (!(cpus = malloc(sim.nr_cpus * sizeof(*cpus))))
+		sim_die("out of memory");
 	eff = sim_group_cpus(t->group);
 	for (i = 0; eff && i < sim.nr_cpus; i++)
 		if (eff[i])
-			allowed_buf[n++] = i;
-	task_metrics_affinity(t, n, allowed_buf);
+			cpus[n++] = i;
+	task_metrics_affinity(t, n, cpus);
+	free(cpus);
 }
 
 void sim_tasks_affinity_refresh(int kernel)
