@@ -1011,7 +1011,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	/* the oracle's: the case beside its variant, which runs alike */
 	if (s->check == HUNT_WEIGHTS &&
 	    hunt_weights_variant(&w, c, HUNT_WEIGHTS_FACTOR) == 1) {
-		text = hunt_case_text(&w, "the case with every group's cpu.weight doubled: each task's CPU time should be the same");
+		text = hunt_case_text(&w, "the case with every group's cpu.weight doubled: each task's work should be the same");
 		write_text(dir, "variant.json", text ? text : "");
 		free(text);
 		hunt_case_release(&w);
