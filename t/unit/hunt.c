@@ -132,15 +132,18 @@ static bool test_fewer_cpus(void)
 	return true;
 }
 
-static const char results[] =
-	"{\"kernel_warnings\": %d, \"kernel_warning_first\": {\"message\": "
-	"\"WARNING: CPU: 1 PID: 0 at kernel/sched/fair.c:5730 fn+0x1/0x2\"},"
-	"\"invariants\": {"
-	"\"idle_while_waiting\": {\"window_ns\": 10000000, \"count\": %d, "
-	"\"time_ns\": %d, \"first\": {\"idle_cpu\": 0, \"task_cpu\": 5, \"task\": \"t1\"}},"
-	"\"starvation\": {\"bound_ns\": 200000000, \"count\": 0, \"max_ns\": 0},"
-	"\"useless_migrations\": {\"count\": 3}},"
+/* a run's results: warnings, idle-while-waiting count and time, energy */
+#define RESULTS_HEAD \
+	"{\"kernel_warnings\": %d, \"kernel_warning_first\": {\"message\": " \
+	"\"WARNING: CPU: 1 PID: 0 at kernel/sched/fair.c:5730 fn+0x1/0x2\"}," \
+	"\"invariants\": {" \
+	"\"idle_while_waiting\": {\"window_ns\": 10000000, \"count\": %d, " \
+	"\"time_ns\": %d, \"first\": {\"idle_cpu\": 0, \"task_cpu\": 5, \"task\": \"t1\"}}," \
+	"\"starvation\": {\"bound_ns\": 200000000, \"count\": 0, \"max_ns\": 0}," \
+	"\"useless_migrations\": {\"count\": 3}}," \
 	"\"power\": {\"energy_j\": %.3f},"
+
+static const char results[] = RESULTS_HEAD
 	"\"tasks\": [{\"name\": \"t1\", \"sum_exec_ns\": %d}]}";
 
 static bool judge(struct hunt_verdict *v, int warns, int idle, int idle_ns,
@@ -364,15 +367,7 @@ static bool test_weights_variants_valid(void)
 }
 
 /* the same, with the work the task did (the CPU time alike everywhere) */
-static const char work_results[] =
-	"{\"kernel_warnings\": %d, \"kernel_warning_first\": {\"message\": "
-	"\"WARNING: CPU: 1 PID: 0 at kernel/sched/fair.c:5730 fn+0x1/0x2\"},"
-	"\"invariants\": {"
-	"\"idle_while_waiting\": {\"window_ns\": 10000000, \"count\": %d, "
-	"\"time_ns\": %d, \"first\": {\"idle_cpu\": 0, \"task_cpu\": 5, \"task\": \"t1\"}},"
-	"\"starvation\": {\"bound_ns\": 200000000, \"count\": 0, \"max_ns\": 0},"
-	"\"useless_migrations\": {\"count\": 3}},"
-	"\"power\": {\"energy_j\": %.3f},"
+static const char work_results[] = RESULTS_HEAD
 	"\"tasks\": [{\"name\": \"t1\", \"sum_exec_ns\": 1, \"run_work_ns\": %d}]}";
 
 static bool test_oracle_verdict(void)
