@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 19
+plan 20
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 C=$LSB_ROOT/bugs/catalogue/workloads
