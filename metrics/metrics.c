@@ -1239,15 +1239,19 @@ static inline void ev_switch_out(struct metrics *m, uint64_t now,
 		t->exec_ns += now - t->since;
 		t->since = now;
 	}
-	/* not runnable where its group is throttled: held there */
-	t->held = !state && !is_full(m, t) && (unsigned int)t->cpu <
-		  (unsigned int)m->nr_cpus && throttled_on(t, t->cpu);
+	/*
+	 * not runnable where its group is throttled: held there; a task that
+	 * went to sleep as its group used up the quota is asleep, not held
+	 */
+	t->held = state == METRICS_PREV_HELD && !is_full(m, t) &&
+		  (unsigned int)t->cpu < (unsigned int)m->nr_cpus &&
+		  throttled_on(t, t->cpu);
 	if (!t->known || !t->running || !t->runnable) {
-		task_set(m, t, state != 0, 0, t->cpu);
+		task_set(m, t, state == METRICS_PREV_RUNNABLE, 0, t->cpu);
 		return;
 	}
 	t->running = 0;
-	if (state) {			/* preempted: waits where it is */
+	if (state == METRICS_PREV_RUNNABLE) {	/* preempted: waits where it is */
 		wait_pool(m, t, 1);
 		wait_on(m, t, t->cpu, 1);
 	} else {			/* blocked */

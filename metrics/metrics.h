@@ -24,13 +24,22 @@
 
 /* Event kinds: the kernel tracepoints, as the door passes them. */
 enum metrics_event_kind {
-	METRICS_EV_SWITCH,	/* pid: next, arg: prev pid, state: prev stays runnable */
+	METRICS_EV_SWITCH,	/* pid: next, arg: prev pid, state: enum
+				   metrics_prev_state */
 	METRICS_EV_WAKEUP,	/* pid woke on cpu arg */
 	METRICS_EV_WAKEUP_NEW,	/* pid forked, runnable on cpu arg */
 	METRICS_EV_MIGRATE,	/* pid moves from cpu to cpu arg */
 	METRICS_EV_THROTTLE,	/* pid's group is throttled on cpu (its CPU
 				   bandwidth): held there, not moved there */
 	METRICS_EV_UNTHROTTLE,	/* ... no longer throttled on cpu */
+};
+
+/* What a METRICS_EV_SWITCH's prev does, as the door passes it. */
+enum metrics_prev_state {
+	METRICS_PREV_BLOCKED,	/* it blocked or died */
+	METRICS_PREV_RUNNABLE,	/* preempted, or still TASK_RUNNING */
+	METRICS_PREV_HELD,	/* TASK_RUNNING, but its group's bandwidth is
+				   used up: held on its CPU until unthrottled */
 };
 
 /* Migration levels: the lowest sched-domain level spanning both CPUs. */

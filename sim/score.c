@@ -497,6 +497,13 @@ static int parse_lsb(struct reader *r, struct ev *e, const char *event,
 			if (num_int(r, event, f, "weight", &e->arg))
 				return SIM_SCORE_BAD;
 		}
+		/* held by its group's bandwidth (every such line so far) */
+		if (e->kind == EV_BLOCKED) {
+			e->arg = 1;
+			if (field(f, "throttled") &&
+			    num_int(r, event, f, "throttled", &e->arg))
+				return SIM_SCORE_BAD;
+		}
 		if ((e->kind == EV_TASK || e->kind == EV_AFFINITY) &&
 		    parse_cpus(r, event, e, f))
 			return SIM_SCORE_BAD;
@@ -826,7 +833,12 @@ static void run_time(struct replay *y, int cpu, int prev, int next,
 	}
 }
 
-static void replay_one(struct replay *y, const struct ev *e, int *blocked)
+/*
+ * @e, and in *@blocked the lsb_prev_blocked line just before it (NULL:
+ * none): a switch whose prev reads R but that line names blocked or held
+ */
+static void replay_one(struct replay *y, const struct ev *e,
+		       const struct ev **blocked)
 {
 	uint64_t now = e->t < y->from ? 0 : e->t - y->from;
 	const struct topology_type *ty;
@@ -838,8 +850,11 @@ static void replay_one(struct replay *y, const struct ev *e, int *blocked)
 		seen(y, e->pid, e->prio, now);
 		metrics_event(&y->m, now, METRICS_EV_SWITCH, e->cpu,
 			      id_of(y, e->pid), id_of(y, e->arg),
-			      e->state && *blocked != e->arg);
-		*blocked = -1;
+			      !e->state ? METRICS_PREV_BLOCKED :
+			      !*blocked || (*blocked)->pid != e->arg ?
+			      METRICS_PREV_RUNNABLE : (*blocked)->arg ?
+			      METRICS_PREV_HELD : METRICS_PREV_BLOCKED);
+		*blocked = NULL;
 		run_time(y, e->cpu, e->arg, e->pid, now, e->t);
 		break;
 	case EV_WAKEUP:
@@ -876,7 +891,7 @@ static void replay_one(struct replay *y, const struct ev *e, int *blocked)
 			       (unsigned int)e->arg);
 		break;
 	case EV_BLOCKED:
-		*blocked = e->pid;
+		*blocked = e;
 		break;
 	case EV_THROTTLE:
 	case EV_UNTHROTTLE:
@@ -974,7 +989,7 @@ static void results(struct replay *y, struct sim_score *out)
 static int replay(struct reader *r, struct sim_score *out)
 {
 	struct replay y = { .r = r };
-	int blocked = -1;
+	const struct ev *blocked = NULL;
 	size_t i;
 
 	if (r->ours) {

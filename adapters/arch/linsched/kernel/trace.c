@@ -74,11 +74,12 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 			 struct task_struct *next, unsigned int prev_state)
 {
 	/* still runnable: preempted or not blocked, nor held by bandwidth */
-	bool runnable = (preempt || prev_state == TASK_RUNNING) &&
-			!linsched_task_throttled(prev);
+	bool queued = preempt || prev_state == TASK_RUNNING;
+	bool held = queued && linsched_task_throttled(prev);
+	bool runnable = queued && !held;
 
 	lh_sched_event(LINSCHED_EV_SWITCH, smp_processor_id(), next->pid,
-		       next->prio, prev->pid, runnable);
+		       next->prio, prev->pid, held ? 2 : runnable);
 	if (!tracing)
 		return;
 	/*

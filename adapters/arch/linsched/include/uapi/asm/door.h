@@ -58,7 +58,9 @@ enum linsched_irq {
 enum linsched_sched_event {
 	LINSCHED_EV_SWITCH,	/* pid: next; arg: prev's pid; state: 1 if
 				   prev stays runnable (preempted or still
-				   TASK_RUNNING), 0 if it blocked or died */
+				   TASK_RUNNING), 2 if it would but its
+				   group's bandwidth holds it, 0 if it
+				   blocked or died */
 	LINSCHED_EV_WAKEUP,	/* pid woke; arg: its CPU */
 	LINSCHED_EV_WAKEUP_NEW,	/* pid forked and runnable; arg: its CPU */
 	LINSCHED_EV_MIGRATE,	/* pid moves from cpu to arg */
