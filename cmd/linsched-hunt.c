@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,7 +37,7 @@ static const char usage_hunt[] =
 "and asymmetric capacity), run each with the invariants, the kernel's WARNs\n"
 "and crashes checked, and rank what broke by severity (crash, hang, WARN,\n"
 "starvation, an idle CPU beside a waiting task, a task's CPU time against\n"
-"the reference, its work against the oracle's variant, the machine's\n"
+"the reference, the work against the oracle's variant, the machine's\n"
 "energy, a useless migration) and rarity. With --reference, a failure\n"
 "counts only when the reference release does not show it on the same\n"
 "case. Each distinct failure is shrunk by delta debugging to the smallest\n"
@@ -62,13 +63,26 @@ static const char usage_hunt[] =
 "      --starvation D  the starvation bound (default 200ms)\n"
 "      --tolerance F   a task's CPU time may differ from the reference's by\n"
 "                      this fraction and 5 ms (default 0.2)\n"
-"      --oracle weights  run each case whose tasks are all in task groups\n"
-"                      below the root again with every group's cpu.weight\n"
-"                      doubled (not when one would pass 10000, nor with an\n"
-"                      idle group): the work a task did (its CPU time at\n"
-"                      full speed) that differs by more than --tolerance\n"
-"                      (and 5 ms) fails the check\n"
-"                      'weights' (signature oracle:weights)\n"
+"      --oracle O      run each case again as a variant a correct scheduler\n"
+"                      runs alike, where the relation O applies; the check\n"
+"                      'oracle' fails (signature oracle:O) when the work\n"
+"                      (CPU time at full speed) differs by more than\n"
+"                      --tolerance and 5 ms, or the variant crashes or hangs:\n"
+"                      weights  every group's cpu.weight doubled, when every\n"
+"                               task is in a group below the root (none\n"
+"                               idle, none past 10000): each task's work\n"
+"                      order    the tasks defined in the reverse order: all\n"
+"                               the tasks' work together\n"
+"                      grow     a shape PxCxT as Px(C+1)xT, the case's CPU\n"
+"                               numbers renumbered: all the tasks' work\n"
+"                               together must not fall\n"
+"      --vm            boot each finding's minimal case on REV as a real\n"
+"                      kernel in QEMU ('linsched vm', where the machine can\n"
+"                      be mirrored) and score its trace ('linsched score')\n"
+"                      by the same check: finding.json's \"vm\" says\n"
+"                      confirmed, not confirmed, or why not judged (a check\n"
+"                      against the reference or an oracle, a machine QEMU\n"
+"                      cannot mirror, no full tree); files in FINDING/vm\n"
 "      --idle-windows N  an idle CPU beside a waiting task counts when it\n"
 "                      lasted N of the invariant's windows in all (default\n"
 "                      2: longer than the kernel's slowest balancing)\n"
@@ -114,7 +128,8 @@ struct hunt_opts {
 	double time_s, deadline, tolerance, idle_windows;
 	int jobs, shrink_runs, findings, timeout_s, verbose, resume;
 	int show, show_case;	/* --case N */
-	int oracle;	/* --oracle weights */
+	int oracle;	/* --oracle: enum hunt_oracle_kind */
+	int vm;		/* --vm */
 	size_t resumed;	/* cases of the hunt continued */
 	struct driver_paths paths;
 	struct driver_target t, r;
@@ -165,7 +180,7 @@ static int wall_time(const char *arg, double *out)
 }
 
 enum { OPT_MAX_TASKS = 0x2000, OPT_STARV, OPT_TOL, OPT_SHRINK, OPT_FINDINGS,
-       OPT_TIMEOUT, OPT_IDLE, OPT_CASE, OPT_ORACLE };
+       OPT_TIMEOUT, OPT_IDLE, OPT_CASE, OPT_ORACLE, OPT_VM };
 
 /* the options of the checks and of shrinking: 0, -1 (said), 1 not one */
 static int check_option(struct hunt_opts *o, int c, const char *arg)
@@ -197,13 +212,16 @@ static int check_option(struct hunt_opts *o, int c, const char *arg)
 			return -1;
 		o->show = 1;
 		break;
+	case OPT_VM:
+		o->vm = 1;
+		break;
 	case OPT_ORACLE:
-		if (strcmp(arg, "weights")) {
-			fprintf(stderr, "error: --oracle '%s': the oracle is 'weights'\n",
+		o->oracle = hunt_oracle_parse(arg);
+		if (o->oracle < 0) {
+			fprintf(stderr, "error: --oracle '%s': expected weights, order or grow\n",
 				arg);
 			return -1;
 		}
-		o->oracle = 1;
 		break;
 	default:
 		return 1;
@@ -231,6 +249,7 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 		{ "continue", no_argument, NULL, 'c' },
 		{ "case", required_argument, NULL, OPT_CASE },
 		{ "oracle", required_argument, NULL, OPT_ORACLE },
+		{ "vm", no_argument, NULL, OPT_VM },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -482,7 +501,7 @@ static int oracle_run(const struct hunt_opts *o, const struct driver_target *t,
 	snprintf(wwork, sizeof(wwork), "%s.w", work);
 	ret = run_on(o, t, w, wwork, NULL, &wv, &wjson);
 	if (ret == DRIVER_OK &&
-	    hunt_oracle_weights(v, json, wjson, &wv, o->tolerance) < 0) {
+	    hunt_oracle(v, o->oracle, json, wjson, &wv, o->tolerance) < 0) {
 		fprintf(stderr, "error: %s.out.json: results that do not parse\n",
 			wwork);
 		ret = DRIVER_ERROR;
@@ -514,8 +533,8 @@ static int judge_case(const struct hunt_opts *o, const struct hunt_case *c,
 	*used = 1;
 	if (varied)
 		*varied = 0;
-	if (ret == DRIVER_OK && json && o->oracle && check <= HUNT_WEIGHTS) {
-		vary = hunt_weights_variant(&w, c, HUNT_WEIGHTS_FACTOR);
+	if (ret == DRIVER_OK && json && o->oracle && check <= HUNT_ORACLE) {
+		vary = hunt_variant(&w, c, o->oracle);
 		if (vary < 0) {
 			fprintf(stderr, "error: out of memory\n");
 			ret = DRIVER_ERROR;
@@ -535,7 +554,7 @@ static int judge_case(const struct hunt_opts *o, const struct hunt_case *c,
 		(*used)++;
 		/* what the reference breaks too is not new */
 		if (ret == DRIVER_OK && rjson && vary > 0 &&
-		    (v->broken & 1u << HUNT_WEIGHTS)) {
+		    (v->broken & 1u << HUNT_ORACLE)) {
 			ret = oracle_run(o, &o->r, &w, rwork, &rv, rjson);
 			(*used)++;
 		}
@@ -829,7 +848,7 @@ static int try_smaller(const struct hunt_opts *o, struct hunt_case *c,
 /* the simulator runs of a step of shrinking for @check, at most */
 static int step_runs(const struct hunt_opts *o, int check)
 {
-	return (o->ref ? 2 : 1) * (o->oracle && check <= HUNT_WEIGHTS ? 2 : 1);
+	return (o->ref ? 2 : 1) * (o->oracle && check <= HUNT_ORACLE ? 2 : 1);
 }
 
 /*
@@ -973,6 +992,198 @@ static void command_line(const struct hunt_opts *o, const char *rev,
 }
 
 /*
+ * This program run as @argv (argv[0] unused), its output into @log.
+ * Return: its exit status, 128 + a signal's number, or -1 (not started).
+ */
+static int run_self(char *argv[], const char *log)
+{
+	pid_t pid;
+	int status, fd;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       128 + WTERMSIG(status);
+}
+
+/* the last line of @path, into @out ("" when none) */
+static void last_line(char *out, size_t len, const char *path)
+{
+	char *text = lsb_read_file(path, NULL), *end, *p;
+
+	out[0] = '\0';
+	if (!text)
+		return;
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	p = strrchr(text, '\n');
+	snprintf(out, len, "%s", p ? p + 1 : text);
+	free(text);
+}
+
+/*
+ * The invariant of @check in results @json, as @vm's "invariant" (its
+ * count and length; its first violation apart, as "first_violation")
+ */
+#define HUNT_VM_BOOTS 4
+static void add_invariant(cJSON *vm, const char *json, int check)
+{
+	cJSON *root = cJSON_Parse(json), *inv, *first;
+
+	inv = cJSON_DetachItemFromObjectCaseSensitive(
+		cJSON_GetObjectItem(root, "invariants"),
+		hunt_invariant_key(check));
+	first = cJSON_DetachItemFromObjectCaseSensitive(inv, "first");
+	if (inv)
+		cJSON_AddItemToObject(vm, "invariant", inv);
+	if (first)
+		cJSON_AddItemToObject(vm, "first_violation", first);
+	cJSON_Delete(root);
+}
+
+/*
+ * The finding's minimal case (DIR/case.json) booted HUNT_VM_BOOTS times
+ * on REV in QEMU (a real kernel's timing differs from boot to boot) and
+ * each trace scored by the finding's check: the verdict into @f's "vm",
+ * confirmed when a boot breaks it alike.
+ * Only the invariants' checks are judged there: a crash, a WARN or a
+ * hang of the simulated kernel, a change against the reference or an
+ * oracle's relation are not what one boot's trace shows.
+ */
+static void confirm_vm(const struct hunt_opts *o, const char *dir,
+		       const struct hunt_case *c, const struct sig *s,
+		       cJSON *f)
+{
+	char vmdir[4400], log[4500], trace[4500], score[4500], wl[4400];
+	char dur[32], runs[16], why[512] = "", *json, err[256];
+	const char *verdict;
+	struct hunt_verdict vv;
+	struct topology *machine;
+	cJSON *vm, *boots;
+	int st, b, confirmed = 0, failed = 0;
+
+	vm = cJSON_AddObjectToObject(f, "vm");
+	if (!hunt_invariant_key(s->check)) {
+		cJSON_AddStringToObject(vm, "verdict", "not judged");
+		cJSON_AddStringToObject(vm, "detail", "the VM judges the invariants only (starvation, idle-while-waiting, useless-migration)");
+		return;
+	}
+	snprintf(vmdir, sizeof(vmdir), "%s/vm", dir);
+	snprintf(log, sizeof(log), "%s/vm.log", dir);
+	snprintf(wl, sizeof(wl), "%s/case.json", dir);
+	snprintf(dur, sizeof(dur), "%lluns", c->duration_ns);
+	fprintf(stderr, "hunt: booting %s's finding %s in QEMU\n", o->rev,
+		s->signature);
+	{
+		char *argv[18];
+		int n = 0;
+
+		argv[n++] = "linsched";
+		argv[n++] = "vm";
+		argv[n++] = (char *)o->rev;
+		argv[n++] = "--workload";
+		argv[n++] = wl;
+		argv[n++] = "--topology";
+		argv[n++] = (char *)c->topology;
+		argv[n++] = "--duration";
+		argv[n++] = dur;
+		argv[n++] = "--out";
+		argv[n++] = vmdir;
+		snprintf(runs, sizeof(runs), "%d", HUNT_VM_BOOTS);
+		argv[n++] = "--runs";
+		argv[n++] = runs;
+		/* the bundled history's releases build from their packages */
+		if (o->repo && strcmp(o->repo, o->paths.repo)) {
+			argv[n++] = "--repo";
+			argv[n++] = (char *)o->repo;
+		}
+		argv[n] = NULL;
+		st = run_self(argv, log);
+	}
+	if (st) {
+		last_line(why, sizeof(why), log);
+		cJSON_AddStringToObject(vm, "verdict", st == 2 ? "not mirrored" :
+					st == 6 ? "no full tree" : st == 5 ?
+					"hung" : "failed");
+		cJSON_AddStringToObject(vm, "detail", why);
+		cJSON_AddNumberToObject(vm, "status", st);
+		return;
+	}
+	machine = malloc(sizeof(*machine));
+	if (machine && topology_from_spec(machine, c->topology, err, sizeof(err))) {
+		free(machine);
+		machine = NULL;
+	}
+	/* each boot's trace judged as a simulation's results are */
+	boots = cJSON_CreateArray();
+	for (b = 1; b <= HUNT_VM_BOOTS; b++) {
+		char run[64];
+		cJSON *one = cJSON_CreateObject();
+
+		snprintf(run, sizeof(run), "vm/run-%d/trace.txt", b);
+		snprintf(trace, sizeof(trace), "%s/run-%d/trace.txt", vmdir, b);
+		snprintf(score, sizeof(score), "%s/run-%d/score.json", vmdir, b);
+		snprintf(log, sizeof(log), "%s/run-%d/score.log", vmdir, b);
+		{
+			char *argv[] = { "linsched", "score", trace, "--topology",
+					 (char *)c->topology, "--workload", wl,
+					 "--starvation", (char *)o->starvation,
+					 "--json", score, "--quiet", NULL };
+
+			st = run_self(argv, log);
+		}
+		json = st ? NULL : lsb_read_file(score, NULL);
+		cJSON_AddStringToObject(one, "trace", run);
+		if (!json || hunt_judge(&vv, 0, NULL, json, machine,
+					o->idle_windows)) {
+			last_line(why, sizeof(why), log);
+			cJSON_AddStringToObject(one, "verdict", "failed");
+			cJSON_AddStringToObject(one, "detail", why);
+			failed++;
+		} else {
+			int same = vv.broken & 1u << s->check &&
+				   !strcmp(vv.signature_of[s->check],
+					   s->signature);
+
+			cJSON_AddStringToObject(one, "verdict", same ?
+						"confirmed" : "not confirmed");
+			add_invariant(one, json, s->check);
+			confirmed += same;
+		}
+		cJSON_AddItemToArray(boots, one);
+		free(json);
+	}
+	free(machine);
+	verdict = confirmed ? "confirmed" : failed == HUNT_VM_BOOTS ?
+		  "failed" : "not confirmed";
+	cJSON_AddStringToObject(vm, "verdict", verdict);
+	snprintf(why, sizeof(why), "%s on %d of %d boots%s", s->signature,
+		 confirmed, HUNT_VM_BOOTS,
+		 failed ? " (some boots' traces not scored)" : "");
+	cJSON_AddStringToObject(vm, "detail", why);
+	cJSON_AddNumberToObject(vm, "boots", HUNT_VM_BOOTS);
+	cJSON_AddNumberToObject(vm, "boots_failing", confirmed);
+	cJSON_AddItemToObject(vm, "runs", boots);
+	fprintf(stderr, "hunt: %s in QEMU: %s\n", s->signature, why);
+}
+
+/*
  * A finding's directory: the minimal case run once more with a trace on
  * REV (and the reference), its files, and its record in @list.
  */
@@ -983,7 +1194,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 			 int runs, int seeds, cJSON *list)
 {
 	char name[200], dir[4300], work[4400], trace[4400], cmd[5000], *json;
-	char comment[2400], *text, *first;
+	char comment[2400], line[HUNT_TOPOLOGY_MAX + 200], *text, *first;
 	struct hunt_verdict fv;
 	struct hunt_case w;
 	cJSON *f;
@@ -1009,14 +1220,20 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		command_line(o, o->ref, "case.json", c, cmd + strlen(cmd),
 			     sizeof(cmd) - strlen(cmd));
 	/* the oracle's: the case beside its variant, which runs alike */
-	if (s->check == HUNT_WEIGHTS &&
-	    hunt_weights_variant(&w, c, HUNT_WEIGHTS_FACTOR) == 1) {
-		text = hunt_case_text(&w, "the case with every group's cpu.weight doubled: each task's work should be the same");
+	if (s->check == HUNT_ORACLE && hunt_variant(&w, c, o->oracle) == 1) {
+		snprintf(line, sizeof(line), "the variant of the oracle '%s' (%s): %s",
+			 hunt_oracle_name(o->oracle), w.topology,
+			 o->oracle == HUNT_ORACLE_WEIGHTS ?
+			 "each task's work should be the case's" :
+			 o->oracle == HUNT_ORACLE_ORDER ?
+			 "the tasks' work together should be the case's" :
+			 "the tasks' work together should not be less than the case's");
+		text = hunt_case_text(&w, line);
 		write_text(dir, "variant.json", text ? text : "");
 		free(text);
-		hunt_case_release(&w);
-		command_line(o, o->rev, "variant.json", c, cmd + strlen(cmd),
+		command_line(o, o->rev, "variant.json", &w, cmd + strlen(cmd),
 			     sizeof(cmd) - strlen(cmd));
+		hunt_case_release(&w);
 	}
 	write_text(dir, "command", cmd);
 
@@ -1062,6 +1279,8 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		cJSON_AddItemToObject(f, "first_violation", cJSON_Parse(first));
 	free(first);
 	free(json);
+	if (o->vm)
+		confirm_vm(o, dir, c, s, f);
 	snprintf(work, sizeof(work), "%s/finding.json", dir);
 	if (lsb_write_json(work, f))
 		fprintf(stderr, "error: %s: %s\n", work, strerror(errno));
@@ -1144,7 +1363,7 @@ static cJSON *identity(const struct hunt_opts *o)
 	cJSON_AddNumberToObject(id, "tolerance", o->tolerance);
 	cJSON_AddNumberToObject(id, "idle_windows", o->idle_windows);
 	if (o->oracle)
-		cJSON_AddStringToObject(id, "oracle", "weights");
+		cJSON_AddStringToObject(id, "oracle", hunt_oracle_name(o->oracle));
 	return id;
 }
 
@@ -1213,8 +1432,8 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 			o->resumed, done);
 	if (o->oracle)
 		len += (size_t)snprintf(text + len, sizeof(text) - len,
-			"  oracle weights: %zu cases run again with every group's weight doubled\n",
-			varied);
+			"  oracle %s: %zu cases run again as its variant\n",
+			hunt_oracle_name(o->oracle), varied);
 	for (k = HUNT_NR_CHECKS - 1; k > 0; k--)
 		if (per[k])
 			len += (size_t)snprintf(text + len, sizeof(text) - len,
@@ -1246,7 +1465,7 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 	cJSON_AddNumberToObject(j, "cases_run", (double)(done - o->resumed));
 	cJSON_AddNumberToObject(j, "refused", (double)refused);
 	if (o->oracle) {	/* of the cases run this time */
-		cJSON_AddStringToObject(j, "oracle", "weights");
+		cJSON_AddStringToObject(j, "oracle", hunt_oracle_name(o->oracle));
 		cJSON_AddNumberToObject(j, "oracle_runs", (double)varied);
 	}
 	cJSON_AddNumberToObject(j, "wall_s", wall);

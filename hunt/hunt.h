@@ -98,8 +98,8 @@ int hunt_case_tasks(const struct hunt_case *c);
  * @HUNT_CLEAN: nothing
  * @HUNT_USELESS: a waiting task moved to a busier CPU
  * @HUNT_ENERGY: the machine's energy far from the reference release's
- * @HUNT_WEIGHTS: a task's CPU time far from its own with every group's
- *	weight doubled (the oracle --oracle weights, hunt_oracle_weights())
+ * @HUNT_ORACLE: a metamorphic relation broken: the case and its variant
+ *	(--oracle, hunt_variant()) ran too differently (hunt_oracle())
  * @HUNT_CPU_TIME: a task's CPU time far from the reference release's
  * @HUNT_IDLE: an idle CPU beside a waiting task past the window
  * @HUNT_STARVED: a runnable task not run for longer than the bound
@@ -111,7 +111,7 @@ enum hunt_check {
 	HUNT_CLEAN,
 	HUNT_USELESS,
 	HUNT_ENERGY,
-	HUNT_WEIGHTS,
+	HUNT_ORACLE,
 	HUNT_CPU_TIME,
 	HUNT_IDLE,
 	HUNT_STARVED,
@@ -183,39 +183,67 @@ int hunt_judge(struct hunt_verdict *v, int status, const char *reason,
 int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
 		const char *json, const char *ref_json, double tolerance);
 
-/*
- * The metamorphic oracle "weights": a group's weight counts only against
- * its siblings', so multiplying every group's weight by the same factor
- * changes no task's share of the CPUs.
+/**
+ * enum hunt_oracle_kind - the metamorphic relations: a variant of a case
+ *	that a correct scheduler must run alike
+ * @HUNT_ORACLE_NONE: none
+ * @HUNT_ORACLE_WEIGHTS: every task group's cpu.weight doubled: a group's
+ *	weight counts only against its siblings', so no task's work moves
+ * @HUNT_ORACLE_ORDER: the tasks defined in the reverse order (they are
+ *	created, numbered and placed in another order): the work all tasks
+ *	did together moves no further than noise
+ * @HUNT_ORACLE_GROW: one more core in every package of a shape PxCxT
+ *	(each CPU the case names keeps its place: the case's CPU numbers
+ *	are renumbered): the tasks do no less work together
  */
+enum hunt_oracle_kind {
+	HUNT_ORACLE_NONE,
+	HUNT_ORACLE_WEIGHTS,
+	HUNT_ORACLE_ORDER,
+	HUNT_ORACLE_GROW,
+	HUNT_NR_ORACLES,
+};
+
 #define HUNT_WEIGHTS_FACTOR 2
 
+/* "weights", "order", "grow" ("" for none); NULL beyond */
+const char *hunt_oracle_name(int kind);
+
+/* The kind of an oracle's name, -1 when no oracle has it. */
+int hunt_oracle_parse(const char *name);
+
 /**
- * hunt_weights_variant() - @c with every task group's cpu.weight times
- *	@factor: in "lsb-taskgroups" (a group without one gets the default
- *	100's multiple) and in the group writes of "lsb-events"
+ * hunt_variant() - the variant of @c that the oracle @kind runs beside it
  * @out: receives it (release with hunt_case_release())
  * @c: the case
- * @factor: the multiplier
+ * @kind: an enum hunt_oracle_kind
  *
- * The relation holds only when the groups are all the CPU time's
- * claimants: every task (forked templates too) in a group, every group a
- * child of the root; and only when every weight scales: no idle group
- * (its weight is fixed), no weight set another way (cpu.weight.nice,
- * cpu.shares), none that would leave 1..10000.
+ * "weights" sets every group's cpu.weight in "lsb-taskgroups" (a group
+ * without one gets the default 100's multiple) and in the group writes of
+ * "lsb-events" to HUNT_WEIGHTS_FACTOR times its own. The relation holds
+ * only when the groups are all the CPU time's claimants: every task
+ * (forked templates too) in a group, every group a child of the root;
+ * and only when every weight scales: no idle group, no weight set
+ * another way (cpu.weight.nice, cpu.shares), none that would leave
+ * 1..10000. "order" applies to a case of two task definitions or more
+ * without random lengths (the simulator's draws follow a task's index);
+ * "grow" to a case on a shape PxCxT, its CPU lists (tasks', phases',
+ * events', cpusets') renumbered onto Px(C+1)xT.
  *
  * Return: 1 with @out set, 0 when the relation does not apply to @c, -1
  * when memory ran out.
  */
-int hunt_weights_variant(struct hunt_case *out, const struct hunt_case *c,
-			 int factor);
+int hunt_variant(struct hunt_case *out, const struct hunt_case *c, int kind);
 
 /**
- * hunt_oracle_weights() - the oracle's verdict on a case and its variant
- * @v: the case's verdict; HUNT_WEIGHTS is marked broken ("oracle:weights")
- *	when a task's CPU time differs between the two runs past
- *	@tolerance (and 5 ms), as hunt_differ()'s cpu-time, or when the
- *	variant crashed or hung
+ * hunt_oracle() - the oracle's verdict on a case and its variant
+ * @v: the case's verdict; HUNT_ORACLE is marked broken ("oracle:KIND")
+ *	when the relation does not hold: for "weights" a task's work differs
+ *	between the two runs past @tolerance (and 5 ms), as hunt_differ()'s
+ *	cpu-time; for "order" the tasks' work together differs so; for
+ *	"grow" it is less so with the core added; and for every kind when
+ *	the variant crashed or hung
+ * @kind: the enum hunt_oracle_kind that made the variant
  * @json: the case's results
  * @variant_json: the variant's (NULL when it did not run to the end)
  * @variant: the variant's own verdict
@@ -224,9 +252,9 @@ int hunt_weights_variant(struct hunt_case *out, const struct hunt_case *c,
  * Return: 1 when the relation is broken, 0 when it holds, -1 when a
  * result does not parse.
  */
-int hunt_oracle_weights(struct hunt_verdict *v, const char *json,
-			const char *variant_json,
-			const struct hunt_verdict *variant, double tolerance);
+int hunt_oracle(struct hunt_verdict *v, int kind, const char *json,
+		const char *variant_json, const struct hunt_verdict *variant,
+		double tolerance);
 
 /**
  * hunt_reduce() - the @k-th smaller case of @c, for delta debugging
@@ -241,6 +269,13 @@ int hunt_oracle_weights(struct hunt_verdict *v, const char *json,
  * -1 when memory ran out.
  */
 int hunt_reduce(struct hunt_case *out, const struct hunt_case *c, int k);
+
+/*
+ * The key of the results' "invariants" that a check of theirs reads
+ * ("starvation" for HUNT_STARVED, "idle_while_waiting", and
+ * "useless_migrations"), NULL for the other checks.
+ */
+const char *hunt_invariant_key(int check);
 
 /**
  * hunt_first_violation() - the results' first violation of a check

@@ -24,7 +24,7 @@ static const char *const names[HUNT_NR_CHECKS] = {
 	[HUNT_CLEAN] = "clean",
 	[HUNT_USELESS] = "useless-migration",
 	[HUNT_ENERGY] = "energy",
-	[HUNT_WEIGHTS] = "weights",
+	[HUNT_ORACLE] = "oracle",
 	[HUNT_CPU_TIME] = "cpu-time",
 	[HUNT_IDLE] = "idle-while-waiting",
 	[HUNT_STARVED] = "starvation",
@@ -407,19 +407,36 @@ int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
 	return v->check;
 }
 
-int hunt_oracle_weights(struct hunt_verdict *v, const char *json,
-			const char *variant_json,
-			const struct hunt_verdict *variant, double tolerance)
+/* the work of all the tasks of results @r together */
+static double total_work(const cJSON *r)
 {
-	static const char sig[] = "oracle:weights";
-	char d[320], task[64] = "";
-	cJSON *a, *b;
-	double change;
+	const cJSON *t;
+	double sum = 0;
 
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(r, "tasks"))
+		sum += num(t, "run_work_ns", NULL);
+	return sum;
+}
+
+int hunt_oracle(struct hunt_verdict *v, int kind, const char *json,
+		const char *variant_json, const struct hunt_verdict *variant,
+		double tolerance)
+{
+	static const char *const with[HUNT_NR_ORACLES] = {
+		[HUNT_ORACLE_WEIGHTS] = "with every group's weight doubled",
+		[HUNT_ORACLE_ORDER] = "with the tasks in the reverse order",
+		[HUNT_ORACLE_GROW] = "with one more core in each package",
+	};
+	char sig[32], d[320], task[64] = "";
+	double change, x, y;
+	cJSON *a, *b;
+
+	if (kind <= HUNT_ORACLE_NONE || kind >= HUNT_NR_ORACLES)
+		return 0;
+	snprintf(sig, sizeof(sig), "oracle:%s", hunt_oracle_name(kind));
 	if (variant->check >= HUNT_HUNG) {
-		snprintf(d, sizeof(d), "with every group's weight doubled: %.280s",
-			 variant->detail);
-		mark(v, HUNT_WEIGHTS, sig, 1, d);
+		snprintf(d, sizeof(d), "%s: %.260s", with[kind], variant->detail);
+		mark(v, HUNT_ORACLE, sig, 1, d);
 		return 1;
 	}
 	a = json ? cJSON_Parse(json) : NULL;
@@ -429,35 +446,51 @@ int hunt_oracle_weights(struct hunt_verdict *v, const char *json,
 		cJSON_Delete(b);
 		return -1;
 	}
-	change = cpu_time_change(a, b, tolerance, 1,
-				 "with every group's weight doubled", d,
-				 sizeof(d), task, sizeof(task));
+	if (kind == HUNT_ORACLE_WEIGHTS) {
+		change = cpu_time_change(a, b, tolerance, 1, with[kind], d,
+					 sizeof(d), task, sizeof(task));
+	} else {
+		x = total_work(a);
+		y = total_work(b);
+		/* a machine with more cores may do more, never less */
+		change = kind == HUNT_ORACLE_GROW && y >= x ? 0 :
+			 time_change(x, y, tolerance);
+		snprintf(d, sizeof(d), "the tasks did the work of %.3f ms together, %.3f ms %s",
+			 x / 1e6, y / 1e6, with[kind]);
+	}
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 	if (change <= 0)
 		return 0;
-	mark(v, HUNT_WEIGHTS, sig, change, d);
-	if (v->check == HUNT_WEIGHTS)
+	mark(v, HUNT_ORACLE, sig, change, d);
+	if (v->check == HUNT_ORACLE)
 		snprintf(v->task, sizeof(v->task), "%s", task);
 	return 1;
 }
 
-char *hunt_first_violation(const char *json, int check)
+const char *hunt_invariant_key(int check)
 {
 	static const char *const keys[HUNT_NR_CHECKS] = {
 		[HUNT_USELESS] = "useless_migrations",
 		[HUNT_IDLE] = "idle_while_waiting",
 		[HUNT_STARVED] = "starvation",
 	};
+
+	return check >= 0 && check < HUNT_NR_CHECKS ? keys[check] : NULL;
+}
+
+char *hunt_first_violation(const char *json, int check)
+{
+	const char *key = hunt_invariant_key(check);
 	cJSON *root;
 	const cJSON *f;
 	char *out = NULL;
 
-	if (check < 0 || check >= HUNT_NR_CHECKS || !keys[check])
+	if (!key)
 		return NULL;
 	root = cJSON_Parse(json);
 	f = cJSON_GetObjectItem(cJSON_GetObjectItem(
-		cJSON_GetObjectItem(root, "invariants"), keys[check]), "first");
+		cJSON_GetObjectItem(root, "invariants"), key), "first");
 	if (f)
 		out = cJSON_Print(f);
 	cJSON_Delete(root);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * oracle.c - the variants of a case that a correct scheduler must run
- * alike: the metamorphic relations of the hunt's oracles. Its verdict is
- * judge.c's (hunt_oracle_weights()).
+ * alike: the metamorphic relations of the hunt's oracles. Their verdict
+ * is judge.c's (hunt_oracle()).
  *
  * "weights": every task group's cpu.weight times a factor. The kernel
  * turns a weight into shares as weight * 1024 / 100, rounded
@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "hunt/hunt_internal.h"
+#include "topologies/topologies.h"
 
 #define WEIGHT_MIN 1
 #define WEIGHT_MAX 10000
@@ -94,8 +95,8 @@ static cJSON *group_of(cJSON *groups, const char *path)
 	return cJSON_AddObjectToObject(groups, path);
 }
 
-int hunt_weights_variant(struct hunt_case *out, const struct hunt_case *c,
-			 int factor)
+static int weights_variant(struct hunt_case *out, const struct hunt_case *c,
+			   int factor)
 {
 	cJSON *root, *groups, *g, *t, *ph, *e;
 	const char *p;
@@ -143,4 +144,194 @@ no:
 nomem:
 	hunt_case_release(out);
 	return -1;
+}
+
+/* whether a key @key is anywhere below @o */
+static int has_key(const cJSON *o, const char *key)
+{
+	const cJSON *x;
+
+	cJSON_ArrayForEach(x, o) {
+		if ((x->string && !strcmp(x->string, key)) || has_key(x, key))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * "order": the task definitions in the reverse order. rt-app creates the
+ * tasks in the order of the file: their pids, the order of their forks
+ * and the CPUs they are placed on change, not what they ask for. Not
+ * with random lengths ({"distribution": ...}): the simulator draws a
+ * task's from a stream seeded by its index, which the order changes.
+ */
+static int order_variant(struct hunt_case *out, const struct hunt_case *c)
+{
+	const cJSON *tasks0 = cJSON_GetObjectItem(c->workload, "tasks");
+	cJSON *tasks, *t, *rest;
+
+	if (cJSON_GetArraySize(tasks0) < 2 || has_key(tasks0, "distribution"))
+		return 0;
+	if (hunt_case_copy(out, c))
+		return -1;
+	tasks = cJSON_GetObjectItem(out->workload, "tasks");
+	rest = cJSON_CreateObject();
+	if (!rest)
+		goto nomem;
+	/* the first of what is left goes in front of what is moved */
+	while ((t = tasks->child)) {
+		cJSON_DetachItemViaPointer(tasks, t);
+		if (!cJSON_AddItemToObject(rest, t->string, t)) {
+			cJSON_Delete(t);
+			goto nomem;
+		}
+		if (rest->child != t) {	/* appended: move it to the front */
+			cJSON_DetachItemViaPointer(rest, t);
+			t->next = rest->child;
+			t->prev = rest->child->prev;
+			rest->child->prev = t;
+			rest->child = t;
+		}
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(out->workload, "tasks", rest);
+	return 1;
+nomem:
+	cJSON_Delete(rest);
+	hunt_case_release(out);
+	return -1;
+}
+
+/* "grow": a shape PxCxT as Px(C+1)xT; CPU @cpu's number there */
+struct grow {
+	int from[3], nr_cpus;
+};
+
+static int grown(const struct grow *g, int cpu)
+{
+	int per_thread = g->from[0] * g->from[1];
+	int th = cpu / per_thread, core = cpu % per_thread;
+	int p = core / g->from[1], c = core % g->from[1];
+
+	/* topology_build_shape()'s numbering: siblings apart, packages' cores in a row */
+	return th * g->from[0] * (g->from[1] + 1) + p * (g->from[1] + 1) + c;
+}
+
+/* a CPU number of the case renumbered; 0 when it is none of the machine's */
+static int grow_cpu(const struct grow *g, cJSON *x)
+{
+	double v = cJSON_GetNumberValue(x);
+
+	if (!cJSON_IsNumber(x) || v != (int)v || v < 0 || v >= g->nr_cpus)
+		return 0;
+	cJSON_SetNumberValue(x, grown(g, (int)v));
+	return 1;
+}
+
+/* a cpuset's list renumbered ("0-2" on 1x3x2 is "0-2" on 1x4x2: "0,1,2") */
+static int grow_list(const struct grow *g, cJSON *x)
+{
+	char set[TOPOLOGY_MAX_CPUS], text[TOPOLOGY_MAX_CPUS * 6] = "";
+	char moved[TOPOLOGY_MAX_CPUS] = { 0 };
+	size_t o = 0;
+	int count, i;
+
+	if (!cJSON_IsString(x) ||
+	    topology_cpulist(x->valuestring, g->nr_cpus, set, &count))
+		return 0;
+	for (i = 0; i < g->nr_cpus; i++)
+		if (set[i])
+			moved[grown(g, i)] = 1;
+	for (i = 0; i < TOPOLOGY_MAX_CPUS; i++)
+		if (moved[i])
+			o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%d",
+					      o ? "," : "", i);
+	return cJSON_SetValuestring(x, text) != NULL;
+}
+
+/* every CPU number below @o renumbered: 0 when one is not a CPU's */
+static int grow_all(const struct grow *g, cJSON *o)
+{
+	cJSON *x, *k;
+
+	cJSON_ArrayForEach(x, o) {
+		const char *key = x->string ? x->string : "";
+
+		if (!strcmp(key, "cpus")) {
+			if (!cJSON_IsArray(x))
+				return 0;
+			cJSON_ArrayForEach(k, x) {
+				if (!grow_cpu(g, k))
+					return 0;
+			}
+		} else if (!strcmp(key, "cpu")) {
+			if (!grow_cpu(g, x))
+				return 0;
+		} else if (!strcmp(key, "cpuset.cpus")) {
+			if (!grow_list(g, x))
+				return 0;
+		} else if ((cJSON_IsObject(x) || cJSON_IsArray(x)) &&
+			   !grow_all(g, x)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int grow_variant(struct hunt_case *out, const struct hunt_case *c)
+{
+	struct grow g;
+	char end;
+
+	if (sscanf(c->topology, "%dx%dx%d%c", &g.from[0], &g.from[1],
+		   &g.from[2], &end) != 3 || g.from[0] < 1 || g.from[1] < 1 ||
+	    g.from[2] < 1 ||
+	    g.from[0] * (g.from[1] + 1) * g.from[2] > TOPOLOGY_MAX_CPUS)
+		return 0;
+	g.nr_cpus = g.from[0] * g.from[1] * g.from[2];
+	if (hunt_case_copy(out, c))
+		return -1;
+	if (!grow_all(&g, out->workload)) {
+		hunt_case_release(out);
+		return 0;
+	}
+	snprintf(out->topology, sizeof(out->topology), "%dx%dx%d", g.from[0],
+		 g.from[1] + 1, g.from[2]);
+	out->nr_cpus = g.from[0] * (g.from[1] + 1) * g.from[2];
+	return 1;
+}
+
+static const char *const oracle_names[HUNT_NR_ORACLES] = {
+	[HUNT_ORACLE_NONE] = "",
+	[HUNT_ORACLE_WEIGHTS] = "weights",
+	[HUNT_ORACLE_ORDER] = "order",
+	[HUNT_ORACLE_GROW] = "grow",
+};
+
+const char *hunt_oracle_name(int kind)
+{
+	return kind >= 0 && kind < HUNT_NR_ORACLES ? oracle_names[kind] : NULL;
+}
+
+int hunt_oracle_parse(const char *name)
+{
+	int k;
+
+	for (k = HUNT_ORACLE_WEIGHTS; k < HUNT_NR_ORACLES; k++)
+		if (!strcmp(name, oracle_names[k]))
+			return k;
+	return -1;
+}
+
+int hunt_variant(struct hunt_case *out, const struct hunt_case *c, int kind)
+{
+	switch (kind) {
+	case HUNT_ORACLE_WEIGHTS:
+		return weights_variant(out, c, HUNT_WEIGHTS_FACTOR);
+	case HUNT_ORACLE_ORDER:
+		return order_variant(out, c);
+	case HUNT_ORACLE_GROW:
+		return grow_variant(out, c);
+	default:
+		return 0;
+	}
 }

@@ -256,20 +256,33 @@ static bool test_differ(void)
 	return true;
 }
 
-/* @text's variant as text, or NULL when the relation does not apply */
-static char *variant_of(const char *text, int *ret)
+/*
+ * @text's variant of the oracle @kind on @machine as text (the variant's
+ * machine into @grown, 64 bytes, when not NULL), or NULL when the relation does not
+ * apply
+ */
+static char *variant_on(const char *machine, int nr_cpus, const char *text,
+			int kind, int *ret, char *grown)
 {
-	struct hunt_case c = { "quad-smt", 8, 500000000ULL, 0, NULL }, w;
+	struct hunt_case c = { "", nr_cpus, 500000000ULL, 0, NULL }, w;
 	char *out = NULL;
 
+	snprintf(c.topology, sizeof(c.topology), "%s", machine);
 	c.workload = cJSON_Parse(text);
-	*ret = hunt_weights_variant(&w, &c, HUNT_WEIGHTS_FACTOR);
+	*ret = hunt_variant(&w, &c, kind);
 	if (*ret == 1) {
 		out = cJSON_PrintUnformatted(w.workload);
+		if (grown)
+			snprintf(grown, 64, "%.40s %d", w.topology, w.nr_cpus);
 		hunt_case_release(&w);
 	}
 	hunt_case_release(&c);
 	return out;
+}
+
+static char *variant_of(const char *text, int *ret)
+{
+	return variant_on("quad-smt", 8, text, HUNT_ORACLE_WEIGHTS, ret, NULL);
 }
 
 static bool test_weights_variant(void)
@@ -336,19 +349,90 @@ static bool test_weights_variant(void)
 	return true;
 }
 
-/* the generator's cases: the variants parse, and some of them are */
-static bool test_weights_variants_valid(void)
+/* the tasks in the reverse order; not with one task */
+static bool test_order_variant(void)
 {
+	char *t;
+	int ret;
+
+	t = variant_on("quad-smt", 8, "{\"tasks\": {\"x\": {\"run\": 1}}}",
+		       HUNT_ORACLE_ORDER, &ret, NULL);
+	ASSERT_EQ(ret, 0);
+	/* random lengths are drawn by the task's index: not with them */
+	t = variant_on("quad-smt", 8, "{\"tasks\": {\"x\": {\"run\": 1}, \"y\": {\"phases\": {"
+		       "\"p\": {\"lsb-run\": {\"distribution\": \"exponential\", \"mean\": 9}}}}}}",
+		       HUNT_ORACLE_ORDER, &ret, NULL);
+	ASSERT_EQ(ret, 0);
+	t = variant_on("quad-smt", 8, "{\"global\": {\"duration\": 1}, \"tasks\": {"
+		       "\"x\": {\"run\": 1}, \"y\": {\"run\": 2}, \"z\": {\"run\": 3}}}",
+		       HUNT_ORACLE_ORDER, &ret, NULL);
+	ASSERT_EQ(ret, 1);
+	ASSERT_STREQ(t, "{\"global\":{\"duration\":1},\"tasks\":{"
+		     "\"z\":{\"run\":3},\"y\":{\"run\":2},\"x\":{\"run\":1}}}");
+	free(t);
+	ASSERT_STREQ(hunt_oracle_name(hunt_oracle_parse("order")), "order");
+	ASSERT_EQ(hunt_oracle_parse("nice"), -1);
+	return true;
+}
+
+/*
+ * One more core in each package: every CPU the case names keeps its
+ * place (SMT siblings are numbered apart, so a sibling's number moves);
+ * not on a preset.
+ */
+static bool test_grow_variant(void)
+{
+	char m[64], *t;
+	int ret;
+
+	t = variant_on("quad-smt", 8, "{\"tasks\": {\"x\": {\"run\": 1}}}",
+		       HUNT_ORACLE_GROW, &ret, m);
+	ASSERT_EQ(ret, 0);
+	/* 1x3x2: CPU 3 is core 0's second thread, CPU 4 on 1x4x2 */
+	t = variant_on("1x3x2", 6, "{\"lsb-taskgroups\": {\"/a\": {\"cpuset.cpus\": \"0-3\"}},"
+		       "\"tasks\": {\"x\": {\"cpus\": [2, 3], \"phases\": {\"p\": {\"cpus\": [5], \"run\": 1}}}},"
+		       "\"lsb-events\": [{\"time\": 5, \"cpu\": 5, \"online\": false},"
+		       "{\"time\": 6, \"taskgroup\": \"/a\", \"cpuset.cpus\": \"1,5\"}]}",
+		       HUNT_ORACLE_GROW, &ret, m);
+	ASSERT_EQ(ret, 1);
+	ASSERT_STREQ(m, "1x4x2 8");
+	ASSERT_STREQ(t, "{\"lsb-taskgroups\":{\"/a\":{\"cpuset.cpus\":\"0,1,2,4\"}},"
+		     "\"tasks\":{\"x\":{\"cpus\":[2,4],\"phases\":{\"p\":{\"cpus\":[6],\"run\":1}}}},"
+		     "\"lsb-events\":[{\"time\":5,\"cpu\":6,\"online\":false},"
+		     "{\"time\":6,\"taskgroup\":\"/a\",\"cpuset.cpus\":\"1,6\"}]}");
+	free(t);
+	/* 2x2x1: package 1's first core, CPU 2, is CPU 3 on 2x3x1 */
+	t = variant_on("2x2x1", 4, "{\"tasks\": {\"x\": {\"cpus\": [1, 2, 3]}}}",
+		       HUNT_ORACLE_GROW, &ret, m);
+	ASSERT_EQ(ret, 1);
+	ASSERT_STREQ(m, "2x3x1 6");
+	ASSERT_STREQ(t, "{\"tasks\":{\"x\":{\"cpus\":[1,3,4]}}}");
+	free(t);
+	/* a CPU the machine does not have: no variant */
+	t = variant_on("2x2x1", 4, "{\"tasks\": {\"x\": {\"cpus\": [4]}}}",
+		       HUNT_ORACLE_GROW, &ret, m);
+	ASSERT_EQ(ret, 0);
+	return true;
+}
+
+/* the generator's cases: every oracle's variants parse, and some are */
+static bool test_variants_valid(void)
+{
+	static const char *const shapes[] = { "2x2x2", "1x3x2", "2x2x1", "1x2x1" };
+	static const int nr[] = { 8, 6, 4, 2 };
 	struct hunt_space s = space(11);
 	struct workload w;
 	struct hunt_case c, v;
 	char err[512], *t;
 	unsigned long long i;
-	int n = 0, bad;
+	int n[HUNT_NR_ORACLES] = { 0 }, bad, k;
 
-	for (i = 0; i < 400; i++) {
+	s.topology = shapes;
+	s.nr_cpus = nr;
+	for (i = 0; i < 1200; i++) {
+		k = HUNT_ORACLE_WEIGHTS + (int)(i % 3);
 		ASSERT_EQ(hunt_generate(&c, &s, i), 0);
-		if (hunt_weights_variant(&v, &c, HUNT_WEIGHTS_FACTOR) == 1) {
+		if (hunt_variant(&v, &c, k) == 1) {
 			t = hunt_case_text(&v, NULL);
 			bad = workload_parse_json(&w, "variant.json", t, err, sizeof(err)) ||
 			      workload_check(&w, v.nr_cpus, err, sizeof(err));
@@ -358,17 +442,54 @@ static bool test_weights_variants_valid(void)
 			workload_release(&w);
 			free(t);
 			hunt_case_release(&v);
-			n++;
+			n[k]++;
 		}
 		hunt_case_release(&c);
 	}
-	ASSERT_TRUE(n > 0);
+	tap_diag("variants of 400 cases each: weights %d, order %d, grow %d",
+		 n[HUNT_ORACLE_WEIGHTS], n[HUNT_ORACLE_ORDER], n[HUNT_ORACLE_GROW]);
+	ASSERT_TRUE(n[HUNT_ORACLE_WEIGHTS] > 0);
+	ASSERT_TRUE(n[HUNT_ORACLE_ORDER] > 100);
+	ASSERT_TRUE(n[HUNT_ORACLE_GROW] > 300);
 	return true;
 }
 
 /* the same, with the work the task did (the CPU time alike everywhere) */
 static const char work_results[] = RESULTS_HEAD
 	"\"tasks\": [{\"name\": \"t1\", \"sum_exec_ns\": 1, \"run_work_ns\": %d}]}";
+/* two tasks' work */
+static const char two_results[] = RESULTS_HEAD
+	"\"tasks\": [{\"name\": \"a\", \"run_work_ns\": %d},"
+	"{\"name\": \"b\", \"run_work_ns\": %d}]}";
+
+/* "order" and "grow" judge the tasks' work together */
+static bool test_oracle_total(void)
+{
+	struct hunt_verdict v, w = { 0 };
+	char a[2048], b[2048];
+
+	/* the shares move between the tasks: the relation holds */
+	snprintf(a, sizeof(a), two_results, 0, 0, 0, 1.5, 100000000, 20000000);
+	snprintf(b, sizeof(b), two_results, 0, 0, 0, 1.5, 20000000, 100000000);
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_ORDER, a, b, &w, 0.2), 0);
+	/* less work together in the reverse order */
+	snprintf(b, sizeof(b), two_results, 0, 0, 0, 1.5, 20000000, 60000000);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_ORDER, a, b, &w, 0.2), 1);
+	ASSERT_EQ(v.check, HUNT_ORACLE);
+	ASSERT_STREQ(v.signature, "oracle:order");
+	ASSERT_STREQ(hunt_check_name(HUNT_ORACLE), "oracle");
+	ASSERT_STREQ(v.detail, "the tasks did the work of 120.000 ms together, 80.000 ms with the tasks in the reverse order");
+	/* and more: a change either way */
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, b, NULL, 2), 0);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_ORDER, b, a, &w, 0.2), 1);
+	/* a core more: more work is no failure, less is */
+	ASSERT_EQ(hunt_judge(&v, 0, NULL, b, NULL, 2), 0);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_GROW, b, a, &w, 0.2), 0);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_GROW, a, b, &w, 0.2), 1);
+	ASSERT_STREQ(v.signature, "oracle:grow");
+	return true;
+}
 
 static bool test_oracle_verdict(void)
 {
@@ -380,33 +501,32 @@ static bool test_oracle_verdict(void)
 	snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 60000000);
 	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
 	ASSERT_EQ(v.check, HUNT_USELESS);
-	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 1);
-	ASSERT_EQ(v.check, HUNT_WEIGHTS);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_WEIGHTS, a, b, &w, 0.2), 1);
+	ASSERT_EQ(v.check, HUNT_ORACLE);
 	ASSERT_STREQ(v.signature, "oracle:weights");
-	ASSERT_STREQ(hunt_check_name(HUNT_WEIGHTS), "weights");
 	ASSERT_STREQ(v.task, "t1");
 	ASSERT_STREQ(v.detail, "task t1 did the work of 100.000 ms against 60.000 ms with every group's weight doubled");
 	ASSERT_TRUE(v.broken & 1u << HUNT_USELESS);
 	/* within the tolerance, or under 5 ms: the relation holds */
 	snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 85000000);
 	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
-	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 0);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_WEIGHTS, a, b, &w, 0.2), 0);
 	ASSERT_EQ(v.check, HUNT_USELESS);
 	snprintf(a, sizeof(a), work_results, 0, 0, 0, 1.5, 4000000);
 	snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 1000);
-	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 0);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_WEIGHTS, a, b, &w, 0.2), 0);
 	/* below a WARN */
 	snprintf(a, sizeof(a), work_results, 1, 0, 0, 1.5, 100000000);
 	snprintf(b, sizeof(b), work_results, 1, 0, 0, 1.5, 10000000);
 	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
-	ASSERT_EQ(hunt_oracle_weights(&v, a, b, &w, 0.2), 1);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_WEIGHTS, a, b, &w, 0.2), 1);
 	ASSERT_EQ(v.check, HUNT_WARN);
-	ASSERT_STREQ(v.signature_of[HUNT_WEIGHTS], "oracle:weights");
+	ASSERT_STREQ(v.signature_of[HUNT_ORACLE], "oracle:weights");
 	/* a variant that crashed breaks it */
 	ASSERT_EQ(hunt_judge(&w, 4, "kernel BUG at 12", NULL, NULL, 2), 0);
 	ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
-	ASSERT_EQ(hunt_oracle_weights(&v, a, NULL, &w, 0.2), 1);
-	ASSERT_TRUE(v.broken & 1u << HUNT_WEIGHTS);
+	ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_WEIGHTS, a, NULL, &w, 0.2), 1);
+	ASSERT_TRUE(v.broken & 1u << HUNT_ORACLE);
 	/* with the reference breaking it too, it is not new */
 	{
 		struct hunt_verdict ref, none = { 0 };
@@ -414,14 +534,14 @@ static bool test_oracle_verdict(void)
 		snprintf(a, sizeof(a), work_results, 0, 0, 0, 1.5, 100000000);
 		snprintf(b, sizeof(b), work_results, 0, 0, 0, 1.5, 60000000);
 		ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
-		ASSERT_EQ(hunt_oracle_weights(&v, a, b, &none, 0.2), 1);
+		ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_WEIGHTS, a, b, &none, 0.2), 1);
 		ASSERT_EQ(hunt_judge(&ref, 0, NULL, a, NULL, 2), 0);
-		ASSERT_EQ(hunt_oracle_weights(&ref, a, b, &none, 0.2), 1);
+		ASSERT_EQ(hunt_oracle(&ref, HUNT_ORACLE_WEIGHTS, a, b, &none, 0.2), 1);
 		ASSERT_EQ(hunt_differ(&v, &ref, a, a, 0.2), HUNT_CLEAN);
 		ASSERT_EQ(hunt_judge(&v, 0, NULL, a, NULL, 2), 0);
-		ASSERT_EQ(hunt_oracle_weights(&v, a, b, &none, 0.2), 1);
+		ASSERT_EQ(hunt_oracle(&v, HUNT_ORACLE_WEIGHTS, a, b, &none, 0.2), 1);
 		ASSERT_EQ(hunt_judge(&ref, 0, NULL, a, NULL, 2), 0);
-		ASSERT_EQ(hunt_differ(&v, &ref, a, a, 0.2), HUNT_WEIGHTS);
+		ASSERT_EQ(hunt_differ(&v, &ref, a, a, 0.2), HUNT_ORACLE);
 		ASSERT_STREQ(v.signature, "oracle:weights");
 	}
 	return true;
@@ -438,7 +558,7 @@ static bool test_signature_file(void)
 
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(13);
 	TEST(test_deterministic);
 	TEST(test_valid_cases);
 	TEST(test_reductions);
@@ -446,7 +566,10 @@ int main(void)
 	TEST(test_judge);
 	TEST(test_differ);
 	TEST(test_weights_variant);
-	TEST(test_weights_variants_valid);
+	TEST(test_order_variant);
+	TEST(test_grow_variant);
+	TEST(test_variants_valid);
+	TEST(test_oracle_total);
 	TEST(test_oracle_verdict);
 	TEST(test_signature_file);
 	return tap_done();
