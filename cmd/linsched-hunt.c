@@ -1037,11 +1037,13 @@ static void last_line(char *out, size_t len, const char *path)
 	free(text);
 }
 
+/* boots of a finding's case in QEMU (--vm) */
+#define HUNT_VM_BOOTS 4
+
 /*
  * The invariant of @check in results @json, as @vm's "invariant" (its
  * count and length; its first violation apart, as "first_violation")
  */
-#define HUNT_VM_BOOTS 4
 static void add_invariant(cJSON *vm, const char *json, int check)
 {
 	cJSON *root = cJSON_Parse(json), *inv, *first;
