@@ -159,6 +159,16 @@ void lsb_rm_rf(const char *path)
 	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+const char *lsb_last_line(char *s)
+{
+	char *end = s + strlen(s), *p;
+
+	while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+		*--end = '\0';
+	p = strrchr(s, '\n');
+	return p ? p + 1 : s;
+}
+
 char *lsb_read_file(const char *path, size_t *len)
 {
 	struct stat st;

@@ -96,6 +96,12 @@ void lsb_rm_rf(const char *path);
  */
 char *lsb_read_file(const char *path, size_t *len);
 
+/*
+ * lsb_last_line() - the last line of @s that is not empty, for messages;
+ * trailing line breaks and spaces are cut from @s
+ */
+const char *lsb_last_line(char *s);
+
 /**
  * lsb_write_atomic() - replace a file's content all at once
  * @path: the file

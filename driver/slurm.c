@@ -97,17 +97,6 @@ static int run_cmd(char *const argv[], char *out, size_t len, int timeout_s)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-/* The last line of @s that is not empty, for messages. */
-static const char *last_line(char *s)
-{
-	char *end = s + strlen(s), *p;
-
-	while (end > s && (end[-1] == '\n' || end[-1] == ' '))
-		*--end = '\0';
-	p = strrchr(s, '\n');
-	return p ? p + 1 : s;
-}
-
 /* ---- the sweep directory ---- */
 
 static int write_text(const char *path, const char *text)
@@ -432,7 +421,7 @@ static long submit(const struct sweep *sw, const char *array,
 		driver_set_error("sbatch failed (%s): %s",
 				 st == 127 ? "is slurm-client installed?" :
 				 st == 124 ? "timed out" : "exit status",
-				 last_line(out));
+				 lsb_last_line(out));
 		return -1;
 	}
 	return id;
@@ -454,7 +443,7 @@ static int ping(void)
 		if (line)	/* its first line says who is down */
 			line[strcspn(line, "\n")] = '\0';
 		driver_set_error("--engine slurm: no reachable Slurm controller (scontrol ping: %s)",
-				 line ? line : *out ? last_line(out) :
+				 line ? line : *out ? lsb_last_line(out) :
 				 "no answer");
 		return -1;
 	}
@@ -505,7 +494,7 @@ static int queued(long job, char *in, int ntasks)
 		/* a job that left the controller's memory is "invalid" */
 		if (strstr(out, "Invalid job id"))
 			return 0;
-		driver_set_error("squeue failed: %s", last_line(out));
+		driver_set_error("squeue failed: %s", lsb_last_line(out));
 		return -1;
 	}
 	for (line = strtok_r(out, "\n", &save); line;
@@ -568,7 +557,7 @@ static int probe(struct sweep *sw)
 		return 0;
 	text = lsb_read_file(out, NULL);
 	driver_set_error("--engine slurm: the nodes cannot write the cache directory '%s' (it must be on a file system every node sees and can write): the probe job %ld %s",
-			 sw->cache_dir, job, text && *text ? last_line(text) :
+			 sw->cache_dir, job, text && *text ? lsb_last_line(text) :
 			 "could not even write its output into the sweep directory there");
 	free(text);
 	return -1;
@@ -661,7 +650,7 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 				text = lsb_read_file(path, NULL);
 				driver_set_error("array task %d failed %d times; its output %s: %s",
 						 k, sw->tries[k], path,
-						 text && *text ? last_line(text) :
+						 text && *text ? lsb_last_line(text) :
 						 "(none)");
 				free(text);
 				goto out;
