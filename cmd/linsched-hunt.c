@@ -8,12 +8,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -393,6 +393,22 @@ static int write_scratch(const char *path, const char *text)
 }
 
 /*
+ * The machine of @spec for hunt_judge() (malloc()ed), or NULL: a machine
+ * that does not build is judged without one
+ */
+static struct topology *machine_of(const char *spec)
+{
+	struct topology *machine = malloc(sizeof(*machine));
+	char err[256];
+
+	if (machine && topology_from_spec(machine, spec, err, sizeof(err))) {
+		free(machine);
+		machine = NULL;
+	}
+	return machine;
+}
+
+/*
  * Run case @c on @t: its workload written to @work.json, the results read
  * from @work.out.json into *@json (NULL when the run did not end), the
  * verdict in @v. With @trace, the run writes its trace there.
@@ -405,7 +421,7 @@ static int run_on(const struct hunt_opts *o, const struct driver_target *t,
 {
 	struct driver_revision rev = { 0 };
 	char wl[4200], res[4200], dur[32], seed[32];
-	char *argv[DRIVER_SIM_IDENTITY + 20], *text, err[256];
+	char *argv[DRIVER_SIM_IDENTITY + 20], *text;
 	struct topology *machine;
 	int n, ret;
 
@@ -451,11 +467,7 @@ static int run_on(const struct hunt_opts *o, const struct driver_target *t,
 		return ret;
 	if (ret == DRIVER_OK)
 		*json = lsb_read_file(res, NULL);
-	machine = malloc(sizeof(*machine));
-	if (machine && topology_from_spec(machine, c->topology, err, sizeof(err))) {
-		free(machine);
-		machine = NULL;
-	}
+	machine = machine_of(c->topology);
 	ret = hunt_judge(v, ret, driver_last_error(), *json, machine,
 			 o->idle_windows);
 	free(machine);
@@ -1024,16 +1036,9 @@ static int run_self(char *argv[], const char *log)
 /* the last line of @path, into @out ("" when none) */
 static void last_line(char *out, size_t len, const char *path)
 {
-	char *text = lsb_read_file(path, NULL), *end, *p;
+	char *text = lsb_read_file(path, NULL);
 
-	out[0] = '\0';
-	if (!text)
-		return;
-	end = text + strlen(text);
-	while (end > text && (end[-1] == '\n' || end[-1] == ' '))
-		*--end = '\0';
-	p = strrchr(text, '\n');
-	snprintf(out, len, "%s", p ? p + 1 : text);
+	snprintf(out, len, "%s", text ? lsb_last_line(text) : "");
 	free(text);
 }
 
@@ -1073,7 +1078,7 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 		       cJSON *f)
 {
 	char vmdir[4400], log[4500], trace[4500], score[4500], wl[4400];
-	char dur[32], runs[16], why[512] = "", *json, err[256];
+	char dur[32], runs[16], why[512] = "", *json;
 	const char *verdict;
 	struct hunt_verdict vv;
 	struct topology *machine;
@@ -1127,11 +1132,7 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 		cJSON_AddNumberToObject(vm, "status", st);
 		return;
 	}
-	machine = malloc(sizeof(*machine));
-	if (machine && topology_from_spec(machine, c->topology, err, sizeof(err))) {
-		free(machine);
-		machine = NULL;
-	}
+	machine = machine_of(c->topology);
 	/* each boot's trace judged as a simulation's results are */
 	boots = cJSON_CreateArray();
 	for (b = 1; b <= HUNT_VM_BOOTS; b++) {
