@@ -208,18 +208,10 @@ $(O)/t/%.t: $(O)/obj/t/unit/%.o $(HOST_LIBS)
 # Unit tests of simulator parts the host programs do not link.
 $(O)/t/idle.t: $(call obj,sim/idle.c)
 
-# Meanwhile the VM kernel t/1300-vm.sh and t/1310 boot is built in the
-# background at nice 19 (t/vm-prebuild.sh), on the CPU the serial tests
-# leave idle; it is stopped, kbuild and all, when prove ends or make check
-# is interrupted, and its status is not make check's.
-VM_PREBUILD_LOG = $(O)/vm-prebuild.log
+# Two tests at a time, in the lanes t/testrules.yml draws: the machine has
+# two cores and most tests use one.
 check: all
-	@pid=$$(O=$(O) t/vm-prebuild.sh start $(VM_PREBUILD_LOG)); \
-	[ -z "$$pid" ] || echo "   VM kernel of t/1300 building in the background (log: $(VM_PREBUILD_LOG))"; \
-	stop() { [ -z "$$pid" ] || O=$(O) t/vm-prebuild.sh stop $$pid; }; \
-	trap 'stop; exit 130' INT; trap 'stop; exit 143' TERM; trap 'stop; exit 129' HUP; \
-	O=$(O) prove --timer --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh)); \
-	status=$$?; stop; exit $$status
+	O=$(O) prove --timer -j2 --exec '' $(TESTS) $(sort $(wildcard t/[0-9]*.sh))
 
 # Whole-process benchmarks with figures and ratios; see bench/README.
 bench: all

@@ -9,8 +9,7 @@
 # bandwidth limit) run at their times; a guest past its time limit is that
 # run's result. `--build-only` builds the kernel (or finds it built: at
 # once) and boots nothing; while another process builds the same kernel
-# (holds its lock) it waits, says so once, and takes that build's kernel
-# (make check's background build, t/vm-prebuild.sh, is waited for so).
+# (holds its lock) it waits, says so once, and takes that build's kernel.
 # On an SMT machine QEMU numbers the vCPUs otherwise than
 # the topology: a pinned loop and the trace follow the topology's numbers.
 # What QEMU cannot mirror (an asymmetric machine,
@@ -71,7 +70,7 @@ test_expect_success "--build-only with a boot option is refused (status $status)
 start=$SECONDS
 "$LINSCHED" vm "$REV" --build-only > "$tmp/bo.out" 2> "$tmp/bo.err"
 status=$?
-diag "--build-only: $((SECONDS - start)) s (the kernel's build when not cached; or make check's background build, waited for)"
+diag "--build-only: $((SECONDS - start)) s (the kernel's build when not cached)"
 sed 's/^/# /' "$tmp/bo.err"
 bz=$(cat "$tmp/bo.out")
 key=$(basename "$(dirname "$bz")")
