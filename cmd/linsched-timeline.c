@@ -29,11 +29,12 @@ static const char usage_timeline[] =
 "timeline with gnuplot: one lane per CPU with the tasks it ran (the 12\n"
 "busiest named in the legend, the rest as \"other\"), its idle time shaded\n"
 "by idle state (lighter: shallower) and its frequency as a line in a strip\n"
-"at the bottom of the lane (0 to the CPU's highest OPP). Writes, in the\n"
-"output directory: timeline.dat (one interval a line: cpu, start and end\n"
-"in ms, colour index, pid, label), freq.dat, timeline.gp (the gnuplot\n"
-"script: edit it and run 'gnuplot timeline.gp' there), timeline.png,\n"
-"timeline.svg, and the run's trace.txt and run.json.\n"
+"at the bottom of the lane (0 to the CPU's highest OPP); an offline CPU's\n"
+"lane is blank. Writes, in the output directory: timeline.dat (one\n"
+"interval a line: cpu, start and end in ms, colour index, pid, label),\n"
+"freq.dat, timeline.gp (the gnuplot script: edit it and run 'gnuplot\n"
+"timeline.gp' there), timeline.png, timeline.svg, and the run's trace.txt\n"
+"and run.json.\n"
 "\n"
 "  -r, --repo R        kernel repository (default: the bundled history)\n"
 "  -w, --workload W    as for 'linsched run'\n"
@@ -43,6 +44,11 @@ static const char usage_timeline[] =
 "  -s, --seed S        seed of every random choice (default 1)\n"
 "      --from T0       start of the window drawn (default 0)\n"
 "      --to T1         its end (default: T0 + 100ms, or the run's end)\n"
+"      --mark M        mark a moment or a span, as T[-T2][@CPUS][:TEXT]:\n"
+"                      a red line at T, or a red band from T to T2, over\n"
+"                      the CPU list CPUS' lanes (default all), labelled\n"
+"                      TEXT (e.g. 97ms-341ms@0:t3 starved); repeatable,\n"
+"                      up to 4\n"
 "  -o, --out DIR       output directory (default: DATA/timeline-REV-W-T,\n"
 "                      DATA being build/ in a build tree)\n"
 "      --governor G    schedutil (default), performance or powersave\n"
@@ -130,6 +136,15 @@ static size_t nr_tasks, cap_tasks;
 static struct freq *freqs;
 static size_t nr_freqs, cap_freqs;
 static uint64_t win_from, win_to;
+
+/* --mark: a moment or span (us) over some CPUs' lanes, labelled */
+#define MAX_MARKS 4
+static struct mark {
+	uint64_t from, to;
+	char cpus[TOPOLOGY_MAX_CPUS];	/* all zero: every lane */
+	const char *text;
+} marks[MAX_MARKS];
+static int nr_marks;
 static int freq_lines;		/* CPUs with a line in freq.dat */
 
 /* Room for element @n of *@array; out of memory ends the command. */
@@ -215,6 +230,13 @@ static int read_trace(const char *path, uint64_t end)
 			now[cpu].state = -1;
 			if (pid)
 				task_get(pid, comm);
+		} else if (!strncmp(ev, "cpuhp_enter:", 12) &&
+			   strstr(ev, "(sched_cpu_dying)")) {
+			/* the CPU is gone: a blank lane until it runs again */
+			if (cpu < 0 || cpu >= topo.nr_cpus)
+				continue;
+			cpu_close(&now[cpu], cpu, t);
+			now[cpu].known = 0;
 		} else if (!strncmp(ev, "cpu_idle:", 9) ||
 			   !strncmp(ev, "cpu_frequency:", 14)) {
 			p = strchr(ev, ':') + 1;
@@ -366,6 +388,52 @@ static void state_name(char *buf, size_t len, int s)
 	}
 }
 
+/* a point at time @us, at the bottom or top (@top) of CPU @cpu's lane or
+ * (@cpu < 0) of the graph */
+static void mark_at(FILE *f, uint64_t us, int cpu, int top)
+{
+	fputs("first ", f);
+	ms(f, us);
+	if (cpu < 0)
+		fprintf(f, ", graph %d", top);
+	else
+		fprintf(f, ", first Y(%d) %c 0.5", cpu, top ? '+' : '-');
+}
+
+/* --mark's lines and bands, in front of the lanes, and their labels */
+static void write_marks(FILE *f)
+{
+	const struct mark *m;
+	int c, all;
+
+	if (nr_marks)
+		fputs("set style textbox opaque fc rgb 'white' noborder\n", f);
+	for (m = marks; m < marks + nr_marks; m++) {
+		for (all = 1, c = 0; c < topo.nr_cpus; c++)
+			all &= !m->cpus[c];
+		for (c = all ? -1 : 0; c < (all ? 0 : topo.nr_cpus); c++) {
+			if (c >= 0 && !m->cpus[c])
+				continue;
+			fputs(m->to > m->from ? "set object rectangle from " :
+			      "set arrow from ", f);
+			mark_at(f, m->from, c, 0);
+			fputs(" to ", f);
+			mark_at(f, m->to > m->from ? m->to : m->from, c, 1);
+			fputs(m->to > m->from ?
+			      " fc rgb '#ff0000' fs transparent solid 0.18 border lc rgb '#c00000' front\n" :
+			      " nohead lw 2 lc rgb '#c00000' front\n", f);
+		}
+		if (m->text) {
+			fputs("set label ", f);
+			plot_quote(f, m->text);
+			fputs(" at first ", f);
+			ms(f, m->from);
+			fprintf(f, ", graph 1 offset 0.3,-%d tc rgb '#c00000' boxed front\n",
+				1 + (int)(m - marks));
+		}
+	}
+}
+
 static int write_gp(const char *dir, const char *title, int *width,
 		    int *height)
 {
@@ -410,6 +478,7 @@ static int write_gp(const char *dir, const char *title, int *width,
 		if (max_khz(i))
 			fprintf(f, "set object rectangle from graph 0, first Y(%d) - 0.44 to graph 1, first Y(%d) - 0.12 fc rgb '#e4ecf8' fs solid 1.0 noborder behind\n",
 				i, i);
+	write_marks(f);
 	fprintf(f, "set xtics out nomirror\nset mxtics\n"
 		"set grid xtics lc rgb '#e0e0e0' lw 1\n"
 		"do for [c = 1:N - 1] {\n"
@@ -477,23 +546,66 @@ static int parse_time(uint64_t *us, const char *s, const char *opt)
 	return 0;
 }
 
+/*
+ * --mark T[-T2][@CPUS][:TEXT] into @m (the machine known): the text is
+ * what follows the first ':', the CPU list what follows '@' before it
+ */
+static int parse_mark(struct mark *m, const char *arg)
+{
+	char spec[128], *text, *at, *dash;
+	int count;
+
+	snprintf(spec, sizeof(spec), "%s", arg);
+	text = strchr(arg, ':');
+	if (text) {
+		m->text = text + 1;
+		spec[text - arg < (long)sizeof(spec) ? text - arg : 0] = '\0';
+	}
+	at = strchr(spec, '@');
+	if (at) {
+		*at++ = '\0';
+		if (topology_cpulist(at, topo.nr_cpus, m->cpus, &count) ||
+		    !count) {
+			fprintf(stderr, "error: --mark '%s': '%s' is not a list of the machine's CPUs (0-%d)\n",
+				arg, at, topo.nr_cpus - 1);
+			return -1;
+		}
+	}
+	dash = strchr(spec, '-');
+	if (dash)
+		*dash++ = '\0';
+	if (parse_time(&m->from, spec, "--mark") ||
+	    (dash && parse_time(&m->to, dash, "--mark")))
+		return -1;
+	if (dash && m->to < m->from) {
+		fprintf(stderr, "error: --mark '%s': the span ends before it starts\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* The run's JSON: its duration (us) and a title; -1 when unreadable. */
 static int read_json(const char *path, uint64_t *dur, char *title,
 		     size_t len)
 {
 	char *text = lsb_read_file(path, NULL);
 	cJSON *root = text ? cJSON_Parse(text) : NULL;
+	const char *wl;
 
 	free(text);
 	if (!root)
 		return -1;
 	*dur = (uint64_t)cJSON_GetNumberValue(
 		cJSON_GetObjectItem(root, "duration_ns")) / 1000;
+	/* a workload file by its name, not its whole path */
+	wl = cJSON_GetStringValue(cJSON_GetObjectItem(root, "workload"));
+	if (wl && strrchr(wl, '/'))
+		wl = strrchr(wl, '/') + 1;
 	snprintf(title, len, "Linux %s on %s: %s (seed %g)",
 		 cJSON_GetStringValue(cJSON_GetObjectItem(root, "kernel_version")),
 		 cJSON_GetStringValue(cJSON_GetObjectItem(root, "topology")),
-		 cJSON_GetStringValue(cJSON_GetObjectItem(root, "workload")),
-		 cJSON_GetNumberValue(cJSON_GetObjectItem(root, "seed")));
+		 wl, cJSON_GetNumberValue(cJSON_GetObjectItem(root, "seed")));
 	cJSON_Delete(root);
 	return 0;
 }
@@ -522,6 +634,8 @@ static int run(struct driver_revision *rev, char **extra, int nr_extra,
 struct timeline_opts {
 	const char *rev, *repo, *workload, *topology, *duration, *seed;
 	const char *out, *from, *to;
+	const char *mark[MAX_MARKS];	/* --mark, parsed once the machine is */
+	int nr_mark;
 	char *extra[24];	/* the simulator's arguments */
 	int n, jobs, verbose, timeout;
 	char dir[4200];
@@ -539,6 +653,14 @@ static int timeline_option(struct timeline_opts *o, int c, char *arg)
 	case 's': o->seed = arg; return cmd_opt_seed(arg, NULL);
 	case 'F': o->from = arg; break;
 	case 'T': o->to = arg; break;
+	case 'M':
+		if (o->nr_mark == MAX_MARKS) {
+			fprintf(stderr, "error: --mark '%s': %d marks at most\n",
+				arg, MAX_MARKS);
+			return -1;
+		}
+		o->mark[o->nr_mark++] = arg;
+		break;
 	case 'o': o->out = arg; break;
 	case 'G':
 		if (opt_governor(arg))
@@ -579,6 +701,7 @@ static int parse_timeline(struct timeline_opts *o, int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 'T' },
+		{ "mark", required_argument, NULL, 'M' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "governor", required_argument, NULL, 'G' },
 		{ "cpuidle", required_argument, NULL, 'I' },
@@ -622,6 +745,9 @@ static int parse_timeline(struct timeline_opts *o, int argc, char **argv)
 	if ((o->from && parse_time(&win_from, o->from, "--from")) ||
 	    (o->to && parse_time(&win_to, o->to, "--to")))
 		return 2;
+	for (c = 0; c < o->nr_mark; c++)
+		if (parse_mark(&marks[nr_marks++], o->mark[c]))
+			return 2;
 	if (o->to && win_to <= win_from) {
 		fprintf(stderr, "error: --to (%s) must come after --from (%s)\n",
 			o->to, o->from ? o->from : "0");

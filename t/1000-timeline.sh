@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan 17
+plan 19
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -99,6 +99,34 @@ ok $? "--from 10ms --to 20ms: a 10 ms window on every CPU, said so"
 [ $? = 0 ] && grep -q "^timeline: 0.000 to 100.000 ms of a 150.000 ms run (--from/--to choose the window)$" "$tmp/c.out" &&
 	dat_check "$tmp/c" "ok = max(e for c, s, e, *_ in d) == 100"
 ok $? "a 150 ms run is drawn up to 100 ms by default, said so"
+
+# --mark: a band over CPU 2's and 5's lanes and a line over all, labelled;
+# a CPU taken offline has a blank lane from its sched_cpu_dying step on.
+cat > "$tmp/off.json" <<'EOF2'
+{"tasks": {"h": {"instance": 4, "loop": -1, "run": 1000}},
+ "lsb-events": [{"time": 20000, "cpu": 3, "online": false}]}
+EOF2
+"$LINSCHED" timeline "$TEST_V61" --workload "$tmp/off.json" --topology $T \
+	--duration 50ms --to 50ms --mark '10ms-15ms@2,5:a band' --mark '30ms:a line' \
+	--out "$tmp/m" > "$tmp/m.out" 2> "$tmp/m.err"
+[ $? = 0 ] &&
+	grep -qx "set object rectangle from first 10.000, first Y(2) - 0.5 to first 15.000, first Y(2) + 0.5 .*" "$tmp/m/timeline.gp" &&
+	grep -qx "set object rectangle from first 10.000, first Y(5) - 0.5 to first 15.000, first Y(5) + 0.5 .*" "$tmp/m/timeline.gp" &&
+	[ "$(grep -c "^set object rectangle from first 1" "$tmp/m/timeline.gp")" = 2 ] &&
+	grep -qx "set arrow from first 30.000, graph 0 to first 30.000, graph 1 nohead .*" "$tmp/m/timeline.gp" &&
+	grep -q '^set label "a band" at first 10.000, graph 1' "$tmp/m/timeline.gp" &&
+	grep -q '^set label "a line" at first 30.000, graph 1' "$tmp/m/timeline.gp" &&
+	grep -qx 'set title "Linux 6.1.192 on biglittle-4+4: off.json (seed 1)"' "$tmp/m/timeline.gp" &&
+	[ "$(png_check "$tmp/m/timeline.png" "$(sed -n 's/.*timeline.png (\(.*\))$/\1/p' "$tmp/m.out")")" -gt 20 ] &&
+	dat_check "$tmp/m" "ok = 20 < max(e for c, s, e, *_ in d if c == 3) < 22 and all(max(e for c, s, e, *_ in d if c == i) == 50 for i in (0, 1, 2, 4, 5, 6, 7))"
+ok $? "--mark draws a band over two CPUs' lanes and a line, labelled; the title names the workload file, not its path; CPU 3, offline at 20 ms, has nothing drawn after its last switch (before 22 ms)"
+"$LINSCHED" timeline "$TEST_V61" --workload hog --topology $T --mark '1ms@9' 2> "$tmp/e.err"
+s=$?
+"$LINSCHED" timeline "$TEST_V61" --workload hog --topology $T --mark '5ms-1ms' 2>> "$tmp/e.err"
+s2=$?
+[ $s = 2 ] && [ $s2 = 2 ] && grep -q -- "--mark '1ms@9': '9' is not a list of the machine's CPUs (0-7)" "$tmp/e.err" &&
+	grep -q -- "--mark '5ms-1ms': the span ends before it starts" "$tmp/e.err"
+ok $? "a --mark on a CPU the machine lacks, or ending before it starts: exit 2, said"
 
 # Errors.
 "$LINSCHED" timeline nosuchrev --workload hog --topology dual --out "$tmp/e" 2> "$tmp/e.err"
