@@ -42,9 +42,9 @@ static const char usage_hunt[] =
 "counts only when the reference release does not show it on the same\n"
 "case. Each distinct failure is shrunk by delta debugging to the smallest\n"
 "case that fails the same way and written to OUT/findings/: case.json\n"
-"(rt-app), command, finding.json, results.json, trace.txt and entry.json,\n"
-"a draft catalogue entry ('linsched bugs'); the oracle's, variant.json\n"
-"too.\n"
+"(rt-app), command, finding.json, results.json, trace.txt, timeline/ (its\n"
+"per-CPU timeline around the first violation, marked) and entry.json, a\n"
+"draft catalogue entry ('linsched bugs'); the oracle's, variant.json too.\n"
 "\n"
 "  -R, --reference REF  judge against REF: what REF shows too is not new;\n"
 "                      every case runs on both, and a task's CPU time far\n"
@@ -76,6 +76,10 @@ static const char usage_hunt[] =
 "                      grow     a shape PxCxT as Px(C+1)xT, the case's CPU\n"
 "                               numbers renumbered: all the tasks' work\n"
 "                               together must not fall\n"
+"                      renumber a shape PxCxT's packages and cores numbered\n"
+"                               backwards (package p is P-1-p, core c\n"
+"                               C-1-c), the case's CPU numbers alike: all\n"
+"                               the tasks' work together\n"
 "      --vm            boot each finding's minimal case on REV as a real\n"
 "                      kernel in QEMU ('linsched vm', where the machine can\n"
 "                      be mirrored) and score its trace ('linsched score')\n"
@@ -218,7 +222,7 @@ static int check_option(struct hunt_opts *o, int c, const char *arg)
 	case OPT_ORACLE:
 		o->oracle = hunt_oracle_parse(arg);
 		if (o->oracle < 0) {
-			fprintf(stderr, "error: --oracle '%s': expected weights, order or grow\n",
+			fprintf(stderr, "error: --oracle '%s': expected weights, order, grow or renumber\n",
 				arg);
 			return -1;
 		}
@@ -1033,6 +1037,16 @@ static int run_self(char *argv[], const char *log)
 	       128 + WTERMSIG(status);
 }
 
+/* --repo R after @argv's @n arguments, unless R is the bundled history */
+static int repo_arg(const struct hunt_opts *o, char *argv[], int n)
+{
+	if (o->repo && strcmp(o->repo, o->paths.repo)) {
+		argv[n++] = "--repo";
+		argv[n++] = (char *)o->repo;
+	}
+	return n;
+}
+
 /* the last line of @path, into @out ("" when none) */
 static void last_line(char *out, size_t len, const char *path)
 {
@@ -1115,11 +1129,7 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 		snprintf(runs, sizeof(runs), "%d", HUNT_VM_BOOTS);
 		argv[n++] = "--runs";
 		argv[n++] = runs;
-		/* the bundled history's releases build from their packages */
-		if (o->repo && strcmp(o->repo, o->paths.repo)) {
-			argv[n++] = "--repo";
-			argv[n++] = (char *)o->repo;
-		}
+		n = repo_arg(o, argv, n);
 		argv[n] = NULL;
 		st = run_self(argv, log);
 	}
@@ -1190,6 +1200,98 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
  * A finding's directory: the minimal case run once more with a trace on
  * REV (and the reference), its files, and its record in @list.
  */
+/*
+ * The finding's timeline (FINDING/timeline/, 'linsched timeline'): the
+ * minimal case's CPUs, with the first violation @first (NULL: none, the
+ * whole run drawn) marked over the lanes of the CPUs it names, from 20 ms
+ * before to 20 ms after it. Return: the PNG's path in the finding, NULL
+ * when the case did not draw (its log in timeline.log says why).
+ */
+static const char *plot_finding(const struct hunt_opts *o, const char *dir,
+				const struct hunt_case *c, int check,
+				const char *first)
+{
+	char out[4400], log[4400], wl[4400], dur[32], from[32] = "0";
+	char to[32], mark[400] = "", span[64], cpus[32] = "", *argv[24];
+	const char *task = "";
+	double t0 = 0, t1, pad = 20e6;
+	cJSON *f = first ? cJSON_Parse(first) : NULL;
+	int n = 0;
+
+	t1 = (double)c->duration_ns;
+	if (f) {
+		double at = cJSON_GetNumberValue(cJSON_GetObjectItem(f, "time_ns"));
+		double len = cJSON_GetNumberValue(cJSON_GetObjectItem(f, "length_ns"));
+		const cJSON *x;
+		int cpu[2] = { -1, -1 };
+
+		task = cJSON_GetStringValue(cJSON_GetObjectItem(f, "task"));
+		len = len > 0 ? len : 0;
+		x = cJSON_GetObjectItem(f, "cpu");
+		cpu[0] = cJSON_IsNumber(x) ? x->valueint : -1;
+		if ((x = cJSON_GetObjectItem(f, "idle_cpu")) ||
+		    (x = cJSON_GetObjectItem(f, "from_cpu")))
+			cpu[0] = x->valueint;
+		if ((x = cJSON_GetObjectItem(f, "task_cpu")) ||
+		    (x = cJSON_GetObjectItem(f, "to_cpu")))
+			cpu[1] = x->valueint;
+		t0 = at - pad > 0 ? at - pad : 0;
+		if (at + len + pad < t1)
+			t1 = at + len + pad;
+		if (len > 0)
+			snprintf(span, sizeof(span), "%.0fns-%.0fns", at, at + len);
+		else
+			snprintf(span, sizeof(span), "%.0fns", at);
+		if (cpu[0] >= 0 && cpu[1] >= 0 && cpu[1] != cpu[0])
+			snprintf(cpus, sizeof(cpus), "@%d,%d", cpu[0], cpu[1]);
+		else if (cpu[0] >= 0 || cpu[1] >= 0)
+			snprintf(cpus, sizeof(cpus), "@%d",
+				 cpu[0] >= 0 ? cpu[0] : cpu[1]);
+		snprintf(mark, sizeof(mark), "%s%s:%s: %s", span, cpus,
+			 hunt_check_name(check), task ? task : "?");
+		if (len > 0)
+			snprintf(mark + strlen(mark), sizeof(mark) - strlen(mark),
+				 ", %.1f ms", len / 1e6);
+		cJSON_Delete(f);
+	}
+	snprintf(out, sizeof(out), "%s/timeline", dir);
+	snprintf(log, sizeof(log), "%s/timeline.log", dir);
+	snprintf(wl, sizeof(wl), "%s/case.json", dir);
+	snprintf(dur, sizeof(dur), "%lluns", c->duration_ns);
+	snprintf(from, sizeof(from), "%.0fns", t0);
+	snprintf(to, sizeof(to), "%.0fns", t1);
+	argv[n++] = "linsched";
+	argv[n++] = "timeline";
+	argv[n++] = (char *)o->rev;
+	argv[n++] = "--workload";
+	argv[n++] = wl;
+	argv[n++] = "--topology";
+	argv[n++] = (char *)c->topology;
+	argv[n++] = "--duration";
+	argv[n++] = dur;
+	argv[n++] = "--from";
+	argv[n++] = from;
+	argv[n++] = "--to";
+	argv[n++] = to;
+	if (*mark) {
+		argv[n++] = "--mark";
+		argv[n++] = mark;
+	}
+	argv[n++] = "--out";
+	argv[n++] = out;
+	n = repo_arg(o, argv, n);
+	argv[n] = NULL;
+	if (run_self(argv, log))
+		return NULL;
+	unlink(log);
+	/* the same run as the finding's trace.txt and results.json */
+	snprintf(log, sizeof(log), "%s/timeline/trace.txt", dir);
+	unlink(log);
+	snprintf(log, sizeof(log), "%s/timeline/run.json", dir);
+	unlink(log);
+	return "timeline/timeline.png";
+}
+
 static int write_finding(const struct hunt_opts *o, const struct sig *s,
 			 int rank_no, unsigned long long start,
 			 const struct hunt_case *orig,
@@ -1198,6 +1300,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 {
 	char name[200], dir[4300], work[4400], trace[4400], cmd[5000], *json;
 	char comment[2400], line[HUNT_TOPOLOGY_MAX + 200], *text, *first;
+	const char *png;
 	struct hunt_verdict fv;
 	struct hunt_case w;
 	cJSON *f;
@@ -1226,11 +1329,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	if (s->check == HUNT_ORACLE && hunt_variant(&w, c, o->oracle) == 1) {
 		snprintf(line, sizeof(line), "the variant of the oracle '%s' (%s): %s",
 			 hunt_oracle_name(o->oracle), w.topology,
-			 o->oracle == HUNT_ORACLE_WEIGHTS ?
-			 "each task's work should be the case's" :
-			 o->oracle == HUNT_ORACLE_ORDER ?
-			 "the tasks' work together should be the case's" :
-			 "the tasks' work together should not be less than the case's");
+			 hunt_oracle_relation(o->oracle));
 		text = hunt_case_text(&w, line);
 		write_text(dir, "variant.json", text ? text : "");
 		free(text);
@@ -1280,6 +1379,9 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	first = json ? hunt_first_violation(json, s->check) : NULL;
 	if (first)
 		cJSON_AddItemToObject(f, "first_violation", cJSON_Parse(first));
+	png = plot_finding(o, dir, c, s->check, first);
+	if (png)
+		cJSON_AddStringToObject(f, "timeline", png);
 	free(first);
 	free(json);
 	if (o->vm)

@@ -195,19 +195,30 @@ int hunt_differ(struct hunt_verdict *v, const struct hunt_verdict *ref,
  * @HUNT_ORACLE_GROW: one more core in every package of a shape PxCxT
  *	(each CPU the case names keeps its place: the case's CPU numbers
  *	are renumbered): the tasks do no less work together
+ * @HUNT_ORACLE_RENUMBER: a shape PxCxT's packages and cores numbered
+ *	backwards, the case's CPU numbers renumbered alike (the same
+ *	machine, each task where it was): the work all tasks did together
+ *	moves no further than noise
  */
 enum hunt_oracle_kind {
 	HUNT_ORACLE_NONE,
 	HUNT_ORACLE_WEIGHTS,
 	HUNT_ORACLE_ORDER,
 	HUNT_ORACLE_GROW,
+	HUNT_ORACLE_RENUMBER,
 	HUNT_NR_ORACLES,
 };
 
 #define HUNT_WEIGHTS_FACTOR 2
 
-/* "weights", "order", "grow" ("" for none); NULL beyond */
+/* "weights", "order", "grow", "renumber" ("" for none); NULL beyond */
 const char *hunt_oracle_name(int kind);
+
+/* How oracle @kind's variant differs: "with the tasks in the reverse order" */
+const char *hunt_oracle_with(int kind);
+
+/* What a correct scheduler does with it: "the tasks' work together ..." */
+const char *hunt_oracle_relation(int kind);
 
 /* The kind of an oracle's name, -1 when no oracle has it. */
 int hunt_oracle_parse(const char *name);
@@ -228,7 +239,9 @@ int hunt_oracle_parse(const char *name);
  * 1..10000. "order" applies to a case of two task definitions or more
  * without random lengths (the simulator's draws follow a task's index);
  * "grow" to a case on a shape PxCxT, its CPU lists (tasks', phases',
- * events', cpusets') renumbered onto Px(C+1)xT.
+ * events', cpusets') renumbered onto Px(C+1)xT; "renumber" to a case on
+ * a shape of more than one core, its CPU lists renumbered onto the same
+ * shape numbered backwards (package p is P-1-p, its core c is C-1-c).
  *
  * Return: 1 with @out set, 0 when the relation does not apply to @c, -1
  * when memory ran out.

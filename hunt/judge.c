@@ -422,11 +422,7 @@ int hunt_oracle(struct hunt_verdict *v, int kind, const char *json,
 		const char *variant_json, const struct hunt_verdict *variant,
 		double tolerance)
 {
-	static const char *const with[HUNT_NR_ORACLES] = {
-		[HUNT_ORACLE_WEIGHTS] = "with every group's weight doubled",
-		[HUNT_ORACLE_ORDER] = "with the tasks in the reverse order",
-		[HUNT_ORACLE_GROW] = "with one more core in each package",
-	};
+	const char *with = hunt_oracle_with(kind);
 	char sig[32], d[320], task[64] = "";
 	double change, x, y;
 	cJSON *a, *b;
@@ -435,7 +431,7 @@ int hunt_oracle(struct hunt_verdict *v, int kind, const char *json,
 		return 0;
 	snprintf(sig, sizeof(sig), "oracle:%s", hunt_oracle_name(kind));
 	if (variant->check >= HUNT_HUNG) {
-		snprintf(d, sizeof(d), "%s: %.260s", with[kind], variant->detail);
+		snprintf(d, sizeof(d), "%s: %.260s", with, variant->detail);
 		mark(v, HUNT_ORACLE, sig, 1, d);
 		return 1;
 	}
@@ -447,7 +443,7 @@ int hunt_oracle(struct hunt_verdict *v, int kind, const char *json,
 		return -1;
 	}
 	if (kind == HUNT_ORACLE_WEIGHTS) {
-		change = cpu_time_change(a, b, tolerance, 1, with[kind], d,
+		change = cpu_time_change(a, b, tolerance, 1, with, d,
 					 sizeof(d), task, sizeof(task));
 	} else {
 		x = total_work(a);
@@ -456,7 +452,7 @@ int hunt_oracle(struct hunt_verdict *v, int kind, const char *json,
 		change = kind == HUNT_ORACLE_GROW && y >= x ? 0 :
 			 time_change(x, y, tolerance);
 		snprintf(d, sizeof(d), "the tasks did the work of %.3f ms together, %.3f ms %s",
-			 x / 1e6, y / 1e6, with[kind]);
+			 x / 1e6, y / 1e6, with);
 	}
 	cJSON_Delete(a);
 	cJSON_Delete(b);

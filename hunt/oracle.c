@@ -201,34 +201,42 @@ nomem:
 	return -1;
 }
 
-/* "grow": a shape PxCxT as Px(C+1)xT; CPU @cpu's number there */
-struct grow {
-	int from[3], nr_cpus;
+/*
+ * "grow" and "renumber": a shape PxCxT's CPUs numbered anew, as
+ * Px(C+1)xT (@grow) or on the same shape with its packages and its
+ * cores numbered backwards (threads keep their rank)
+ */
+struct renum {
+	int from[3], nr_cpus, grow;
 };
 
-static int grown(const struct grow *g, int cpu)
+static int renumbered(const struct renum *g, int cpu)
 {
-	int per_thread = g->from[0] * g->from[1];
+	int per_thread = g->from[0] * g->from[1], cores = g->from[1] + g->grow;
 	int th = cpu / per_thread, core = cpu % per_thread;
 	int p = core / g->from[1], c = core % g->from[1];
 
+	if (!g->grow) {
+		p = g->from[0] - 1 - p;
+		c = g->from[1] - 1 - c;
+	}
 	/* topology_build_shape()'s numbering: siblings apart, packages' cores in a row */
-	return th * g->from[0] * (g->from[1] + 1) + p * (g->from[1] + 1) + c;
+	return th * g->from[0] * cores + p * cores + c;
 }
 
 /* a CPU number of the case renumbered; 0 when it is none of the machine's */
-static int grow_cpu(const struct grow *g, cJSON *x)
+static int renum_cpu(const struct renum *g, cJSON *x)
 {
 	double v = cJSON_GetNumberValue(x);
 
 	if (!cJSON_IsNumber(x) || v != (int)v || v < 0 || v >= g->nr_cpus)
 		return 0;
-	cJSON_SetNumberValue(x, grown(g, (int)v));
+	cJSON_SetNumberValue(x, renumbered(g, (int)v));
 	return 1;
 }
 
 /* a cpuset's list renumbered ("0-2" on 1x3x2 is "0-2" on 1x4x2: "0,1,2") */
-static int grow_list(const struct grow *g, cJSON *x)
+static int renum_list(const struct renum *g, cJSON *x)
 {
 	char set[TOPOLOGY_MAX_CPUS], text[TOPOLOGY_MAX_CPUS * 6] = "";
 	char moved[TOPOLOGY_MAX_CPUS] = { 0 };
@@ -240,7 +248,7 @@ static int grow_list(const struct grow *g, cJSON *x)
 		return 0;
 	for (i = 0; i < g->nr_cpus; i++)
 		if (set[i])
-			moved[grown(g, i)] = 1;
+			moved[renumbered(g, i)] = 1;
 	for (i = 0; i < TOPOLOGY_MAX_CPUS; i++)
 		if (moved[i])
 			o += (size_t)snprintf(text + o, sizeof(text) - o, "%s%d",
@@ -249,7 +257,7 @@ static int grow_list(const struct grow *g, cJSON *x)
 }
 
 /* every CPU number below @o renumbered: 0 when one is not a CPU's */
-static int grow_all(const struct grow *g, cJSON *o)
+static int renum_all(const struct renum *g, cJSON *o)
 {
 	cJSON *x, *k;
 
@@ -260,56 +268,81 @@ static int grow_all(const struct grow *g, cJSON *o)
 			if (!cJSON_IsArray(x))
 				return 0;
 			cJSON_ArrayForEach(k, x) {
-				if (!grow_cpu(g, k))
+				if (!renum_cpu(g, k))
 					return 0;
 			}
 		} else if (!strcmp(key, "cpu")) {
-			if (!grow_cpu(g, x))
+			if (!renum_cpu(g, x))
 				return 0;
 		} else if (!strcmp(key, "cpuset.cpus")) {
-			if (!grow_list(g, x))
+			if (!renum_list(g, x))
 				return 0;
 		} else if ((cJSON_IsObject(x) || cJSON_IsArray(x)) &&
-			   !grow_all(g, x)) {
+			   !renum_all(g, x)) {
 			return 0;
 		}
 	}
 	return 1;
 }
 
-static int grow_variant(struct hunt_case *out, const struct hunt_case *c)
+static int renum_variant(struct hunt_case *out, const struct hunt_case *c,
+			 int grow)
 {
-	struct grow g;
+	struct renum g = { .grow = grow };
 	char end;
 
 	if (sscanf(c->topology, "%dx%dx%d%c", &g.from[0], &g.from[1],
 		   &g.from[2], &end) != 3 || g.from[0] < 1 || g.from[1] < 1 ||
 	    g.from[2] < 1 ||
-	    g.from[0] * (g.from[1] + 1) * g.from[2] > TOPOLOGY_MAX_CPUS)
+	    g.from[0] * (g.from[1] + grow) * g.from[2] > TOPOLOGY_MAX_CPUS)
+		return 0;
+	/* one package of one core: renumbering moves nothing */
+	if (!grow && g.from[0] * g.from[1] == 1)
 		return 0;
 	g.nr_cpus = g.from[0] * g.from[1] * g.from[2];
 	if (hunt_case_copy(out, c))
 		return -1;
-	if (!grow_all(&g, out->workload)) {
+	if (!renum_all(&g, out->workload)) {
 		hunt_case_release(out);
 		return 0;
 	}
 	snprintf(out->topology, sizeof(out->topology), "%dx%dx%d", g.from[0],
-		 g.from[1] + 1, g.from[2]);
-	out->nr_cpus = g.from[0] * (g.from[1] + 1) * g.from[2];
+		 g.from[1] + grow, g.from[2]);
+	out->nr_cpus = g.from[0] * (g.from[1] + grow) * g.from[2];
 	return 1;
 }
 
-static const char *const oracle_names[HUNT_NR_ORACLES] = {
-	[HUNT_ORACLE_NONE] = "",
-	[HUNT_ORACLE_WEIGHTS] = "weights",
-	[HUNT_ORACLE_ORDER] = "order",
-	[HUNT_ORACLE_GROW] = "grow",
+/*
+ * Each oracle's name, how its variant differs ("the work ... %s") and
+ * what a correct scheduler does with it.
+ */
+static const struct {
+	const char *name, *with, *relation;
+} oracles[HUNT_NR_ORACLES] = {
+	[HUNT_ORACLE_NONE] = { "", "", "" },
+	[HUNT_ORACLE_WEIGHTS] = { "weights", "with every group's weight doubled",
+				  "each task's work should be the case's" },
+	[HUNT_ORACLE_ORDER] = { "order", "with the tasks in the reverse order",
+				"the tasks' work together should be the case's" },
+	[HUNT_ORACLE_GROW] = { "grow", "with one more core in each package",
+			       "the tasks' work together should not be less than the case's" },
+	[HUNT_ORACLE_RENUMBER] = { "renumber", "with the packages and cores numbered backwards",
+				   "the tasks' work together should be the case's" },
 };
 
 const char *hunt_oracle_name(int kind)
 {
-	return kind >= 0 && kind < HUNT_NR_ORACLES ? oracle_names[kind] : NULL;
+	return kind >= 0 && kind < HUNT_NR_ORACLES ? oracles[kind].name : NULL;
+}
+
+const char *hunt_oracle_with(int kind)
+{
+	return kind > 0 && kind < HUNT_NR_ORACLES ? oracles[kind].with : "";
+}
+
+const char *hunt_oracle_relation(int kind)
+{
+	return kind > 0 && kind < HUNT_NR_ORACLES ? oracles[kind].relation : "";
 }
 
 int hunt_oracle_parse(const char *name)
@@ -317,7 +350,7 @@ int hunt_oracle_parse(const char *name)
 	int k;
 
 	for (k = HUNT_ORACLE_WEIGHTS; k < HUNT_NR_ORACLES; k++)
-		if (!strcmp(name, oracle_names[k]))
+		if (!strcmp(name, oracles[k].name))
 			return k;
 	return -1;
 }
@@ -330,7 +363,9 @@ int hunt_variant(struct hunt_case *out, const struct hunt_case *c, int kind)
 	case HUNT_ORACLE_ORDER:
 		return order_variant(out, c);
 	case HUNT_ORACLE_GROW:
-		return grow_variant(out, c);
+		return renum_variant(out, c, 1);
+	case HUNT_ORACLE_RENUMBER:
+		return renum_variant(out, c, 0);
 	default:
 		return 0;
 	}

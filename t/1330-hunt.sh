@@ -85,11 +85,18 @@ b=$(figure "$d" v6.12.118 "$IDLE")
 f=$(figure "$d" refs/lsbisect/bugs/even_idle_cpu "$IDLE")
 test_expect_success "its minimal case, run as its command says, idles a CPU $b ns on the buggy kernel, $f ns with the patch" \
 	'[ "$b" -gt 0 ] && [ "$f" = 0 ] && grep -q "^linsched run v6.12.118 --workload case.json" "$d/command"'
-test_expect_success "the finding is a directory a developer can use: rt-app file, trace, results, a draft catalogue entry" \
+size=$(sed -n "s/^set terminal pngcairo size \([0-9]*\),\([0-9]*\) .*/\1x\2/p" "$d/timeline/timeline.gp" 2>/dev/null)
+c=$(png_check "$d/timeline/timeline.png" "$size")
+at=$(json "$d/finding.json" '"%.3f" % (r["first_violation"]["time_ns"] / 1e6)' 2>/dev/null)
+test_expect_success "the finding is a directory a developer can use: rt-app file, trace, results, a draft catalogue entry, a timeline ($size, $c colours) with the first violation (at $at ms) marked" \
 	'head -n 1 "$d/case.json" | grep -q "^/\* linsched hunt: idle-while-waiting:core on v6.12.118" &&
 	 grep -q sched_switch "$d/trace.txt" && json_is "$d/results.json" revision v6.12.118 &&
 	 json_is "$d/entry.json" metric invariants.idle_while_waiting.count &&
-	 json_is "$d/entry.json" buggy v6.12.118'
+	 json_is "$d/entry.json" buggy v6.12.118 &&
+	 json_is "$d/finding.json" timeline timeline/timeline.png && [ "${c:-0}" -gt 20 ] &&
+	 grep -q "^set object rectangle from first $at, first Y(" "$d/timeline/timeline.gp" &&
+	 grep -q "^set label \"idle-while-waiting: t" "$d/timeline/timeline.gp" &&
+	 [ ! -e "$d/timeline/trace.txt" ] && [ ! -e "$d/timeline.log" ]'
 "$LINSCHED" hunt v6.12.118 --topology "$C/smt-asym.json" --seed 5 \
 	--case "$(json "$d/finding.json" 'r["shrunk_case"]')" > "$tmp/case.txt"
 test_expect_success "--case N prints the case as the hunt drew it: the finding's original.json" \

@@ -415,6 +415,36 @@ static bool test_grow_variant(void)
 	return true;
 }
 
+/*
+ * The same machine numbered backwards: package p is P-1-p, its core c
+ * is C-1-c, a thread keeps its rank; not on one core or a preset.
+ */
+static bool test_renumber_variant(void)
+{
+	char m[64], *t;
+	int ret;
+
+	t = variant_on("quad-smt", 8, "{\"tasks\": {\"x\": {\"run\": 1}}}",
+		       HUNT_ORACLE_RENUMBER, &ret, m);
+	ASSERT_EQ(ret, 0);
+	t = variant_on("1x1x2", 2, "{\"tasks\": {\"x\": {\"cpus\": [1]}}}",
+		       HUNT_ORACLE_RENUMBER, &ret, m);
+	ASSERT_EQ(ret, 0);
+	/* 2x2x2: package 0's cores 0, 1 and their siblings 4, 5 */
+	t = variant_on("2x2x2", 8, "{\"lsb-taskgroups\": {\"/a\": {\"cpuset.cpus\": \"0-2\"}},"
+		       "\"tasks\": {\"x\": {\"cpus\": [0, 5], \"phases\": {\"p\": {\"cpus\": [7], \"run\": 1}}}},"
+		       "\"lsb-events\": [{\"time\": 5, \"cpu\": 3, \"online\": false}]}",
+		       HUNT_ORACLE_RENUMBER, &ret, m);
+	ASSERT_EQ(ret, 1);
+	ASSERT_STREQ(m, "2x2x2 8");
+	ASSERT_STREQ(t, "{\"lsb-taskgroups\":{\"/a\":{\"cpuset.cpus\":\"1,2,3\"}},"
+		     "\"tasks\":{\"x\":{\"cpus\":[3,6],\"phases\":{\"p\":{\"cpus\":[4],\"run\":1}}}},"
+		     "\"lsb-events\":[{\"time\":5,\"cpu\":0,\"online\":false}]}");
+	free(t);
+	ASSERT_STREQ(hunt_oracle_name(hunt_oracle_parse("renumber")), "renumber");
+	return true;
+}
+
 /* the generator's cases: every oracle's variants parse, and some are */
 static bool test_variants_valid(void)
 {
@@ -429,8 +459,8 @@ static bool test_variants_valid(void)
 
 	s.topology = shapes;
 	s.nr_cpus = nr;
-	for (i = 0; i < 1200; i++) {
-		k = HUNT_ORACLE_WEIGHTS + (int)(i % 3);
+	for (i = 0; i < 1600; i++) {
+		k = HUNT_ORACLE_WEIGHTS + (int)(i % 4);
 		ASSERT_EQ(hunt_generate(&c, &s, i), 0);
 		if (hunt_variant(&v, &c, k) == 1) {
 			t = hunt_case_text(&v, NULL);
@@ -446,11 +476,13 @@ static bool test_variants_valid(void)
 		}
 		hunt_case_release(&c);
 	}
-	tap_diag("variants of 400 cases each: weights %d, order %d, grow %d",
-		 n[HUNT_ORACLE_WEIGHTS], n[HUNT_ORACLE_ORDER], n[HUNT_ORACLE_GROW]);
+	tap_diag("variants of 400 cases each: weights %d, order %d, grow %d, renumber %d",
+		 n[HUNT_ORACLE_WEIGHTS], n[HUNT_ORACLE_ORDER], n[HUNT_ORACLE_GROW],
+		 n[HUNT_ORACLE_RENUMBER]);
 	ASSERT_TRUE(n[HUNT_ORACLE_WEIGHTS] > 0);
 	ASSERT_TRUE(n[HUNT_ORACLE_ORDER] > 100);
 	ASSERT_TRUE(n[HUNT_ORACLE_GROW] > 300);
+	ASSERT_TRUE(n[HUNT_ORACLE_RENUMBER] > 250);
 	return true;
 }
 
@@ -558,7 +590,6 @@ static bool test_signature_file(void)
 
 int main(void)
 {
-	tap_plan(13);
 	TEST(test_deterministic);
 	TEST(test_valid_cases);
 	TEST(test_reductions);
@@ -568,9 +599,10 @@ int main(void)
 	TEST(test_weights_variant);
 	TEST(test_order_variant);
 	TEST(test_grow_variant);
+	TEST(test_renumber_variant);
 	TEST(test_variants_valid);
 	TEST(test_oracle_total);
 	TEST(test_oracle_verdict);
 	TEST(test_signature_file);
-	return tap_done();
+	return tap_done_testing();
 }
