@@ -1219,7 +1219,7 @@ static const char *plot_finding(const struct hunt_opts *o, const char *dir,
 	int n = 0;
 
 	t1 = (double)c->duration_ns;
-	if (f) {
+	if (cJSON_IsNumber(cJSON_GetObjectItem(f, "time_ns"))) {
 		double at = cJSON_GetNumberValue(cJSON_GetObjectItem(f, "time_ns"));
 		double len = cJSON_GetNumberValue(cJSON_GetObjectItem(f, "length_ns"));
 		const cJSON *x;
@@ -1252,8 +1252,8 @@ static const char *plot_finding(const struct hunt_opts *o, const char *dir,
 		if (len > 0)
 			snprintf(mark + strlen(mark), sizeof(mark) - strlen(mark),
 				 ", %.1f ms", len / 1e6);
-		cJSON_Delete(f);
 	}
+	cJSON_Delete(f);
 	snprintf(out, sizeof(out), "%s/timeline", dir);
 	snprintf(log, sizeof(log), "%s/timeline.log", dir);
 	snprintf(wl, sizeof(wl), "%s/case.json", dir);
