@@ -1197,10 +1197,6 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 }
 
 /*
- * A finding's directory: the minimal case run once more with a trace on
- * REV (and the reference), its files, and its record in @list.
- */
-/*
  * The finding's timeline (FINDING/timeline/, 'linsched timeline'): the
  * minimal case's CPUs, with the first violation @first (NULL: none, the
  * whole run drawn) marked over the lanes of the CPUs it names, from 20 ms
@@ -1292,6 +1288,10 @@ static const char *plot_finding(const struct hunt_opts *o, const char *dir,
 	return "timeline/timeline.png";
 }
 
+/*
+ * A finding's directory: the minimal case run once more with a trace on
+ * REV (and the reference), its files, and its record in @list.
+ */
 static int write_finding(const struct hunt_opts *o, const struct sig *s,
 			 int rank_no, unsigned long long start,
 			 const struct hunt_case *orig,
