@@ -98,6 +98,22 @@ static const char usage_hunt[] =
 "                      checks, or an error); --runs counts them too,\n"
 "                      --time is more time; ranking and shrinking take all\n"
 "  -j, --jobs N        cases at a time, and build jobs (default 2)\n"
+"      --engine E      where the search runs: local (default: --jobs worker\n"
+"                      processes) or slurm (job arrays whose tasks run\n"
+"                      their share of the cases, 'linsched hunt-worker';\n"
+"                      OUT, the cache and the topology files must be on a\n"
+"                      file system every node sees); ranking, shrinking and\n"
+"                      the findings stay here. The same cases, records and\n"
+"                      findings as here. With --time, the cases go in\n"
+"                      batches of 16 per array task and the time is\n"
+"                      checked between them: the hunt ends with the batch\n"
+"                      that passes it. Ctrl-C cancels the jobs (scancel)\n"
+"                      and keeps the cases they ran, for --continue\n"
+"      --partition P   Slurm partition (default: the cluster's default)\n"
+"      --slurm-opt O   more sbatch options, e.g. \"--qos=low --time=30\"\n"
+"      --slurm-tasks N array tasks per batch (default: one per CPU)\n"
+"      --slurm-retries N  submit a failed or vanished task again up to N\n"
+"                      times (default 2)\n"
 "      --timeout S     wall-clock limit of each simulation (default 60)\n"
 "  -v, --verbose       show kbuild's output; say every failing case\n"
 "  -h, --help          this text\n"
@@ -1956,8 +1972,8 @@ static int run_batch(struct hunt_opts *o, int b, const unsigned long long *cases
 	/* what the tasks did is kept, also when one failed or was stopped */
 	if (read_batch(o, dir, ntasks, recs, n, cap, partial, done, bad))
 		ret = -1;
-	if (!ret)
-		lsb_rm_rf(dir);	/* kept when something failed, to look at */
+	if (ret >= 0)	/* kept when something failed, to look at */
+		lsb_rm_rf(dir);
 	return ret;
 }
 
