@@ -2000,8 +2000,10 @@ static int search_slurm(struct hunt_opts *o, struct rec **recs, size_t *n,
 	o->slurm_tasks = ntasks;
 	want = o->time_s ? (size_t)ntasks * HUNT_SLURM_BATCH : HUNT_SLURM_MAX;
 	cases = malloc(want * sizeof(*cases));
-	if (!cases)
+	if (!cases) {
+		fprintf(stderr, "error: out of memory\n");
 		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/cases.partial", o->out);
 	partial = fopen(path, "a");	/* what a kill would lose otherwise */
 	if (!partial)
@@ -2027,8 +2029,10 @@ static int search_slurm(struct hunt_opts *o, struct rec **recs, size_t *n,
 	}
 	o->engine.stop = NULL;
 	catch_stops(0);
-	if (partial && fclose(partial))
+	if (partial && fclose(partial)) {
+		fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
 		ret = -1;
+	}
 	free(cases);
 	snprintf(path, sizeof(path), "%s/work/slurm", o->out);
 	rmdir(path);	/* empty unless a batch failed, to look at */
@@ -2242,8 +2246,10 @@ int cmd_hunt(int argc, char **argv)
 		ret = 1;
 	if (!ret && checkpoint(&o, recs, n))
 		ret = 1;
-	if (!ret && (o.engine.slurm ? search_slurm(&o, &recs, &n, &wall) :
-		     search(&o, &recs, &n, &wall))) {
+	if (!ret && o.engine.slurm) {
+		if (search_slurm(&o, &recs, &n, &wall))
+			ret = 1;	/* said: the engine's words */
+	} else if (!ret && search(&o, &recs, &n, &wall)) {
 		fprintf(stderr, "error: the search failed: a simulator run could not be made or read\n");
 		ret = 1;
 	}

@@ -566,7 +566,7 @@ static int stopping(const struct sweep *sw)
 /* scancel the jobs @job[0..@n) (0: none); errors are not ours to fix */
 static void cancel(const long *job, int n)
 {
-	char *argv[2 + 64], ids[64][24];
+	char *argv[2 + 64 + 1], ids[64][24];
 	char out[4096];
 	int k, j, m = 0;
 
@@ -621,7 +621,7 @@ static int probe(struct sweep *sw)
 	text = lsb_read_file(out, NULL);
 	driver_set_error("--engine slurm: the nodes cannot write %s (it must be on a file system every node sees and can write): the probe job %ld %s",
 			 sw->a->shared, job, text && *text ? lsb_last_line(text) :
-			 "could not even write its output into the sweep directory there");
+			 "could not even write its output there");
 	free(text);
 	return -1;
 }
