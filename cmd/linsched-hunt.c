@@ -1983,7 +1983,7 @@ static int search_slurm(struct hunt_opts *o, struct rec **recs, size_t *n,
 {
 	size_t cap = *n, done = 0, bad = 0, nc, want, todo = 0, i;
 	unsigned long long next = 0, *cases = NULL;
-	double start = lsb_now();
+	double start = lsb_now(), last = start;
 	int ntasks, b = 0, ret = 0, r, tty = isatty(2);
 	char path[4300];
 	FILE *partial;
@@ -2025,7 +2025,10 @@ static int search_slurm(struct hunt_opts *o, struct rec **recs, size_t *n,
 			ret = -1;
 		if (r)
 			break;
-		progress(o, done, bad, start, tty, 0);
+		if (lsb_now() - last >= (tty ? 1 : 60)) {
+			last = lsb_now();
+			progress(o, done, bad, start, tty, 0);
+		}
 	}
 	o->engine.stop = NULL;
 	catch_stops(0);
