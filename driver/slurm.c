@@ -128,6 +128,25 @@ static const char *absolute(const char *spec, char *buf, size_t len)
 	return buf;
 }
 
+cJSON *driver_target_json(const struct driver_target *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	add_str(o, "name", t->name);
+	add_str(o, "commit", t->commit);
+	add_str(o, "subset", t->subset);
+	cJSON_AddNumberToObject(o, "status", t->status);
+	add_str(o, "reason", t->reason);
+	add_str(o, "build", t->build);
+	add_str(o, "runtime", t->runtime);
+	add_str(o, "exe", t->exe);
+	add_str(o, "version", t->version);
+	add_str(o, "failure_key", t->failure_key);
+	return o;
+}
+
 static char *units_text(const struct driver_paths *paths,
 			const struct driver_unit *units, const size_t *todo,
 			size_t n, int ntasks)
@@ -197,25 +216,6 @@ static char *units_text(const struct driver_paths *paths,
 }
 
 /* ---- the worker, on a node ---- */
-
-cJSON *driver_target_json(const struct driver_target *t)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	if (!o)
-		return NULL;
-	add_str(o, "name", t->name);
-	add_str(o, "commit", t->commit);
-	add_str(o, "subset", t->subset);
-	cJSON_AddNumberToObject(o, "status", t->status);
-	add_str(o, "reason", t->reason);
-	add_str(o, "build", t->build);
-	add_str(o, "runtime", t->runtime);
-	add_str(o, "exe", t->exe);
-	add_str(o, "version", t->version);
-	add_str(o, "failure_key", t->failure_key);
-	return o;
-}
 
 static const char *get_str(cJSON *o, const char *k)
 {
