@@ -2243,6 +2243,11 @@ int cmd_hunt(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		ret = 1;
 	}
+	/* a cluster that does not answer is said before anything is built */
+	if (!ret && o.engine.slurm && driver_slurm_tasks(&o.engine, 1) < 0) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		ret = 1;
+	}
 	if (!ret)
 		ret = prepare(&o);
 	if (!ret && o.resume && load_previous(&o, &recs, &n))

@@ -94,8 +94,10 @@ static int run_cmd(char *const argv[], char *out, size_t len, int timeout_s)
 		usleep(10000);
 	}
 	close(fds[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
+	/* a caller's signal handler (engine->stop) must not lose the status */
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 

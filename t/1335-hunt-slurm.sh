@@ -121,8 +121,9 @@ SLURM_CONF=$tmp/dead.conf "$LINSCHED" hunt "${A[@]}" --findings 0 --out "$tmp/de
 	--engine slurm > /dev/null 2> "$tmp/dead.err"
 s=$?
 t1=$(now)
-test_expect_success "no reachable controller: exit 1 in $(secs "$t0" "$t1") s: $(grep -m1 error: "$tmp/dead.err")" \
+test_expect_success "no reachable controller: exit 1 in $(secs "$t0" "$t1") s, before anything is made: $(grep -m1 error: "$tmp/dead.err")" \
 	'[ $s = 1 ] && grep -q "error: --engine slurm: no reachable Slurm controller" "$tmp/dead.err" &&
+	 [ "$(grep -c . "$tmp/dead.err")" = 1 ] && [ ! -e "$tmp/dead" ] &&
 	 python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 5 else 1)"'
 
 # an output directory the nodes do not see: the driver's own mount namespace
