@@ -23,6 +23,7 @@ int cmd_check(int argc, char **argv);
 int cmd_classes(int argc, char **argv);
 int cmd_coverage(int argc, char **argv);
 int cmd_hunt(int argc, char **argv);
+int cmd_hunt_worker(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_suite(int argc, char **argv);

@@ -102,6 +102,22 @@ static const char usage_hunt[] =
 "                      checks, or an error); --runs counts them too,\n"
 "                      --time is more time; ranking and shrinking take all\n"
 "  -j, --jobs N        cases at a time, and build jobs (default 2)\n"
+"      --engine E      where the search runs: local (default: --jobs worker\n"
+"                      processes) or slurm (job arrays whose tasks run\n"
+"                      their share of the cases, 'linsched hunt-worker';\n"
+"                      OUT, the cache and the topology files must be on a\n"
+"                      file system every node sees); ranking, shrinking and\n"
+"                      the findings stay here. The same cases, records and\n"
+"                      findings as here. With --time, the cases go in\n"
+"                      batches of 16 per array task and the time is\n"
+"                      checked between them: the hunt ends with the batch\n"
+"                      that passes it. Ctrl-C cancels the jobs (scancel)\n"
+"                      and keeps the cases they ran, for --continue\n"
+"      --partition P   Slurm partition (default: the cluster's default)\n"
+"      --slurm-opt O   more sbatch options, e.g. \"--qos=low --time=30\"\n"
+"      --slurm-tasks N array tasks per batch (default: one per CPU)\n"
+"      --slurm-retries N  submit a failed or vanished task again up to N\n"
+"                      times (default 2)\n"
 "      --timeout S     wall-clock limit of each simulation (default 60)\n"
 "  -v, --verbose       show kbuild's output; say every failing case\n"
 "  -h, --help          this text\n"
@@ -135,6 +151,10 @@ struct hunt_opts {
 	int oracle;	/* --oracle: enum hunt_oracle_kind */
 	int vm;		/* --vm */
 	size_t resumed;	/* cases of the hunt continued */
+	struct driver_engine engine;	/* --engine slurm: the search there */
+	int slurm_tasks;	/* the array tasks of each of its batches */
+	int argc;		/* the options, for the Slurm tasks */
+	char **argv;
 	struct driver_paths paths;
 	struct driver_target t, r;
 };
@@ -256,6 +276,11 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 		{ "vm", no_argument, NULL, OPT_VM },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "partition", required_argument, NULL, OPT_PARTITION },
+		{ "slurm-opt", required_argument, NULL, OPT_SLURM_OPT },
+		{ "slurm-tasks", required_argument, NULL, OPT_SLURM_TASKS },
+		{ "slurm-retries", required_argument, NULL, OPT_SLURM_RETRIES },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -275,6 +300,9 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 	o->starvation = "200ms";
 	o->space.seed = 1;
 	o->space.max_tasks = 16;
+	engine_defaults(&o->engine);
+	o->argc = argc;
+	o->argv = argv;
 	while ((c = getopt_long(argc, argv, "R:n:T:t:d:s:r:o:cj:vh", longopts,
 				NULL)) != -1) {
 		switch (c) {
@@ -317,6 +345,11 @@ static int parse_opts(struct hunt_opts *o, int argc, char **argv)
 			break;
 		case 'v': o->verbose = 1; break;
 		case 'h': fputs(usage_hunt, stdout); exit(0);
+		case OPT_ENGINE: case OPT_PARTITION: case OPT_SLURM_OPT:
+		case OPT_SLURM_TASKS: case OPT_SLURM_RETRIES:
+			if (engine_option(&o->engine, c, optarg))
+				return 2;
+			break;
 		default:
 			if (c < OPT_MAX_TASKS || (r = check_option(o, c, optarg)) == 1) {
 				fputs(usage_hunt, stderr);
@@ -617,15 +650,51 @@ static void catch_stops(int on)
 		sigaction(stop_signals[i], &sa, NULL);
 }
 
+/*
+ * Case @i judged, as the search's record line into @line (a case, the
+ * check, the magnitude, the signature, the detail and whether the
+ * oracle's variant ran, separated by tabs; put_rec() reads it), with
+ * @work the prefix of its scratch files.
+ * Return: the line's length, or -1 on an error (said).
+ */
+static int case_line(const struct hunt_opts *o, unsigned long long i,
+		     const char *work, char *line, size_t size)
+{
+	struct hunt_verdict v;
+	struct hunt_case c;
+	char why[2048];
+	int ret, len, used, varied;
+
+	if (hunt_generate(&c, &o->space, i))
+		return -1;
+	why[0] = '\0';
+	ret = judge_case(o, &c, work, HUNT_CLEAN, &v, why, sizeof(why), &used,
+			 &varied);
+	hunt_case_release(&c);
+	if (ret == DRIVER_ERROR)
+		return -1;
+	flat(v.signature);
+	flat(v.detail);
+	flat(why);
+	if (ret == DRIVER_USAGE)
+		len = snprintf(line, size, "%llu\t-1\t0\trefused\t%.3000s\t0\n",
+			       i, why);
+	else
+		len = snprintf(line, size, "%llu\t%d\t%.17g\t%s\t%s\t%d\n", i,
+			       v.check, v.magnitude, v.signature, v.detail,
+			       varied);
+	if (len >= (int)size)
+		len = (int)size - 1;
+	return len;
+}
+
 /* a worker: cases @w, @w + jobs, ... not in @recs yet, as lines on @fd */
 static void worker(const struct hunt_opts *o, const struct rec *recs,
 		   size_t n, int w, int fd)
 {
-	struct hunt_verdict v;
-	struct hunt_case c;
-	char work[4200], why[2048], line[4096];
+	char work[4200], line[4096];
 	unsigned long long i;
-	int ret, len, used, varied;
+	int len;
 
 	catch_stops(0);	/* a stop ends it; its simulator dies with it */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);	/* and so does the hunt's death */
@@ -638,27 +707,8 @@ static void worker(const struct hunt_opts *o, const struct rec *recs,
 			break;
 		if (i < n && recs[i].check != -2)
 			continue;	/* run by the hunt this one continues */
-		if (hunt_generate(&c, &o->space, i))
-			_exit(1);
-		why[0] = '\0';
-		ret = judge_case(o, &c, work, HUNT_CLEAN, &v, why, sizeof(why),
-				 &used, &varied);
-		hunt_case_release(&c);
-		if (ret == DRIVER_ERROR)
-			_exit(1);
-		flat(v.signature);
-		flat(v.detail);
-		flat(why);
-		if (ret == DRIVER_USAGE)
-			len = snprintf(line, sizeof(line), "%llu\t-1\t0\trefused\t%.3000s\t0\n",
-				       i, why);
-		else
-			len = snprintf(line, sizeof(line), "%llu\t%d\t%.17g\t%s\t%s\t%d\n",
-				       i, v.check, v.magnitude, v.signature,
-				       v.detail, varied);
-		if (len >= (int)sizeof(line))
-			len = sizeof(line) - 1;
-		if (write(fd, line, (size_t)len) != len)
+		len = case_line(o, i, work, line, sizeof(line));
+		if (len < 0 || write(fd, line, (size_t)len) != len)
 			_exit(1);
 	}
 	_exit(0);
@@ -1521,16 +1571,26 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 		  cJSON *findings)
 {
 	size_t per[HUNT_NR_CHECKS], done, refused, varied, i, len = 0;
-	char text[65536], path[4300];
+	char text[65536], path[4300], where[64];
 	cJSON *j = cJSON_CreateObject(), *c, *s;
 	int k;
 
 	counts(recs, n, per, &done, &refused, &varied);
+	if (o->engine.slurm)
+		snprintf(where, sizeof(where), "slurm, %d array tasks",
+			 o->slurm_tasks);
+	else
+		snprintf(where, sizeof(where), "%d jobs", o->jobs);
 	len += (size_t)snprintf(text + len, sizeof(text) - len,
-		"hunt: %s%s%s, seed %llu: %zu cases in %.1f s (%.1f a second, %d jobs), %zu refused\n",
+		"hunt: %s%s%s, seed %llu: %zu cases in %.1f s (%.1f a second, %s), %zu refused\n",
 		o->rev, o->ref ? " against " : "", o->ref ? o->ref : "",
 		o->space.seed, done - o->resumed, wall,
-		wall > 0 ? (double)(done - o->resumed) / wall : 0, o->jobs, refused);
+		wall > 0 ? (double)(done - o->resumed) / wall : 0, where, refused);
+	if (o->engine.resubmitted)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+			"  slurm: %d array task%s submitted again (failed or vanished)\n",
+			o->engine.resubmitted,
+			o->engine.resubmitted == 1 ? "" : "s");
 	if (o->resumed)
 		len += (size_t)snprintf(text + len, sizeof(text) - len,
 			"  continuing a hunt of %zu cases: %zu in all\n",
@@ -1578,6 +1638,11 @@ static int report(const struct hunt_opts *o, const struct rec *recs,
 				wall > 0 ? (double)(done - o->resumed) / wall : 0);
 	add_done(j, recs, n);
 	cJSON_AddNumberToObject(j, "jobs", o->jobs);
+	if (o->engine.slurm) {	/* a local hunt's file stays as it was */
+		cJSON_AddStringToObject(j, "engine", "slurm");
+		cJSON_AddNumberToObject(j, "slurm_tasks", o->slurm_tasks);
+		cJSON_AddNumberToObject(j, "resubmitted", o->engine.resubmitted);
+	}
 	cJSON_AddBoolToObject(j, "interrupted", interrupted != 0);
 	cJSON_AddTrueToObject(j, "complete");
 	c = cJSON_AddObjectToObject(j, "checks");
@@ -1853,6 +1918,413 @@ static int prepare(struct hunt_opts *o)
 	return ret;
 }
 
+/*
+ * --engine slurm: the search as Slurm job arrays (driver_slurm_array()),
+ * in batches. A batch's directory, OUT/work/slurm/B, holds batch.json:
+ * the hunt's options as given, its machines, the prepared revisions, its
+ * identity() and the cases to run; array task K of T runs the cases at
+ * K, K + T, ... of that list ('linsched hunt-worker DIR K'), each record
+ * a line of DIR/task-K.recs (the lines the local workers send), and
+ * writes DIR/task-K.done last. The hunt then reads the records in, as
+ * the local search does: a case's record is a function of the hunt's
+ * options and the case's number wherever it ran.
+ */
+
+/* cases per array task in a batch when --time bounds the hunt */
+#define HUNT_SLURM_BATCH 16
+/* cases in a batch at most otherwise (batch.json's size) */
+#define HUNT_SLURM_MAX 100000
+
+#define HUNT_BATCH_VERSION 1
+
+static int add_target(cJSON *j, const char *key, const struct driver_target *t)
+{
+	cJSON *o = driver_target_json(t);
+
+	return o ? !cJSON_AddItemToObject(j, key, o) : -1;
+}
+
+static int write_batch(const struct hunt_opts *o, const char *dir,
+		       const unsigned long long *cases, size_t nc, int ntasks)
+{
+	cJSON *j = cJSON_CreateObject(), *a;
+	char path[4400], cwd[4096];
+	size_t i;
+	int ret;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -1;
+	cJSON_AddNumberToObject(j, "hunt_batch", HUNT_BATCH_VERSION);
+	cJSON_AddStringToObject(j, "cwd", cwd);
+	cJSON_AddItemToObject(j, "argv", cJSON_CreateStringArray(
+		(const char *const *)o->argv, o->argc));
+	cJSON_AddItemToObject(j, "topologies",
+			      cJSON_CreateStringArray(o->topo, o->ntopo));
+	cJSON_AddItemToObject(j, "identity", identity(o));
+	ret = add_target(j, "target", &o->t);
+	if (!ret && o->ref)
+		ret = add_target(j, "reference", &o->r);
+	cJSON_AddNumberToObject(j, "tasks", ntasks);
+	a = cJSON_AddArrayToObject(j, "cases");
+	for (i = 0; i < nc; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)cases[i]));
+	snprintf(path, sizeof(path), "%s/batch.json", dir);
+	if (!ret)
+		ret = lsb_write_json(path, j);
+	cJSON_Delete(j);
+	return ret;
+}
+
+/* what the progress line of a batch knows */
+struct batch_progress {
+	const struct hunt_opts *o;
+	size_t done;	/* the hunt's records before the batch */
+	double start;
+	int tty;
+};
+
+static void batch_progress(size_t done, size_t total, size_t ran, void *arg)
+{
+	struct batch_progress *p = arg;
+	const struct driver_engine *e = &p->o->engine;
+
+	(void)total;
+	(void)ran;
+	if (p->tty)
+		fprintf(stderr, "\rhunt: %zu cases, slurm: %d of %d array tasks done, %d running, %d pending, %.0f s\033[K",
+			p->done + done, e->task_done, e->task_total,
+			e->task_running, e->task_pending, lsb_now() - p->start);
+}
+
+/*
+ * The records array tasks wrote in @dir into *@recs and @partial;
+ * *@done and *@bad counted up. An incomplete last line (a task killed
+ * while it wrote) is not a record.
+ */
+static int read_batch(const struct hunt_opts *o, const char *dir, int ntasks,
+		      struct rec **recs, size_t *n, size_t *cap, FILE *partial,
+		      size_t *done, size_t *bad)
+{
+	char path[4400], *text, *line, *end;
+	int k, check, ret = 0;
+
+	(void)o;
+	for (k = 0; k < ntasks; k++) {
+		snprintf(path, sizeof(path), "%s/task-%d.recs", dir, k);
+		text = lsb_read_file(path, NULL);
+		for (line = text; line && (end = strchr(line, '\n')); line = end + 1) {
+			*end = '\0';
+			if (partial && (fprintf(partial, "%s\n", line) < 0 ||
+					fflush(partial)))
+				ret = -1;
+			if (put_rec(recs, n, cap, line, &check)) {
+				fprintf(stderr, "error: %s: a line that is not a case of the hunt: %.80s\n",
+					path, line);
+				ret = -1;
+				break;
+			}
+			(*done)++;
+			*bad += check > 0;
+		}
+		free(text);
+	}
+	return ret;
+}
+
+/*
+ * One batch: the cases @cases[0..@nc) on @ntasks array tasks, their
+ * records read in. Return: 0, 1 when stopped, -1 on an error (said).
+ */
+static int run_batch(struct hunt_opts *o, int b, const unsigned long long *cases,
+		     size_t nc, int ntasks, struct rec **recs, size_t *n,
+		     size_t *cap, FILE *partial, size_t *done, size_t *bad,
+		     double start)
+{
+	struct batch_progress bp = { o, *done, start, isatty(2) };
+	struct driver_array a = { .worker = "hunt-worker",
+				  .name = "lsbisect-hunt" };
+	char dir[4300], shared[8800];
+	size_t *size = calloc((size_t)ntasks, sizeof(*size)), i;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/work/slurm/%d", o->out, b);
+	lsb_rm_rf(dir);
+	if (!size || lsb_mkdir_p(dir) || write_batch(o, dir, cases, nc, ntasks)) {
+		fprintf(stderr, "error: %s: %s\n", dir, strerror(errno));
+		free(size);
+		return -1;
+	}
+	for (i = 0; i < nc; i++)
+		size[i % (size_t)ntasks]++;
+	snprintf(shared, sizeof(shared),
+		 "the hunt's directory '%s' or run the builds of the cache directory '%s'",
+		 o->out, o->paths.cache_dir);
+	a.dir = dir;
+	a.shared = shared;
+	a.ntasks = ntasks;
+	a.size = size;
+	a.probe = b == 0;	/* the first batch's nodes stand for all */
+	a.total = nc;
+	ret = driver_slurm_array(&a, &o->engine, batch_progress, &bp);
+	if (bp.tty)
+		fputs("\r\033[K", stderr);
+	free(size);
+	if (ret < 0)
+		fprintf(stderr, "error: %s\n", driver_last_error());
+	/* what the tasks did is kept, also when one failed or was stopped */
+	if (read_batch(o, dir, ntasks, recs, n, cap, partial, done, bad))
+		ret = -1;
+	if (ret >= 0)	/* kept when something failed, to look at */
+		lsb_rm_rf(dir);
+	return ret;
+}
+
+/* the search through Slurm, in batches: as search() does */
+static int search_slurm(struct hunt_opts *o, struct rec **recs, size_t *n,
+			double *wall)
+{
+	size_t cap = *n, done = 0, bad = 0, nc, want, todo = 0, i;
+	unsigned long long next = 0, *cases = NULL;
+	double start = lsb_now(), last = start;
+	int ntasks, b = 0, ret = 0, r, tty = isatty(2);
+	char path[4300];
+	FILE *partial;
+
+	if (o->time_s)
+		o->deadline = start + o->time_s;
+	for (i = 0; o->runs && i < (size_t)o->runs; i++)
+		todo += i >= *n || (*recs)[i].check == -2;
+	ntasks = driver_slurm_tasks(&o->engine, o->runs ? todo : (size_t)-1);
+	if (ntasks < 0) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		return -1;
+	}
+	o->slurm_tasks = ntasks;
+	want = o->time_s ? (size_t)ntasks * HUNT_SLURM_BATCH : HUNT_SLURM_MAX;
+	cases = malloc(want * sizeof(*cases));
+	if (!cases) {
+		fprintf(stderr, "error: out of memory\n");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/cases.partial", o->out);
+	partial = fopen(path, "a");	/* what a kill would lose otherwise */
+	if (!partial)
+		fprintf(stderr, "warning: %s: %s: a kill would lose the cases run\n",
+			path, strerror(errno));
+	catch_stops(1);
+	o->engine.stop = &interrupted;
+	while (!interrupted && !(o->deadline && lsb_now() > o->deadline)) {
+		for (nc = 0; nc < want && (!o->runs ||
+					   next < (unsigned long long)o->runs); next++)
+			if (next >= *n || (*recs)[next].check == -2)
+				cases[nc++] = next;
+		if (!nc)
+			break;
+		r = run_batch(o, b++, cases, nc,
+			      nc < (size_t)ntasks ? (int)nc : ntasks, recs, n,
+			      &cap, partial, &done, &bad, start);
+		if (r < 0)
+			ret = -1;
+		if (r)
+			break;
+		if (lsb_now() - last >= (tty ? 1 : 60)) {
+			last = lsb_now();
+			progress(o, done, bad, start, tty, 0);
+		}
+	}
+	o->engine.stop = NULL;
+	catch_stops(0);
+	if (partial && fclose(partial)) {
+		fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
+		ret = -1;
+	}
+	free(cases);
+	snprintf(path, sizeof(path), "%s/work/slurm", o->out);
+	rmdir(path);	/* empty unless a batch failed, to look at */
+	progress(o, done, bad, start, tty, 1);
+	*wall = lsb_now() - start;
+	return ret;
+}
+
+static const char usage_worker[] =
+"usage: linsched hunt-worker [--probe] DIR TASK\n"
+"\n"
+"Internal: what one Slurm array task of 'linsched hunt --engine slurm'\n"
+"runs. Reads the batch directory DIR (batch.json), runs the cases TASK,\n"
+"TASK + tasks, ... of its list and writes their records to\n"
+"DIR/task-TASK.recs, then DIR/task-TASK.done. With --probe it only checks\n"
+"that this node can read DIR, write there and run the builds, and writes\n"
+"DIR/probe.ok.\n";
+
+/* a batch's hunt, as its batch.json says, into @o; -1 when it cannot be */
+static int load_batch(struct hunt_opts *o, cJSON *j, const char *path)
+{
+	const cJSON *a = cJSON_GetObjectItem(j, "argv"), *x;
+	static char *argv[256];
+	cJSON *id;
+	int argc = 0, ret;
+
+	if (cJSON_GetNumberValue(cJSON_GetObjectItem(j, "hunt_batch")) !=
+	    HUNT_BATCH_VERSION || !cJSON_IsArray(a) ||
+	    cJSON_GetArraySize(a) >= 255 ||
+	    !cJSON_GetStringValue(cJSON_GetObjectItem(j, "cwd"))) {
+		fprintf(stderr, "error: %s: not a batch of this version of the hunt\n",
+			path);
+		return -1;
+	}
+	if (chdir(cJSON_GetStringValue(cJSON_GetObjectItem(j, "cwd")))) {
+		fprintf(stderr, "error: %s: %s\n",
+			cJSON_GetStringValue(cJSON_GetObjectItem(j, "cwd")),
+			strerror(errno));
+		return -1;
+	}
+	cJSON_ArrayForEach(x, a) {
+		argv[argc++] = cJSON_GetStringValue(x);
+		if (!argv[argc - 1])
+			return -1;
+	}
+	argv[argc] = NULL;
+	optind = 0;
+	if (parse_opts(o, argc, argv))
+		return -1;
+	/* the machines as the hunt resolved them (a FIFO is read once) */
+	a = cJSON_GetObjectItem(j, "topologies");
+	o->ntopo = 0;
+	cJSON_ArrayForEach(x, a) {
+		if (o->ntopo == MAX_TOPO || !cJSON_GetStringValue(x))
+			return -1;
+		o->topo[o->ntopo++] = cJSON_GetStringValue(x);
+	}
+	if (machines(o) ||
+	    driver_target_from_json(&o->t, cJSON_GetObjectItem(j, "target")))
+		return -1;
+	if (o->ref && driver_target_from_json(&o->r,
+					      cJSON_GetObjectItem(j, "reference")))
+		return -1;
+	id = identity(o);
+	ret = cJSON_Compare(id, cJSON_GetObjectItem(j, "identity"), 1);
+	cJSON_Delete(id);
+	if (!ret) {
+		fprintf(stderr, "error: %s: this linsched draws or judges the cases otherwise than the hunt's (another version on this node?)\n",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
+/* a node can run @t's simulator: its executable is there */
+static int can_run(const struct driver_target *t)
+{
+	if (!t->exe || !access(t->exe, X_OK))
+		return 0;
+	fprintf(stderr, "error: %s: %s\n", t->exe, strerror(errno));
+	return -1;
+}
+
+static int hunt_worker(struct hunt_opts *o, const char *dir, int task,
+		       int probe)
+{
+	char path[4400], work[4400], line[4096], host[256] = "?", *text;
+	const cJSON *cases, *x;
+	cJSON *j;
+	int fd, ntasks, k = 0, len, ret = -1;
+
+	gethostname(host, sizeof(host) - 1);
+	snprintf(path, sizeof(path), "%s/batch.json", dir);
+	text = lsb_read_file(path, NULL);
+	j = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	if (!j) {
+		fprintf(stderr, "error: node %s cannot read the batch '%s': %s\n",
+			host, path, errno ? strerror(errno) : "not JSON");
+		return -1;
+	}
+	if (load_batch(o, j, path))
+		goto out;
+	if (probe) {
+		snprintf(path, sizeof(path), "%s/probe.ok", dir);
+		if (can_run(&o->t) || (o->ref && can_run(&o->r)))
+			goto out;
+		if (lsb_write_atomic(path, host, strlen(host))) {
+			fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
+			goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	ntasks = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(j, "tasks"));
+	cases = cJSON_GetObjectItem(j, "cases");
+	if (ntasks < 1 || task >= ntasks || !cJSON_IsArray(cases)) {
+		fprintf(stderr, "error: %s: no array task %d\n", path, task);
+		goto out;
+	}
+	/* a task submitted again starts over: its records are its own */
+	snprintf(path, sizeof(path), "%s/task-%d.recs", dir, task);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC,
+		  0644);
+	if (fd < 0) {
+		fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	snprintf(work, sizeof(work), "%s/w%d", dir, task);
+	cJSON_ArrayForEach(x, cases) {
+		if (k++ % ntasks != task)
+			continue;
+		len = case_line(o, (unsigned long long)x->valuedouble, work,
+				line, sizeof(line));
+		if (len < 0 || write(fd, line, (size_t)len) != len) {
+			if (len >= 0)
+				fprintf(stderr, "error: %s: %s\n", path,
+					strerror(errno));
+			close(fd);
+			goto out;
+		}
+	}
+	if (close(fd)) {
+		fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/task-%d.done", dir, task);
+	if (lsb_write_atomic(path, host, strlen(host)))
+		fprintf(stderr, "error: %s: %s\n", path, strerror(errno));
+	else
+		ret = 0;
+out:
+	cJSON_Delete(j);
+	return ret;
+}
+
+int cmd_hunt_worker(int argc, char **argv)
+{
+	struct hunt_opts o = { 0 };
+	int probe = 0, task, ret;
+	char *end;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage_worker, stdout);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--probe")) {
+		probe = 1;
+		argc--;
+		argv++;
+	}
+	if (argc != 3) {
+		fputs(usage_worker, stderr);
+		return 2;
+	}
+	task = (int)strtol(argv[2], &end, 10);
+	if (*end || end == argv[2] || task < 0) {
+		fprintf(stderr, "error: task '%s': expected an array task index\n",
+			argv[2]);
+		return 2;
+	}
+	ret = hunt_worker(&o, argv[1], task, probe) ? 1 : 0;
+	driver_target_release(&o.t);
+	driver_target_release(&o.r);
+	return ret;
+}
+
 int cmd_hunt(int argc, char **argv)
 {
 	struct hunt_opts o = { 0 };
@@ -1873,13 +2345,21 @@ int cmd_hunt(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		ret = 1;
 	}
+	/* a cluster that does not answer is said before anything is built */
+	if (!ret && o.engine.slurm && driver_slurm_tasks(&o.engine, 1) < 0) {
+		fprintf(stderr, "error: %s\n", driver_last_error());
+		ret = 1;
+	}
 	if (!ret)
 		ret = prepare(&o);
 	if (!ret && o.resume && load_previous(&o, &recs, &n))
 		ret = 1;
 	if (!ret && checkpoint(&o, recs, n))
 		ret = 1;
-	if (!ret && search(&o, &recs, &n, &wall)) {
+	if (!ret && o.engine.slurm) {
+		if (search_slurm(&o, &recs, &n, &wall))
+			ret = 1;	/* said: the engine's words */
+	} else if (!ret && search(&o, &recs, &n, &wall)) {
 		fprintf(stderr, "error: the search failed: a simulator run could not be made or read\n");
 		ret = 1;
 	}

@@ -53,6 +53,7 @@ static const char usage_main[] =
 "  hunt REV      search a revision for unreported scheduler bugs: random\n"
 "                cases, invariants, WARNs and crashes, each failure shrunk\n"
 "                to a minimal workload\n"
+"  hunt-worker   internal: one Slurm array task of a hunt\n"
 "  coverage REV  line coverage of kernel/sched/*.c (gcov) over the suite\n"
 "                or given workloads, with the biggest functions never run\n"
 "  vm REV        the same release as a real kernel in QEMU, running the\n"
@@ -754,6 +755,7 @@ static const struct {
 	{ "check", cmd_check },
 	{ "sweep", cmd_sweep },
 	{ "hunt", cmd_hunt },
+	{ "hunt-worker", cmd_hunt_worker },
 	{ "sweep-worker", cmd_sweep_worker },
 	{ "bugs", cmd_bugs },
 	{ "coverage", cmd_coverage },

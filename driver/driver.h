@@ -8,6 +8,7 @@
 #ifndef LSB_DRIVER_H
 #define LSB_DRIVER_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /**
@@ -448,6 +449,9 @@ typedef void (*driver_progress_fn)(size_t done, size_t total, size_t ran,
  *	failure, scancel) is submitted again (< 0: 2)
  * @tool: the linsched executable the array tasks run ('linsched
  *	sweep-worker'); NULL: the running one (/proc/self/exe)
+ * @stop: NULL, or a flag (a signal handler's) that, once nonzero, makes
+ *	the Slurm engine cancel the jobs it submitted (scancel) and return
+ *	(driver_slurm_array())
  * @resubmitted: set by driver_units_run(): Slurm array tasks submitted
  *	again after they failed or vanished
  * @task_total: set during a Slurm run, for a progress line: array tasks,
@@ -463,6 +467,7 @@ struct driver_engine {
 	int tasks;
 	int retries;
 	const char *tool;
+	const volatile sig_atomic_t *stop;
 	int resubmitted;
 	int task_total, task_pending, task_running, task_done;
 };
@@ -505,6 +510,84 @@ int driver_units_run(const struct driver_paths *paths,
  */
 int driver_engine_set(struct driver_engine *e, const char *key,
 		      const char *value);
+
+/**
+ * driver_slurm_tasks() - ask the Slurm controller, and how many array
+ *	tasks to submit
+ * @e: the engine: its @tasks, else one task per CPU the cluster (or
+ *	@partition) has
+ * @n: the units there are to share out (at most that many tasks)
+ *
+ * Return: the number of tasks (1 to 1000), or -1 with driver_last_error()
+ * set when no controller answers.
+ */
+int driver_slurm_tasks(const struct driver_engine *e, size_t n);
+
+/**
+ * struct driver_array - a command's own work as one Slurm job array
+ * @dir: a directory every node sees and can write, made by the caller:
+ *	the scripts, the tasks' output and their markers go there
+ * @worker: the command the tasks run: 'TOOL WORKER DIR TASK' runs array
+ *	task TASK's share and writes DIR/task-TASK.done last;
+ *	'TOOL WORKER --probe DIR 0' writes DIR/probe.ok when that node can
+ *	do the work ("sweep-worker", "hunt-worker")
+ * @name: the jobs' name ("lsbisect-sweep")
+ * @shared: what the nodes must see and write, as the probe's error names
+ *	it ("the cache directory '/x'")
+ * @ntasks: array tasks (from driver_slurm_tasks())
+ * @size: units per task, for @progress (NULL: one each)
+ * @probe: submit a probe job first
+ * @before: units done before, @total: all, for @progress
+ */
+struct driver_array {
+	const char *dir;
+	const char *worker;
+	const char *name;
+	const char *shared;
+	int ntasks;
+	const size_t *size;
+	int probe;
+	size_t before, total;
+};
+
+/**
+ * driver_slurm_array() - run a job array and follow it to its end
+ * @a: the array
+ * @e: the engine (@partition, @slurm_opt, @retries, @tool, @stop); its
+ *	task counts are set as the array runs, @resubmitted counted up
+ * @progress: called after every look at the queue (NULL: none)
+ * @arg: passed to @progress
+ *
+ * A task that leaves the queue without its done marker (failed,
+ * cancelled, its node lost) is submitted again, up to @e->retries times;
+ * the jobs are submitted with --no-requeue. The engine of
+ * driver_units_run() with Slurm is this, with 'linsched sweep-worker'.
+ *
+ * Return: 0 when every task wrote its marker; 1 when @e->stop was set
+ * (the jobs are cancelled); -1 with driver_last_error() set (no
+ * controller, a probe that failed, a task that failed too often).
+ */
+int driver_slurm_array(const struct driver_array *a, struct driver_engine *e,
+		       driver_progress_fn progress, void *arg);
+
+/**
+ * driver_target_json() - a prepared revision as JSON, for a worker on
+ *	another node (driver_target_from_json())
+ * @t: from driver_target_prepare()
+ *
+ * Return: a new object, or NULL (out of memory).
+ */
+struct cJSON;
+struct cJSON *driver_target_json(const struct driver_target *t);
+
+/**
+ * driver_target_from_json() - a prepared revision back from JSON
+ * @t: filled in (zeroed first); release with driver_target_release()
+ * @o: from driver_target_json()
+ *
+ * Return: 0, or -1 (out of memory).
+ */
+int driver_target_from_json(struct driver_target *t, const struct cJSON *o);
 
 /**
  * driver_sweep_worker() - run one Slurm array task's share of a sweep

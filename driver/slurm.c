@@ -6,7 +6,9 @@
  * array task its share one after another ('linsched sweep-worker'). The
  * driver follows the tasks with squeue, submits a task that failed or
  * vanished again up to a limit, and counts a unit once: a result is one
- * cache entry however often it was computed.
+ * cache entry however often it was computed. The job arrays themselves
+ * (driver_slurm_array()) serve other workers too: 'linsched hunt-worker'
+ * runs a hunt's cases.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -92,8 +94,10 @@ static int run_cmd(char *const argv[], char *out, size_t len, int timeout_s)
 		usleep(10000);
 	}
 	close(fds[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
+	/* a caller's signal handler (engine->stop) must not lose the status */
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
@@ -126,6 +130,25 @@ static const char *absolute(const char *spec, char *buf, size_t len)
 	return buf;
 }
 
+cJSON *driver_target_json(const struct driver_target *t)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	add_str(o, "name", t->name);
+	add_str(o, "commit", t->commit);
+	add_str(o, "subset", t->subset);
+	cJSON_AddNumberToObject(o, "status", t->status);
+	add_str(o, "reason", t->reason);
+	add_str(o, "build", t->build);
+	add_str(o, "runtime", t->runtime);
+	add_str(o, "exe", t->exe);
+	add_str(o, "version", t->version);
+	add_str(o, "failure_key", t->failure_key);
+	return o;
+}
+
 static char *units_text(const struct driver_paths *paths,
 			const struct driver_unit *units, const size_t *todo,
 			size_t n, int ntasks)
@@ -154,16 +177,13 @@ static char *units_text(const struct driver_paths *paths,
 		if (k < nt)
 			continue;
 		tgt[nt++] = t;
-		o = cJSON_CreateObject();
-		add_str(o, "name", t->name);
-		add_str(o, "commit", t->commit);
-		add_str(o, "subset", t->subset);
-		cJSON_AddNumberToObject(o, "status", t->status);
-		add_str(o, "reason", t->reason);
-		add_str(o, "build", t->build);
-		add_str(o, "runtime", t->runtime);
-		add_str(o, "exe", t->exe);
-		add_str(o, "failure_key", t->failure_key);
+		o = driver_target_json(t);
+		if (!o) {
+			free(tgt);
+			cJSON_Delete(root);
+			driver_set_error("out of memory");
+			return NULL;
+		}
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "units");
@@ -212,6 +232,24 @@ static double get_num(cJSON *o, const char *k)
 static void copy(char *dst, size_t len, const char *src)
 {
 	snprintf(dst, len, "%s", src ? src : "");
+}
+
+int driver_target_from_json(struct driver_target *t, const cJSON *c)
+{
+	cJSON *o = (cJSON *)c;
+
+	memset(t, 0, sizeof(*t));
+	copy(t->name, sizeof(t->name), get_str(o, "name"));
+	copy(t->commit, sizeof(t->commit), get_str(o, "commit"));
+	copy(t->subset, sizeof(t->subset), get_str(o, "subset"));
+	t->status = (int)get_num(o, "status");
+	copy(t->reason, sizeof(t->reason), get_str(o, "reason"));
+	copy(t->build, sizeof(t->build), get_str(o, "build"));
+	copy(t->runtime, sizeof(t->runtime), get_str(o, "runtime"));
+	copy(t->version, sizeof(t->version), get_str(o, "version"));
+	copy(t->failure_key, sizeof(t->failure_key), get_str(o, "failure_key"));
+	t->exe = get_str(o, "exe") ? strdup(get_str(o, "exe")) : NULL;
+	return get_str(o, "exe") && !t->exe ? -1 : 0;
 }
 
 /* Can this node write the cache? A file made and removed says so. */
@@ -281,18 +319,10 @@ int driver_sweep_worker(const struct driver_paths *base, const char *dir,
 	}
 	i = 0;
 	cJSON_ArrayForEach(o, a) {
-		struct driver_target *t = &targets[i++];
-
-		copy(t->name, sizeof(t->name), get_str(o, "name"));
-		copy(t->commit, sizeof(t->commit), get_str(o, "commit"));
-		copy(t->subset, sizeof(t->subset), get_str(o, "subset"));
-		t->status = (int)get_num(o, "status");
-		copy(t->reason, sizeof(t->reason), get_str(o, "reason"));
-		copy(t->build, sizeof(t->build), get_str(o, "build"));
-		copy(t->runtime, sizeof(t->runtime), get_str(o, "runtime"));
-		copy(t->failure_key, sizeof(t->failure_key),
-		     get_str(o, "failure_key"));
-		t->exe = get_str(o, "exe") ? strdup(get_str(o, "exe")) : NULL;
+		if (driver_target_from_json(&targets[i++], o)) {
+			driver_set_error("out of memory");
+			goto out;
+		}
 	}
 	a = cJSON_GetObjectItemCaseSensitive(root, "units");
 	nu = cJSON_GetArraySize(a);
@@ -346,8 +376,8 @@ int driver_sweep_worker(const struct driver_paths *base, const char *dir,
 	lsb_pathf(path, sizeof(path), "%s/task-%d.done", dir, task);
 	ret = write_text(path, host);
 out:
-	for (i = 0; i < nt; i++)
-		free(targets[i].exe);
+	for (i = 0; i < nt && targets; i++)
+		driver_target_release(&targets[i]);
 	free(targets);
 	cJSON_Delete(root);
 	(void)nu;
@@ -357,14 +387,13 @@ out:
 /* ---- the driver, on the submitting host ---- */
 
 struct sweep {
-	char dir[4200];
-	const char *cache_dir;
+	const struct driver_array *a;
+	const char *dir;
 	struct driver_engine *e;
 	char tool[PATH_MAX];
 	int ntasks;
 	long *job;		/* per task: the job id running it, 0 when done */
 	int *tries;
-	size_t *size;		/* units per task */
 };
 
 static int exists(const char *path)
@@ -397,13 +426,14 @@ static int slurm_args(struct driver_engine *e, char **argv, int n,
 static long submit(const struct sweep *sw, const char *array,
 		   const char *output, const char *script)
 {
-	char *argv[64], opt[2048], out[4096], *end;
+	char *argv[64], opt[2048], out[4096], name[128], *end;
 	int n = 0, st;
 	long id;
 
 	argv[n++] = "sbatch";
 	argv[n++] = "--parsable";
-	argv[n++] = "--job-name=lsbisect-sweep";
+	snprintf(name, sizeof(name), "--job-name=%s", sw->a->name);
+	argv[n++] = name;
 	argv[n++] = "--cpus-per-task=1";
 	argv[n++] = "--no-requeue";
 	argv[n++] = "--output";
@@ -519,14 +549,45 @@ static int write_script(const struct sweep *sw, const char *name,
 	int ret;
 
 	lsb_pathf(path, sizeof(path), "%s/%s", sw->dir, name);
-	if (asprintf(&text, "#!/bin/sh\n# lsbisect sweep: one array task's share of the units\nexec '%s' sweep-worker %s '%s' \"${SLURM_ARRAY_TASK_ID:-0}\"\n",
-		     sw->tool, args, sw->dir) < 0) {
+	if (asprintf(&text, "#!/bin/sh\n# %s: one array task's share of the units\nexec '%s' %s %s '%s' \"${SLURM_ARRAY_TASK_ID:-0}\"\n",
+		     sw->a->name, sw->tool, sw->a->worker, args, sw->dir) < 0) {
 		driver_set_error("out of memory");
 		return -1;
 	}
 	ret = write_text(path, text);
 	free(text);
 	return ret ? -1 : chmod(path, 0755);
+}
+
+/* Whether the engine's caller asked to stop. */
+static int stopping(const struct sweep *sw)
+{
+	return sw->e->stop && *sw->e->stop;
+}
+
+/* scancel the jobs @job[0..@n) (0: none); errors are not ours to fix */
+static void cancel(const long *job, int n)
+{
+	char *argv[2 + 64 + 1], ids[64][24];
+	char out[4096];
+	int k, j, m = 0;
+
+	argv[m++] = "scancel";
+	argv[m++] = "--quiet";
+	for (k = 0; k < n && m < 2 + 64; k++) {
+		if (!job[k])
+			continue;
+		for (j = 2; j < m && strtol(argv[j], NULL, 10) != job[k]; j++)
+			;
+		if (j < m)
+			continue;
+		snprintf(ids[m - 2], sizeof(ids[0]), "%ld", job[k]);
+		argv[m] = ids[m - 2];
+		m++;
+	}
+	argv[m] = NULL;
+	if (m > 2)
+		run_cmd(argv, out, sizeof(out), CMD_TIMEOUT_S);
 }
 
 /* A probe job: a node must see the sweep and write the cache. */
@@ -544,6 +605,10 @@ static int probe(struct sweep *sw)
 		return -1;
 	for (i = 0;; i++) {
 		in[0] = 0;
+		if (stopping(sw)) {
+			cancel(&job, 1);
+			return 1;
+		}
 		if (queued(job, in, 1))
 			return -1;
 		if (!in[0])
@@ -556,9 +621,9 @@ static int probe(struct sweep *sw)
 	if (exists(path))
 		return 0;
 	text = lsb_read_file(out, NULL);
-	driver_set_error("--engine slurm: the nodes cannot write the cache directory '%s' (it must be on a file system every node sees and can write): the probe job %ld %s",
-			 sw->cache_dir, job, text && *text ? lsb_last_line(text) :
-			 "could not even write its output into the sweep directory there");
+	driver_set_error("--engine slurm: the nodes cannot write %s (it must be on a file system every node sees and can write): the probe job %ld %s",
+			 sw->a->shared, job, text && *text ? lsb_last_line(text) :
+			 "could not even write its output there");
 	free(text);
 	return -1;
 }
@@ -582,9 +647,9 @@ static int submit_tasks(struct sweep *sw, int first, int last)
 	return 0;
 }
 
-static int follow(struct sweep *sw, size_t before, size_t total,
-		  driver_progress_fn progress, void *arg)
+static int follow(struct sweep *sw, driver_progress_fn progress, void *arg)
 {
+	size_t before = sw->a->before, total = sw->a->total;
 	char *in = calloc(sw->ntasks, 1), path[4300];
 	char *gone = calloc(sw->ntasks, 1);
 	long *seen = calloc(sw->ntasks, sizeof(*seen));
@@ -600,6 +665,11 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 		int nseen = 0, j;
 
 		usleep(POLL_US);
+		if (stopping(sw)) {
+			cancel(sw->job, sw->ntasks);
+			ret = 1;
+			goto out;
+		}
 		memset(in, 0, sw->ntasks);
 		/* one squeue per job id still in use */
 		for (k = 0; k < sw->ntasks; k++) {
@@ -631,7 +701,7 @@ static int follow(struct sweep *sw, size_t before, size_t total,
 				sw->job[k] = 0;
 				left--;
 				sw->e->task_done++;
-				done += sw->size[k];
+				done += sw->a->size ? sw->a->size[k] : 1;
 				continue;
 			}
 			/*
@@ -671,20 +741,32 @@ out:
 	return ret;
 }
 
-int driver_slurm_run(const struct driver_paths *paths,
-		     struct driver_unit *units, size_t n,
-		     struct driver_engine *e, driver_progress_fn progress,
-		     void *arg)
+int driver_slurm_tasks(const struct driver_engine *e, size_t n)
+{
+	int cpus, ntasks;
+
+	if (ping())
+		return -1;
+	cpus = cluster_cpus(e);
+	/* one wave: the controller starts tasks about once a second */
+	ntasks = e->tasks > 0 ? e->tasks : cpus > 0 ? cpus : 8;
+	if ((size_t)ntasks > n)
+		ntasks = n ? (int)n : 1;
+	return ntasks > 1000 ? 1000 : ntasks;
+}
+
+int driver_slurm_array(const struct driver_array *a, struct driver_engine *e,
+		       driver_progress_fn progress, void *arg)
 {
 	static struct sweep sw;
-	size_t *todo, nt = 0, i, before;
-	char path[4300], *text = NULL;
-	int ret = -1, cpus;
 	ssize_t len;
+	int ret = -1;
 
 	memset(&sw, 0, sizeof(sw));
+	sw.a = a;
+	sw.dir = a->dir;
 	sw.e = e;
-	sw.cache_dir = paths->cache_dir;
+	sw.ntasks = a->ntasks;
 	if (e->tool) {
 		copy(sw.tool, sizeof(sw.tool), e->tool);
 	} else {
@@ -700,8 +782,49 @@ int driver_slurm_run(const struct driver_paths *paths,
 		driver_set_error("the tool's path '%s' has a quote", sw.tool);
 		return -1;
 	}
-	if (ping())
+	if (strchr(sw.dir, '\'')) {
+		driver_set_error("the directory '%s' has a quote", sw.dir);
 		return -1;
+	}
+	if (sw.ntasks < 1) {
+		driver_set_error("a job array of %d tasks", sw.ntasks);
+		return -1;
+	}
+	if (write_script(&sw, "probe.sh", "--probe") ||
+	    write_script(&sw, "task.sh", ""))
+		return -1;
+	if (a->probe && (ret = probe(&sw)))
+		return ret;
+	ret = -1;
+	sw.job = calloc(sw.ntasks, sizeof(*sw.job));
+	sw.tries = calloc(sw.ntasks, sizeof(*sw.tries));
+	if (!sw.job || !sw.tries) {
+		driver_set_error("out of memory");
+		goto out;
+	}
+	e->task_total = sw.ntasks;
+	e->task_done = 0;
+	if (!submit_tasks(&sw, 0, sw.ntasks - 1))
+		ret = follow(&sw, progress, arg);
+out:
+	free(sw.job);
+	free(sw.tries);
+	sw.job = NULL;
+	sw.tries = NULL;
+	return ret;
+}
+
+int driver_slurm_run(const struct driver_paths *paths,
+		     struct driver_unit *units, size_t n,
+		     struct driver_engine *e, driver_progress_fn progress,
+		     void *arg)
+{
+	struct driver_array a = { .worker = "sweep-worker",
+				  .name = "lsbisect-sweep", .probe = 1 };
+	size_t *todo, *size = NULL, nt = 0, i;
+	char dir[4200], shared[4300], path[4300], *text = NULL;
+	int ret = -1, ntasks;
+
 	todo = calloc(n ? n : 1, sizeof(*todo));
 	if (!todo) {
 		driver_set_error("out of memory");
@@ -710,60 +833,52 @@ int driver_slurm_run(const struct driver_paths *paths,
 	for (i = 0; i < n; i++)
 		if (units[i].state == DRIVER_UNIT_TODO)
 			todo[nt++] = i;
-	before = n - nt;
-
-	lsb_pathf(sw.dir, sizeof(sw.dir), "%s/sweeps/%ld-%d", paths->cache_dir,
+	ntasks = driver_slurm_tasks(e, nt);
+	if (ntasks < 0)
+		goto out;
+	lsb_pathf(dir, sizeof(dir), "%s/sweeps/%ld-%d", paths->cache_dir,
 		  (long)time(NULL), (int)getpid());
-	if (strchr(sw.dir, '\'')) {
+	if (strchr(dir, '\'')) {
 		driver_set_error("the cache directory '%s' has a quote",
 				 paths->cache_dir);
 		goto out;
 	}
-	if (lsb_mkdir_p(sw.dir)) {
-		driver_set_error("cannot make '%s': %s", sw.dir, strerror(errno));
+	if (lsb_mkdir_p(dir)) {
+		driver_set_error("cannot make '%s': %s", dir, strerror(errno));
 		goto out;
 	}
-	cpus = cluster_cpus(e);
-	/* one wave: the controller starts tasks about once a second */
-	sw.ntasks = e->tasks > 0 ? e->tasks : cpus > 0 ? cpus : 8;
-	if ((size_t)sw.ntasks > nt)
-		sw.ntasks = (int)nt;
-	if (sw.ntasks > 1000)
-		sw.ntasks = 1000;
-	text = units_text(paths, units, todo, nt, sw.ntasks);
-	lsb_pathf(path, sizeof(path), "%s/units.json", sw.dir);
-	if (!text || write_text(path, text) ||
-	    write_script(&sw, "probe.sh", "--probe") ||
-	    write_script(&sw, "task.sh", ""))
+	text = units_text(paths, units, todo, nt, ntasks);
+	lsb_pathf(path, sizeof(path), "%s/units.json", dir);
+	if (!text || write_text(path, text))
 		goto out;
-	if (probe(&sw))
-		goto out;
-	sw.job = calloc(sw.ntasks, sizeof(*sw.job));
-	sw.tries = calloc(sw.ntasks, sizeof(*sw.tries));
-	sw.size = calloc(sw.ntasks, sizeof(*sw.size));
-	if (!sw.job || !sw.tries || !sw.size) {
+	size = calloc(ntasks, sizeof(*size));
+	if (!size) {
 		driver_set_error("out of memory");
 		goto out;
 	}
 	for (i = 0; i < nt; i++)
-		sw.size[i % sw.ntasks]++;
-	e->task_total = sw.ntasks;
-	e->task_done = 0;
-	if (submit_tasks(&sw, 0, sw.ntasks - 1) ||
-	    follow(&sw, before, n, progress, arg))
+		size[i % ntasks]++;
+	lsb_pathf(shared, sizeof(shared), "the cache directory '%s'",
+		  paths->cache_dir);
+	a.dir = dir;
+	a.shared = shared;
+	a.ntasks = ntasks;
+	a.size = size;
+	a.before = n - nt;
+	a.total = n;
+	ret = driver_slurm_array(&a, e, progress, arg);
+	if (ret > 0) {
+		driver_set_error("stopped");
+		ret = -1;
+	}
+	if (ret)
 		goto out;
 	for (i = 0; i < nt; i++)
 		units[todo[i]].state = DRIVER_UNIT_RAN;
-	lsb_rm_rf(sw.dir);	/* kept when something failed, to look at */
-	ret = 0;
+	lsb_rm_rf(dir);	/* kept when something failed, to look at */
 out:
 	free(text);
 	free(todo);
-	free(sw.job);
-	free(sw.tries);
-	free(sw.size);
-	sw.job = NULL;
-	sw.tries = NULL;
-	sw.size = NULL;
+	free(size);
 	return ret;
 }
