@@ -246,6 +246,14 @@ def events(p, cache):
 a, b = events(*sys.argv[1:3]), events(*sys.argv[3:5])
 runs = [e for e in b if e['event'] == 'run']
 print('# %d events, %d runs, sources %s' % (len(b), len(runs), sorted(set(e['source'] for e in runs))))
+# when they differ, say where: the first pair of events that differs
+for i, (x, y) in enumerate(zip(a, b)):
+    if x != y:
+        print('# event %d differs:\n#   %s\n#   %s' % (i, json.dumps(x, sort_keys=True)[:400], json.dumps(y, sort_keys=True)[:400]))
+        break
+else:
+    if len(a) != len(b):
+        print('# %d events against %d' % (len(a), len(b)))
 sys.exit(0 if a == b and len(runs) > 10 else 1)
 PY
 }
