@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "adapters/adapters.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
@@ -130,9 +131,10 @@ struct hunt_opts {
 	int show, show_case;	/* --case N */
 	int oracle;	/* --oracle: enum hunt_oracle_kind */
 	int vm;		/* --vm */
+	int work;	/* the work build w: 0 not tried, 1 made, -1 cannot be */
 	size_t resumed;	/* cases of the hunt continued */
 	struct driver_paths paths;
-	struct driver_target t, r;
+	struct driver_target t, r, w;
 };
 
 /* one case's outcome, as the search records it */
@@ -950,13 +952,66 @@ static void entry_metric(const struct hunt_verdict *v, char *out, size_t len)
 	}
 }
 
+/*
+ * The kernel functions a WARN or crash finding came in: its minimal case
+ * @c once more on a work build of REV (made at the first such finding,
+ * as 'linsched run --instrument work' makes it), the path as that run
+ * names it. NULL for another check, or with a note when the build cannot
+ * be made or the run does not fail as @check.
+ */
+static cJSON *kernel_path(struct hunt_opts *o, const struct hunt_case *c,
+			  int check)
+{
+	struct driver_paths paths = o->paths;
+	struct hunt_verdict v;
+	char work[4200], *json;
+	cJSON *path;
+	int ret;
+
+	if (check != HUNT_WARN && check != HUNT_CRASHED)
+		return NULL;
+	if (!o->work) {
+		paths.variant = ADAPTER_WORK;
+		o->work = cmd_target_prepare(&o->w, &paths, o->repo, o->rev,
+					     o->jobs, o->verbose) ? -1 : 1;
+	}
+	if (o->work < 0) {
+		fprintf(stderr, "note: no work build of '%s': the finding has no kernel_path\n",
+			o->rev);
+		return NULL;
+	}
+	snprintf(work, sizeof(work), "%s/work/path", o->out);
+	ret = run_on(o, &o->w, c, work, NULL, &v, &json);
+	path = ret == DRIVER_OK && v.check == check ?
+	       hunt_kernel_path(check, driver_last_error(), json) : NULL;
+	free(json);
+	if (!path)
+		fprintf(stderr, "note: the work build of '%s' named no kernel path for %s: the finding has no kernel_path\n",
+			o->rev, hunt_check_name(check));
+	return path;
+}
+
+/* "a <- b <- c" of a kernel path, "" for none */
+static void path_text(char *out, size_t len, const cJSON *path)
+{
+	const cJSON *name;
+	size_t at = 0;
+
+	out[0] = '\0';
+	cJSON_ArrayForEach(name, path)
+		if (at < len)
+			at += (size_t)snprintf(out + at, len - at, "%s%s",
+					       at ? " <- " : "",
+					       cJSON_GetStringValue(name) ?: "?");
+}
+
 /* entry.json: a draft 'linsched bugs' entry, to triage and promote */
 static void write_entry(const struct hunt_opts *o, const char *dir,
 			const char *name, const struct hunt_case *c,
-			const struct hunt_verdict *v)
+			const struct hunt_verdict *v, const cJSON *kpath)
 {
 	cJSON *e = cJSON_CreateObject(), *f, *sig;
-	char metric[128], dur[32], summary[800], path[4300];
+	char metric[128], dur[32], summary[1400], path[4300], in[600];
 
 	f = cJSON_AddObjectToObject(e, "finding");
 	cJSON_AddStringToObject(f, "commit", "TODO");
@@ -965,9 +1020,11 @@ static void write_entry(const struct hunt_opts *o, const char *dir,
 	cJSON_AddStringToObject(e, "series", "TODO");
 	cJSON_AddItemToObject(e, "files", cJSON_CreateStringArray(
 		(const char *[]){ "kernel/sched/fair.c" }, 1));
+	path_text(in, sizeof(in), kpath);
 	snprintf(summary, sizeof(summary),
-		 "TODO: the function and the mechanism. Found by linsched hunt on %s%s%s: %s.",
-		 o->rev, o->ref ? " against " : "", o->ref ? o->ref : "", v->detail);
+		 "TODO: the function and the mechanism. Found by linsched hunt on %s%s%s: %s%s%s.",
+		 o->rev, o->ref ? " against " : "", o->ref ? o->ref : "", v->detail,
+		 *in ? ", in " : "", in);
 	cJSON_AddStringToObject(e, "summary", summary);
 	snprintf(path, sizeof(path), "%s.json", name);
 	cJSON_AddStringToObject(e, "workload", path);
@@ -1190,7 +1247,7 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
  * A finding's directory: the minimal case run once more with a trace on
  * REV (and the reference), its files, and its record in @list.
  */
-static int write_finding(const struct hunt_opts *o, const struct sig *s,
+static int write_finding(struct hunt_opts *o, const struct sig *s,
 			 int rank_no, unsigned long long start,
 			 const struct hunt_case *orig,
 			 const struct hunt_case *c, const struct hunt_verdict *v,
@@ -1200,7 +1257,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	char comment[2400], line[HUNT_TOPOLOGY_MAX + 200], *text, *first;
 	struct hunt_verdict fv;
 	struct hunt_case w;
-	cJSON *f;
+	cJSON *f, *kpath;
 	int ret;
 
 	hunt_signature_file(name, sizeof(name), s->signature);
@@ -1282,6 +1339,9 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		cJSON_AddItemToObject(f, "first_violation", cJSON_Parse(first));
 	free(first);
 	free(json);
+	kpath = kernel_path(o, c, s->check);
+	if (kpath)
+		cJSON_AddItemToObject(f, "kernel_path", kpath);
 	if (o->vm)
 		confirm_vm(o, dir, c, s, f);
 	snprintf(work, sizeof(work), "%s/finding.json", dir);
@@ -1289,7 +1349,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		fprintf(stderr, "error: %s: %s\n", work, strerror(errno));
 	cJSON_AddStringToObject(f, "dir", dir);
 	cJSON_AddItemToArray(list, f);
-	write_entry(o, dir, name, c, v);
+	write_entry(o, dir, name, c, v, kpath);
 	return 0;
 }
 
@@ -1559,7 +1619,7 @@ static int new_on_seeds(const struct hunt_opts *o, const struct hunt_case *c,
 }
 
 /* shrink and write the @o->findings highest ranked failures */
-static int findings(const struct hunt_opts *o, const struct rec *recs,
+static int findings(struct hunt_opts *o, const struct rec *recs,
 		    size_t n, const struct sig *sigs, size_t nsig, cJSON *list)
 {
 	struct hunt_case orig, c;
@@ -1801,5 +1861,7 @@ int cmd_hunt(int argc, char **argv)
 	free(sigs);
 	driver_target_release(&o.t);
 	driver_target_release(&o.r);
+	if (o.work > 0)
+		driver_target_release(&o.w);
 	return ret;
 }
