@@ -43,13 +43,12 @@ struct sim_shadow *sim_shadow_cur;
 static __attribute__((noinline, cold, no_instrument_function)) struct sim_shadow *
 shadow_grow(struct sim_shadow *s)
 {
-	unsigned int cap = s ? 2 * s->cap : 32;
+	unsigned int cap = s ? 2 * s->cap : 32, depth = s ? s->depth : 0;
 
 	s = realloc(s, sizeof(*s) + cap * sizeof(s->fn[0]));
 	if (!s)
 		sim_die("out of memory for the kernel's call path");
-	if (cap == 32)
-		s->depth = 0;
+	s->depth = depth;
 	s->cap = cap;
 	sim_shadow_cur = s;
 	return s;
