@@ -944,7 +944,7 @@ trace_work(int cpu, const char *what, uint64_t n)
 
 /*
  * Back on the event loop's stack, in a work build: no kernel function is
- * left on its path (a task's wait with the task's stack).
+ * left on its path (a task's own wait on the task's).
  */
 static __attribute__((noinline, cold)) void path_balanced(const char *after)
 {
