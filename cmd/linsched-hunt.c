@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "adapters/adapters.h"
 #include "cmd/cmd.h"
 #include "common/common.h"
 #include "driver/driver.h"
@@ -45,6 +46,14 @@ static const char usage_hunt[] =
 "(rt-app), command, finding.json, results.json, trace.txt, timeline/ (its\n"
 "per-CPU timeline around the first violation, marked) and entry.json, a\n"
 "draft catalogue entry ('linsched bugs'); the oracle's, variant.json too.\n"
+"A WARN's or crash's minimal case runs once more on a work build of\n"
+"REV (--instrument work, made at the first such finding): finding.json's\n"
+"kernel_path names the kernel functions it came in, innermost first\n"
+"([\"entity_tick\", \"task_tick_fair\", \"sched_tick\"]), and so does the\n"
+"entry's summary; without that build the finding has none (a note says\n"
+"so). Failures are told apart by their signature, the check and for a\n"
+"WARN its site, for a crash the kernel's words: a path is a work build's,\n"
+"the search runs plain builds, and the site already names the check.\n"
 "\n"
 "  -R, --reference REF  judge against REF: what REF shows too is not new;\n"
 "                      every case runs on both, and a task's CPU time far\n"
@@ -150,13 +159,14 @@ struct hunt_opts {
 	int show, show_case;	/* --case N */
 	int oracle;	/* --oracle: enum hunt_oracle_kind */
 	int vm;		/* --vm */
+	int work;	/* the work build w: 0 not tried, 1 made, -1 cannot be */
 	size_t resumed;	/* cases of the hunt continued */
 	struct driver_engine engine;	/* --engine slurm: the search there */
 	int slurm_tasks;	/* the array tasks of each of its batches */
 	int argc;		/* the options, for the Slurm tasks */
 	char **argv;
 	struct driver_paths paths;
-	struct driver_target t, r;
+	struct driver_target t, r, w;
 };
 
 /* one case's outcome, as the search records it */
@@ -1004,13 +1014,66 @@ static void entry_metric(const struct hunt_verdict *v, char *out, size_t len)
 	}
 }
 
+/*
+ * The kernel functions a WARN or crash finding came in: its minimal case
+ * @c once more on a work build of REV (made at the first such finding,
+ * as 'linsched run --instrument work' makes it), the path as that run
+ * names it. NULL for another check, or with a note when the build cannot
+ * be made or the run does not fail as @check.
+ */
+static cJSON *kernel_path(struct hunt_opts *o, const struct hunt_case *c,
+			  int check)
+{
+	struct driver_paths paths = o->paths;
+	struct hunt_verdict v;
+	char work[4200], *json;
+	cJSON *path;
+	int ret;
+
+	if (check != HUNT_WARN && check != HUNT_CRASHED)
+		return NULL;
+	if (!o->work) {
+		paths.variant = ADAPTER_WORK;
+		o->work = cmd_target_prepare(&o->w, &paths, o->repo, o->rev,
+					     o->jobs, o->verbose) ? -1 : 1;
+	}
+	if (o->work < 0) {
+		fprintf(stderr, "note: no work build of '%s': the finding has no kernel_path\n",
+			o->rev);
+		return NULL;
+	}
+	snprintf(work, sizeof(work), "%s/work/path", o->out);
+	ret = run_on(o, &o->w, c, work, NULL, &v, &json);
+	path = ret == DRIVER_OK && v.check == check ?
+	       hunt_kernel_path(check, driver_last_error(), json) : NULL;
+	free(json);
+	if (!path)
+		fprintf(stderr, "note: the work build of '%s' named no kernel path for %s: the finding has no kernel_path\n",
+			o->rev, hunt_check_name(check));
+	return path;
+}
+
+/* "a <- b <- c" of a kernel path, "" for none */
+static void path_text(char *out, size_t len, const cJSON *path)
+{
+	const cJSON *name;
+	size_t at = 0;
+
+	out[0] = '\0';
+	cJSON_ArrayForEach(name, path)
+		if (at < len)
+			at += (size_t)snprintf(out + at, len - at, "%s%s",
+					       at ? " <- " : "",
+					       cJSON_GetStringValue(name) ?: "?");
+}
+
 /* entry.json: a draft 'linsched bugs' entry, to triage and promote */
 static void write_entry(const struct hunt_opts *o, const char *dir,
 			const char *name, const struct hunt_case *c,
-			const struct hunt_verdict *v)
+			const struct hunt_verdict *v, const cJSON *kpath)
 {
 	cJSON *e = cJSON_CreateObject(), *f, *sig;
-	char metric[128], dur[32], summary[800], path[4300];
+	char metric[128], dur[32], summary[1400], path[4300], in[600];
 
 	f = cJSON_AddObjectToObject(e, "finding");
 	cJSON_AddStringToObject(f, "commit", "TODO");
@@ -1019,9 +1082,11 @@ static void write_entry(const struct hunt_opts *o, const char *dir,
 	cJSON_AddStringToObject(e, "series", "TODO");
 	cJSON_AddItemToObject(e, "files", cJSON_CreateStringArray(
 		(const char *[]){ "kernel/sched/fair.c" }, 1));
+	path_text(in, sizeof(in), kpath);
 	snprintf(summary, sizeof(summary),
-		 "TODO: the function and the mechanism. Found by linsched hunt on %s%s%s: %s.",
-		 o->rev, o->ref ? " against " : "", o->ref ? o->ref : "", v->detail);
+		 "TODO: the function and the mechanism. Found by linsched hunt on %s%s%s: %s%s%s.",
+		 o->rev, o->ref ? " against " : "", o->ref ? o->ref : "", v->detail,
+		 *in ? ", in " : "", in);
 	cJSON_AddStringToObject(e, "summary", summary);
 	snprintf(path, sizeof(path), "%s.json", name);
 	cJSON_AddStringToObject(e, "workload", path);
@@ -1342,7 +1407,7 @@ static const char *plot_finding(const struct hunt_opts *o, const char *dir,
  * A finding's directory: the minimal case run once more with a trace on
  * REV (and the reference), its files, and its record in @list.
  */
-static int write_finding(const struct hunt_opts *o, const struct sig *s,
+static int write_finding(struct hunt_opts *o, const struct sig *s,
 			 int rank_no, unsigned long long start,
 			 const struct hunt_case *orig,
 			 const struct hunt_case *c, const struct hunt_verdict *v,
@@ -1353,7 +1418,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 	const char *png;
 	struct hunt_verdict fv;
 	struct hunt_case w;
-	cJSON *f;
+	cJSON *f, *kpath;
 	int ret;
 
 	hunt_signature_file(name, sizeof(name), s->signature);
@@ -1434,6 +1499,9 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		cJSON_AddStringToObject(f, "timeline", png);
 	free(first);
 	free(json);
+	kpath = kernel_path(o, c, s->check);
+	if (kpath)
+		cJSON_AddItemToObject(f, "kernel_path", kpath);
 	if (o->vm)
 		confirm_vm(o, dir, c, s, f);
 	snprintf(work, sizeof(work), "%s/finding.json", dir);
@@ -1441,7 +1509,7 @@ static int write_finding(const struct hunt_opts *o, const struct sig *s,
 		fprintf(stderr, "error: %s: %s\n", work, strerror(errno));
 	cJSON_AddStringToObject(f, "dir", dir);
 	cJSON_AddItemToArray(list, f);
-	write_entry(o, dir, name, c, v);
+	write_entry(o, dir, name, c, v, kpath);
 	return 0;
 }
 
@@ -1726,7 +1794,7 @@ static int new_on_seeds(const struct hunt_opts *o, const struct hunt_case *c,
 }
 
 /* shrink and write the @o->findings highest ranked failures */
-static int findings(const struct hunt_opts *o, const struct rec *recs,
+static int findings(struct hunt_opts *o, const struct rec *recs,
 		    size_t n, const struct sig *sigs, size_t nsig, cJSON *list)
 {
 	struct hunt_case orig, c;
@@ -2383,5 +2451,7 @@ int cmd_hunt(int argc, char **argv)
 	free(sigs);
 	driver_target_release(&o.t);
 	driver_target_release(&o.r);
+	if (o.work > 0)
+		driver_target_release(&o.w);
 	return ret;
 }

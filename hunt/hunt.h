@@ -129,7 +129,8 @@ const char *hunt_check_name(int check);
  * @check: the worst enum hunt_check
  * @signature: what identifies the failure across cases: the check, and
  *	for a WARN its site ("warn:kernel/sched/fair.c:5730"), for a crash
- *	the kernel's first words
+ *	the kernel's first words (without a work build's "kernel path:
+ *	...": a signature is the same in every build variant)
  * @magnitude: how much: violations, WARNs, the largest relative change
  * @detail: one line for a person
  * @task: the task it shows in most ("" when none stands out): the
@@ -299,6 +300,21 @@ const char *hunt_invariant_key(int check);
  * Return: a malloc()ed copy of its "first" object, printed, or NULL.
  */
 char *hunt_first_violation(const char *json, int check);
+
+/**
+ * hunt_kernel_path() - the kernel functions a WARN or a crash came in, as
+ *	a run of a work build (linsched run --instrument work) says them
+ * @check: the run's worst enum hunt_check: HUNT_WARN or HUNT_CRASHED
+ * @reason: for a crash, the kernel's words (its "kernel path: a <- b"
+ *	among them); may be NULL
+ * @json: for a WARN, the run's results ("kernel_warning_first"'s
+ *	"path"); may be NULL
+ *
+ * Return: a new cJSON array of the names, innermost first, or NULL when
+ * the run names none (another check, a plain build, no memory).
+ */
+struct cJSON *hunt_kernel_path(int check, const char *reason,
+			       const char *json);
 
 /* A signature as a file name: [a-z0-9.-] and '_' for the rest. */
 void hunt_signature_file(char *out, size_t len, const char *signature);

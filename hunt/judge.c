@@ -74,6 +74,70 @@ static void warn_site(char *out, size_t len, const char *msg)
 	}
 }
 
+#define PATH_WORDS "kernel path: "
+
+/* a crash's words without a work build's "kernel path: ..." among them */
+static void without_path(char *out, size_t len, const char *reason)
+{
+	const char *p = strstr(reason, PATH_WORDS), *end;
+	size_t n;
+
+	if (!p) {
+		snprintf(out, len, "%s", reason);
+		return;
+	}
+	end = strstr(p, "; ");
+	n = (size_t)(p - reason);
+	/* with the "; " before it, or the one after it when it comes first */
+	if (n >= 2 && !strncmp(p - 2, "; ", 2))
+		n -= 2;
+	else if (end)
+		end += 2;
+	snprintf(out, len, "%.*s%s", (int)n, reason, end ? end : "");
+}
+
+cJSON *hunt_kernel_path(int check, const char *reason, const char *json)
+{
+	cJSON *root, *path = NULL, *name;
+	const char *p, *end;
+	char word[128];
+	size_t n;
+
+	if (check == HUNT_WARN && json && (root = cJSON_Parse(json))) {
+		path = cJSON_DetachItemFromObject(cJSON_GetObjectItem(root,
+			"kernel_warning_first"), "path");
+		cJSON_Delete(root);
+		if (cJSON_IsArray(path) && cJSON_GetArraySize(path))
+			return path;
+		cJSON_Delete(path);
+		return NULL;
+	}
+	if (check != HUNT_CRASHED || !reason ||
+	    !(p = strstr(reason, PATH_WORDS)) || !(path = cJSON_CreateArray()))
+		return NULL;
+	p += strlen(PATH_WORDS);
+	end = p + strcspn(p, ";");
+	while (p < end) {
+		n = strcspn(p, " ;");
+		if (n > (size_t)(end - p))
+			n = (size_t)(end - p);
+		if (n && strncmp(p, "<-", n)) {
+			snprintf(word, sizeof(word), "%.*s", (int)n, p);
+			if (!(name = cJSON_CreateString(word)))
+				break;
+			cJSON_AddItemToArray(path, name);
+		}
+		p += n;
+		while (p < end && *p == ' ')
+			p++;
+	}
+	if (!cJSON_GetArraySize(path)) {
+		cJSON_Delete(path);
+		return NULL;
+	}
+	return path;
+}
+
 static double num(const cJSON *o, const char *a, const char *b)
 {
 	const cJSON *x = cJSON_GetObjectItem(o, a);
@@ -139,7 +203,8 @@ int hunt_judge(struct hunt_verdict *v, int status, const char *reason,
 	memset(v, 0, sizeof(*v));
 	snprintf(v->signature, sizeof(v->signature), "clean");
 	if (status == STATUS_CRASHED || status == STATUS_HUNG) {
-		no_numbers(text, sizeof(text), reason ? reason : "");
+		without_path(d, sizeof(d), reason ? reason : "");
+		no_numbers(text, sizeof(text), d);
 		snprintf(sig, sizeof(sig), "%s:%s",
 			 status == STATUS_HUNG ? "hang" : "crash", text);
 		mark(v, status == STATUS_HUNG ? HUNT_HUNG : HUNT_CRASHED,

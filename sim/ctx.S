@@ -3,7 +3,9 @@
  * Host stack switching for simulated tasks (x86-64 System V): save the
  * callee-saved registers on the current stack, swap stack pointers, and
  * restore them from the other. A new context starts in sim_context_start
- * with the task in %r12 and the entry function in %r13.
+ * with the task in %r12 and the entry function in %r13. The context's
+ * shadow stack of kernel functions (sim_shadow_cur, path.c: a work
+ * build's; NULL in any other) is kept beside the registers.
  */
 	.text
 	.globl	lh_context_switch
@@ -11,6 +13,7 @@
 /* void lh_context_switch(struct lh_context **from, struct lh_context *to) */
 lh_context_switch:
 	.cfi_startproc
+	pushq	sim_shadow_cur(%rip)
 	pushq	%rbp
 	pushq	%rbx
 	pushq	%r12
@@ -25,6 +28,7 @@ lh_context_switch:
 	popq	%r12
 	popq	%rbx
 	popq	%rbp
+	popq	sim_shadow_cur(%rip)
 	ret
 	.cfi_endproc
 	.size	lh_context_switch, .-lh_context_switch

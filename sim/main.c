@@ -216,6 +216,21 @@ static struct metrics_json_run json_run(const struct sim_result *res,
 	return run;
 }
 
+/* A work build's kernel path, "a b c": "path": ["a", "b", "c"]. */
+static void path_json(cJSON *to, const char *text)
+{
+	cJSON *arr = cJSON_AddArrayToObject(to, "path");
+	char name[SIM_PATH_NAME];
+	size_t n;
+
+	while (*text) {
+		n = strcspn(text, " ");
+		snprintf(name, sizeof(name), "%.*s", (int)n, text);
+		cJSON_AddItemToArray(arr, cJSON_CreateString(name));
+		text += n + (text[n] == ' ');
+	}
+}
+
 /* The kernel's own work, in an instrumented build (sim.h). */
 static void work_json(cJSON *root, const struct sim_kernel_work *w)
 {
@@ -463,6 +478,8 @@ static cJSON *results_json(const struct sim_config *cfg,
 		cJSON_AddNumberToObject(w, "time_ns",
 					(double)res->warning_first_ns);
 		cJSON_AddStringToObject(w, "message", res->warning_first);
+		if (res->warning_first_path[0])
+			path_json(w, res->warning_first_path);
 	}
 	cJSON_AddNumberToObject(root, "events", (double)res->events);
 	if (cfg->metrics) {

@@ -393,7 +393,8 @@ struct lh_context *lh_context_new(struct lk_task *task,
 	sp[3] = (uint64_t)(uintptr_t)task;	/* r12 */
 	sp[4] = 0;				/* rbx */
 	sp[5] = 0;				/* rbp */
-	sp[6] = (uint64_t)(uintptr_t)sim_context_start;
+	sp[6] = 0;		/* sim_shadow_cur: made at its first call */
+	sp[7] = (uint64_t)(uintptr_t)sim_context_start;
 	return (struct lh_context *)sp;
 }
 
@@ -432,13 +433,43 @@ static void sim_dump_log(void)
 		fprintf(stderr, "  %s\n", sim.log_ring[i % LOG_RING]);
 }
 
+/*
+ * In a work build, "kernel path: update_curr <- task_tick_fair <- ..."
+ * on standard error: the functions a crash came in (its only record, as
+ * a crashed run writes no results).
+ */
+static void say_path(void)
+{
+	char path[SIM_PATH_MAX * (SIM_PATH_NAME + 4)];
+
+	if (!sim_path_depth())
+		return;
+	sim_path_text(path, sizeof(path), " <- ");
+	fprintf(stderr, "kernel path: %s\n", path);
+}
+
 void lh_panic(const char *msg)
 {
 	fflush(NULL);
-	fprintf(stderr, "kernel panic at %llu ns on CPU %d: %s\nlast kernel messages:\n",
+	fprintf(stderr, "kernel panic at %llu ns on CPU %d: %s\n",
 		(unsigned long long)sim.now, lk_this_cpu(), msg);
+	say_path();
+	fputs("last kernel messages:\n", stderr);
 	sim_dump_log();
 	exit(SIM_EXIT_PANIC);
+}
+
+/* A work build's WARN: its path in the log, the first's in the results. */
+static __attribute__((noinline, cold)) void warn_path(void)
+{
+	char line[SIM_PATH_MAX * (SIM_PATH_NAME + 4) + 16];
+
+	if (sim.warnings == 1)
+		sim_path_text(sim.warning_first_path,
+			      sizeof(sim.warning_first_path), " ");
+	memcpy(line, "kernel path: ", 14);
+	sim_path_text(line + 13, sizeof(line) - 13, " <- ");
+	lh_log(4, line);
 }
 
 void lh_warn(const char *where)
@@ -449,10 +480,13 @@ void lh_warn(const char *where)
 		sim.warning_first_ns = sim.now;
 	}
 	lh_log(4, where);
+	if (sim_path_depth())
+		warn_path();
 	if (sim.cfg->fatal_warnings) {
 		fflush(NULL);
 		fprintf(stderr, "kernel warning (fatal by --fatal-warnings): %s\n",
 			where);
+		say_path();
 		sim_dump_log();
 		exit(SIM_EXIT_WARN);
 	}
@@ -839,8 +873,11 @@ static void sim_fault(int sig)
 
 	if (write(2, msg, sizeof(msg) - 1) < 0)
 		_exit(128 + sig);
-	fprintf(stderr, "signal %d at %llu ns on CPU %d; last kernel messages:\n",
-		sig, (unsigned long long)sim.now, lk_this_cpu());
+	fprintf(stderr, "signal %d at %llu ns on CPU %d%s",
+		sig, (unsigned long long)sim.now, lk_this_cpu(),
+		sim_path_depth() ? "\n" : "; ");
+	say_path();
+	fputs("last kernel messages:\n", stderr);
 	sim_dump_log();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -878,29 +915,6 @@ static void offline_event(struct sim_event *ev)
 	}
 }
 
-/*
- * In a build instrumented with -finstrument-functions (adapters/, the
- * "work" variant) every function of the kernel objects calls this on
- * entry; a plain build never does, and the count stays 0.
- */
-void __cyg_profile_func_enter(void *fn, void *site)
-	__attribute__((no_instrument_function));
-void __cyg_profile_func_exit(void *fn, void *site)
-	__attribute__((no_instrument_function));
-
-void __cyg_profile_func_enter(void *fn, void *site)
-{
-	(void)fn;
-	(void)site;
-	sim.kernel_calls++;
-}
-
-void __cyg_profile_func_exit(void *fn, void *site)
-{
-	(void)fn;
-	(void)site;
-}
-
 static const char *const irq_names[] = {
 	[LINSCHED_IRQ_TICK] = "tick", [LINSCHED_IRQ_TIMER] = "hrtimer",
 	[LINSCHED_IRQ_RESCHED] = "resched",
@@ -928,10 +942,22 @@ trace_work(int cpu, const char *what, uint64_t n)
 	lh_trace(cpu, "", 0, "lsb_kernel_work", fields);
 }
 
+/*
+ * Back on the event loop's stack, in a work build: no kernel function is
+ * left on its path (a task's own wait on the task's).
+ */
+static __attribute__((noinline, cold)) void path_balanced(const char *after)
+{
+	if (sim_path_depth())
+		sim_die("the kernel call path is unbalanced after %s: %u functions left",
+			after, sim_path_depth());
+}
+
 /* The kernel work of an interrupt: none in a plain build, which skips it. */
 static __attribute__((noinline, cold)) void irq_work(int cpu, int kind,
 						     uint64_t n)
 {
+	path_balanced("an interrupt");
 	sim.work.irq_calls += n;
 	if (n > sim.work.max_irq_calls) {
 		sim.work.max_irq_calls = n;
@@ -959,8 +985,10 @@ static inline void resume(int cpu)
 	uint64_t before = sim.kernel_calls;
 
 	lk_resume(cpu);
-	if (__builtin_expect(sim.kernel_calls != before, 0))
+	if (__builtin_expect(sim.kernel_calls != before, 0)) {
+		path_balanced("a task's run");
 		trace_work(cpu, "task", sim.kernel_calls - before);
+	}
 }
 
 static void sim_loop(uint64_t end)
@@ -1251,6 +1279,8 @@ int sim_run(const struct sim_config *cfg, struct sim_result *out)
 	memcpy(out->warning_first, sim.warning_first,
 	       sizeof(out->warning_first));
 	out->warning_first_ns = sim.warning_first_ns;
+	memcpy(out->warning_first_path, sim.warning_first_path,
+	       sizeof(out->warning_first_path));
 	out->events = sim.events;
 	out->work = sim.work;
 	if (cfg->metrics) {

@@ -160,6 +160,13 @@ struct sim_cpuidle_result {
 /* "tick", "hrtimer", ... for an enum linsched_irq */
 const char *sim_irq_name(int kind);
 
+/*
+ * A kernel call path (a work build's, sim/path.c): its frames at most,
+ * innermost first, and the room for a function's name.
+ */
+#define SIM_PATH_MAX	8
+#define SIM_PATH_NAME	64
+
 struct sim_result {
 	const char *kernel_version;
 	const char *preempt;		/* the build's model: lk_preempt_model() */
@@ -170,6 +177,11 @@ struct sim_result {
 	unsigned int warnings;
 	char warning_first[512];	/* the first WARN's line, "" if none */
 	uint64_t warning_first_ns;	/* when it came */
+	/*
+	 * in a work build, the kernel functions it was in, innermost
+	 * first, separated by spaces (at most SIM_PATH_MAX); "" otherwise
+	 */
+	char warning_first_path[SIM_PATH_MAX * SIM_PATH_NAME];
 	uint64_t events;
 	struct metrics_result metrics;	/* scores of the workload's tasks */
 	struct power_result power;	/* idle, frequency and energy */

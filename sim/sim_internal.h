@@ -100,9 +100,21 @@ struct sim {
 	uint64_t warning_first_ns;
 	uint64_t kernel_calls;		/* __cyg_profile_func_enter() */
 	struct sim_kernel_work work;
+	char warning_first_path[SIM_PATH_MAX * SIM_PATH_NAME];
 };
 
 extern struct sim sim;
+
+/*
+ * path.c: the kernel call path of the running context, in a build made
+ * with -finstrument-functions; none (0, "") in any other.
+ */
+/* Up to @max names, innermost first; return how many. */
+int sim_path(char names[][SIM_PATH_NAME], int max);
+/* Up to SIM_PATH_MAX names, innermost first, between them @sep. */
+void sim_path_text(char *out, size_t len, const char *sep);
+/* The running context's depth of kernel functions. */
+unsigned int sim_path_depth(void);
 
 void sim_event_push(struct sim_event *ev, uint64_t time, int cpu);
 unsigned int sim_cpu_speed_smt(const struct sim_cpu *c);

@@ -579,6 +579,54 @@ static bool test_oracle_verdict(void)
 	return true;
 }
 
+/* the names of a kernel path, "a b c" */
+static void path_names(char *out, size_t len, cJSON *path)
+{
+	const cJSON *n;
+	size_t at = 0;
+
+	out[0] = '\0';
+	cJSON_ArrayForEach(n, path)
+		at += (size_t)snprintf(out + at, len - at, "%s%s", at ? " " : "",
+				       cJSON_GetStringValue(n));
+	cJSON_Delete(path);
+}
+
+static bool test_kernel_path(void)
+{
+	static const char warned[] =
+		"{\"kernel_warnings\": 1, \"kernel_warning_first\": {\"time_ns\": 1000000,"
+		" \"message\": \"WARNING: CPU: 0 PID: 5 at kernel/sched/fair.c:5722\","
+		" \"path\": [\"entity_tick\", \"task_tick_fair\", \"sched_tick\"]}}";
+	static const char crashed[] =
+		"kernel panic at 1000000 ns on CPU 1: BUG!; kernel path: entity_tick <- task_tick_fair <- sched_tick;"
+		" [    0.001000] BUG: failure at kernel/sched/fair.c:5722/entity_tick()!";
+	struct hunt_verdict v;
+	char names[256];
+
+	/* a WARN's from the results, a crash's from its words */
+	path_names(names, sizeof(names), hunt_kernel_path(HUNT_WARN, NULL, warned));
+	ASSERT_STREQ(names, "entity_tick task_tick_fair sched_tick");
+	path_names(names, sizeof(names), hunt_kernel_path(HUNT_CRASHED, crashed, NULL));
+	ASSERT_STREQ(names, "entity_tick task_tick_fair sched_tick");
+	/* at the end of the words too */
+	path_names(names, sizeof(names), hunt_kernel_path(HUNT_CRASHED,
+		   "kernel panic at 1 ns on CPU 0: BUG!; kernel path: pick_task_fair", NULL));
+	ASSERT_STREQ(names, "pick_task_fair");
+	/* none: a plain build's, another check's */
+	ASSERT_TRUE(hunt_kernel_path(HUNT_CRASHED, "kernel panic at 1 ns on CPU 0: BUG!", NULL) == NULL);
+	ASSERT_TRUE(hunt_kernel_path(HUNT_WARN, NULL, "{\"kernel_warnings\": 0}") == NULL);
+	ASSERT_TRUE(hunt_kernel_path(HUNT_STARVED, crashed, warned) == NULL);
+	/* a crash signs alike in a plain and a work build */
+	ASSERT_EQ(hunt_judge(&v, 4, crashed, NULL, NULL, 2), 0);
+	ASSERT_STREQ(v.signature, "crash:kernel panic at N ns on CPU N: BUG!; [    N.N] BUG: failure at kernel/sched/fair.c:N/entity_tick()!");
+	ASSERT_EQ(hunt_judge(&v, 4, "kernel panic at 1 ns on CPU 0: BUG!; kernel path: a <- b", NULL, NULL, 2), 0);
+	ASSERT_STREQ(v.signature, "crash:kernel panic at N ns on CPU N: BUG!");
+	ASSERT_EQ(hunt_judge(&v, 4, "kernel path: a <- b; kernel crash: fatal signal", NULL, NULL, 2), 0);
+	ASSERT_STREQ(v.signature, "crash:kernel crash: fatal signal");
+	return true;
+}
+
 static bool test_signature_file(void)
 {
 	char f[64];
@@ -603,6 +651,7 @@ int main(void)
 	TEST(test_variants_valid);
 	TEST(test_oracle_total);
 	TEST(test_oracle_verdict);
+	TEST(test_kernel_path);
 	TEST(test_signature_file);
 	return tap_done_testing();
 }
