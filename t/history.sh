@@ -233,14 +233,16 @@ private_cache() {
 # same_log LOG CACHE LOG2 CACHE2: two bisection logs have the same events,
 # but for the start's time and the cache's path in a build failure's
 # reason, and more than 10 runs; prints a TAP comment on what they hold
+# (and where they first differ). SAME_LOG_DROP: more keys not compared.
 same_log() {
 	python3 - "$@" <<'PY'
-import json, sys
+import json, os, sys
 def events(p, cache):
     out = []
     for line in open(p):
         e = json.loads(line.replace(cache, 'CACHE'))
-        e.pop('time', None)
+        for k in ['time'] + os.environ.get('SAME_LOG_DROP', '').split():
+            e.pop(k, None)
         out.append(e)
     return out
 a, b = events(*sys.argv[1:3]), events(*sys.argv[3:5])
