@@ -54,6 +54,15 @@ int run_gnuplot(const char *dir, const char *script);
  */
 int cmd_out_dir(const char *dir, const char *who);
 
+/*
+ * The arguments of a Slurm array task's worker ('sweep-worker',
+ * 'hunt-worker'): [--probe] DIR TASK into @dir, @task and @probe; --help
+ * prints @usage. Return: -1 to go on, else the exit status (0 after
+ * --help, 2 for a usage error, printed).
+ */
+int cmd_worker_args(int argc, char **argv, const char *usage,
+		    const char **dir, int *task, int *probe);
+
 /* The engine options, for usage texts and getopt_long tables. */
 #define ENGINE_USAGE ENGINE_USAGE_BASE INSTRUMENT_USAGE
 

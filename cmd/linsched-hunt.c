@@ -2365,29 +2365,13 @@ out:
 int cmd_hunt_worker(int argc, char **argv)
 {
 	struct hunt_opts o = { 0 };
-	int probe = 0, task, ret;
-	char *end;
+	const char *dir;
+	int probe, task, ret;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(usage_worker, stdout);
-		return 0;
-	}
-	if (argc > 1 && !strcmp(argv[1], "--probe")) {
-		probe = 1;
-		argc--;
-		argv++;
-	}
-	if (argc != 3) {
-		fputs(usage_worker, stderr);
-		return 2;
-	}
-	task = (int)strtol(argv[2], &end, 10);
-	if (*end || end == argv[2] || task < 0) {
-		fprintf(stderr, "error: task '%s': expected an array task index\n",
-			argv[2]);
-		return 2;
-	}
-	ret = hunt_worker(&o, argv[1], task, probe) ? 1 : 0;
+	ret = cmd_worker_args(argc, argv, usage_worker, &dir, &task, &probe);
+	if (ret >= 0)
+		return ret;
+	ret = hunt_worker(&o, dir, task, probe) ? 1 : 0;
 	driver_target_release(&o.t);
 	driver_target_release(&o.r);
 	return ret;

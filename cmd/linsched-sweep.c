@@ -498,30 +498,14 @@ out:
 int cmd_sweep_worker(int argc, char **argv)
 {
 	static struct driver_paths paths;
-	int probe = 0, task;
-	char *end;
+	const char *dir;
+	int probe, task, ret;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(usage_worker, stdout);
-		return 0;
-	}
-	if (argc > 1 && !strcmp(argv[1], "--probe")) {
-		probe = 1;
-		argc--;
-		argv++;
-	}
-	if (argc != 3) {
-		fputs(usage_worker, stderr);
-		return 2;
-	}
-	task = (int)strtol(argv[2], &end, 10);
-	if (*end || end == argv[2] || task < 0) {
-		fprintf(stderr, "error: task '%s': expected an array task index\n",
-			argv[2]);
-		return 2;
-	}
+	ret = cmd_worker_args(argc, argv, usage_worker, &dir, &task, &probe);
+	if (ret >= 0)
+		return ret;
 	if (driver_paths_init(&paths) ||
-	    driver_sweep_worker(&paths, argv[1], task, probe)) {
+	    driver_sweep_worker(&paths, dir, task, probe)) {
 		fprintf(stderr, "error: %s\n", driver_last_error());
 		return 1;
 	}

@@ -736,6 +736,34 @@ int cmd_out_dir(const char *dir, const char *who)
 	return 0;
 }
 
+int cmd_worker_args(int argc, char **argv, const char *usage,
+		    const char **dir, int *task, int *probe)
+{
+	char *end;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	*probe = argc > 1 && !strcmp(argv[1], "--probe");
+	if (*probe) {
+		argc--;
+		argv++;
+	}
+	if (argc != 3) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	*task = (int)strtol(argv[2], &end, 10);
+	if (*end || end == argv[2] || *task < 0) {
+		fprintf(stderr, "error: task '%s': expected an array task index\n",
+			argv[2]);
+		return 2;
+	}
+	*dir = argv[1];
+	return -1;
+}
+
 /* The subcommands, as 'linsched NAME' runs them. */
 static const struct {
 	const char *name;
