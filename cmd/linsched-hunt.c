@@ -1152,14 +1152,49 @@ static int run_self(char *argv[], const char *log)
 	       128 + WTERMSIG(status);
 }
 
-/* --repo R after @argv's @n arguments, unless R is the bundled history */
-static int repo_arg(const struct hunt_opts *o, char *argv[], int n)
+/*
+ * This program run on a finding's minimal case @c: 'linsched CMD REV
+ * --workload DIR/case.json --topology T --duration D', the options that
+ * follow added by self_opt(), and by self_run() --repo R last, unless R
+ * is the bundled history
+ */
+struct self_cmd {
+	char *argv[24];
+	int n;
+	char wl[4400], dur[32];
+};
+
+static void self_case(struct self_cmd *s, const struct hunt_opts *o,
+		      const char *cmd, const char *dir,
+		      const struct hunt_case *c)
 {
-	if (o->repo && strcmp(o->repo, o->paths.repo)) {
-		argv[n++] = "--repo";
-		argv[n++] = (char *)o->repo;
-	}
-	return n;
+	snprintf(s->wl, sizeof(s->wl), "%s/case.json", dir);
+	snprintf(s->dur, sizeof(s->dur), "%lluns", c->duration_ns);
+	s->n = 0;
+	s->argv[s->n++] = "linsched";
+	s->argv[s->n++] = (char *)cmd;
+	s->argv[s->n++] = (char *)o->rev;
+	s->argv[s->n++] = "--workload";
+	s->argv[s->n++] = s->wl;
+	s->argv[s->n++] = "--topology";
+	s->argv[s->n++] = (char *)c->topology;
+	s->argv[s->n++] = "--duration";
+	s->argv[s->n++] = s->dur;
+}
+
+static void self_opt(struct self_cmd *s, const char *opt, const char *value)
+{
+	s->argv[s->n++] = (char *)opt;
+	s->argv[s->n++] = (char *)value;
+}
+
+static int self_run(struct self_cmd *s, const struct hunt_opts *o,
+		    const char *log)
+{
+	if (o->repo && strcmp(o->repo, o->paths.repo))
+		self_opt(s, "--repo", o->repo);
+	s->argv[s->n] = NULL;
+	return run_self(s->argv, log);
 }
 
 /* the last line of @path, into @out ("" when none) */
@@ -1206,8 +1241,9 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 		       const struct hunt_case *c, const struct sig *s,
 		       cJSON *f)
 {
-	char vmdir[4400], log[4500], trace[4500], score[4500], wl[4400];
-	char dur[32], runs[16], why[512] = "", *json;
+	char vmdir[4400], log[4500], trace[4500], score[4500];
+	char runs[16], why[512] = "", *json;
+	struct self_cmd cmd = { .n = 0 };
 	const char *verdict;
 	struct hunt_verdict vv;
 	struct topology *machine;
@@ -1222,32 +1258,13 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 	}
 	snprintf(vmdir, sizeof(vmdir), "%s/vm", dir);
 	snprintf(log, sizeof(log), "%s/vm.log", dir);
-	snprintf(wl, sizeof(wl), "%s/case.json", dir);
-	snprintf(dur, sizeof(dur), "%lluns", c->duration_ns);
 	fprintf(stderr, "hunt: booting %s's finding %s in QEMU\n", o->rev,
 		s->signature);
-	{
-		char *argv[18];
-		int n = 0;
-
-		argv[n++] = "linsched";
-		argv[n++] = "vm";
-		argv[n++] = (char *)o->rev;
-		argv[n++] = "--workload";
-		argv[n++] = wl;
-		argv[n++] = "--topology";
-		argv[n++] = (char *)c->topology;
-		argv[n++] = "--duration";
-		argv[n++] = dur;
-		argv[n++] = "--out";
-		argv[n++] = vmdir;
-		snprintf(runs, sizeof(runs), "%d", HUNT_VM_BOOTS);
-		argv[n++] = "--runs";
-		argv[n++] = runs;
-		n = repo_arg(o, argv, n);
-		argv[n] = NULL;
-		st = run_self(argv, log);
-	}
+	self_case(&cmd, o, "vm", dir, c);
+	self_opt(&cmd, "--out", vmdir);
+	snprintf(runs, sizeof(runs), "%d", HUNT_VM_BOOTS);
+	self_opt(&cmd, "--runs", runs);
+	st = self_run(&cmd, o, log);
 	if (st) {
 		last_line(why, sizeof(why), log);
 		cJSON_AddStringToObject(vm, "verdict", st == 2 ? "not mirrored" :
@@ -1270,7 +1287,7 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 		snprintf(log, sizeof(log), "%s/run-%d/score.log", vmdir, b);
 		{
 			char *argv[] = { "linsched", "score", trace, "--topology",
-					 (char *)c->topology, "--workload", wl,
+					 (char *)c->topology, "--workload", cmd.wl,
 					 "--starvation", (char *)o->starvation,
 					 "--json", score, "--quiet", NULL };
 
@@ -1322,12 +1339,12 @@ static const char *plot_finding(const struct hunt_opts *o, const char *dir,
 				const struct hunt_case *c, int check,
 				const char *first)
 {
-	char out[4400], log[4400], wl[4400], dur[32], from[32] = "0";
-	char to[32], mark[400] = "", span[64], cpus[32] = "", *argv[24];
+	char out[4400], log[4400], from[32], to[32], mark[400] = "";
+	char span[64], cpus[32] = "";
+	struct self_cmd cmd = { .n = 0 };
 	const char *task = "";
 	double t0 = 0, t1, pad = 20e6;
 	cJSON *f = first ? cJSON_Parse(first) : NULL;
-	int n = 0;
 
 	t1 = (double)c->duration_ns;
 	if (cJSON_IsNumber(cJSON_GetObjectItem(f, "time_ns"))) {
@@ -1367,32 +1384,15 @@ static const char *plot_finding(const struct hunt_opts *o, const char *dir,
 	cJSON_Delete(f);
 	snprintf(out, sizeof(out), "%s/timeline", dir);
 	snprintf(log, sizeof(log), "%s/timeline.log", dir);
-	snprintf(wl, sizeof(wl), "%s/case.json", dir);
-	snprintf(dur, sizeof(dur), "%lluns", c->duration_ns);
 	snprintf(from, sizeof(from), "%.0fns", t0);
 	snprintf(to, sizeof(to), "%.0fns", t1);
-	argv[n++] = "linsched";
-	argv[n++] = "timeline";
-	argv[n++] = (char *)o->rev;
-	argv[n++] = "--workload";
-	argv[n++] = wl;
-	argv[n++] = "--topology";
-	argv[n++] = (char *)c->topology;
-	argv[n++] = "--duration";
-	argv[n++] = dur;
-	argv[n++] = "--from";
-	argv[n++] = from;
-	argv[n++] = "--to";
-	argv[n++] = to;
-	if (*mark) {
-		argv[n++] = "--mark";
-		argv[n++] = mark;
-	}
-	argv[n++] = "--out";
-	argv[n++] = out;
-	n = repo_arg(o, argv, n);
-	argv[n] = NULL;
-	if (run_self(argv, log))
+	self_case(&cmd, o, "timeline", dir, c);
+	self_opt(&cmd, "--from", from);
+	self_opt(&cmd, "--to", to);
+	if (*mark)
+		self_opt(&cmd, "--mark", mark);
+	self_opt(&cmd, "--out", out);
+	if (self_run(&cmd, o, log))
 		return NULL;
 	unlink(log);
 	/* the same run as the finding's trace.txt and results.json */
