@@ -75,13 +75,7 @@ LSBISECT_CACHE=$tmp/local2 "$LINSCHED" sweep "${B[@]}" > /dev/null 2>&1
 mv "$tmp/out2/results.jsonl" "$tmp/local2.jsonl"
 LSBISECT_CACHE=$tmp/slurm2 "$LINSCHED" sweep "${B[@]}" --engine slurm --slurm-tasks 4 > "$tmp/cancel.out" 2>&1 &
 pid=$!
-victim=
-for i in $(seq 200); do
-	victim=$(squeue -h -r -t R -o '%i' 2>/dev/null | grep _ | head -1)
-	[ -n "$victim" ] && break
-	sleep 0.1
-done
-[ -n "$victim" ] && sleep 0.5 && scancel "$victim"
+victim=$(slurm_cancel_running 20)
 wait $pid
 s=$?
 sed 's/^/# /' "$tmp/cancel.out"

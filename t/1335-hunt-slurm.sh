@@ -60,14 +60,17 @@ test_expect_success "the finding's minimal files are the local ones byte for byt
 test_expect_success "no job left in the queue, no batch directory left" \
 	'[ -z "$(squeue -h -o %i)" ] && [ ! -e "$tmp/slurm/work/slurm" ]'
 
-# Ctrl-C while the array tasks run: the jobs cancelled, the cases kept
-"$LINSCHED" hunt "${A[@]}" --findings 0 --out "$tmp/int" --engine slurm > "$tmp/int.out" 2>&1 &
+# Ctrl-C while the array tasks run: the jobs cancelled, the cases kept.
+# Eight tasks of three cases on two CPUs run in waves: Ctrl-C as soon as
+# the first is done (its marker), while others wait (a fixed sleep let
+# an idle machine finish all 24 cases first)
+"$LINSCHED" hunt "${A[@]}" --findings 0 --out "$tmp/int" --engine slurm --slurm-tasks 8 \
+	> "$tmp/int.out" 2>&1 &
 pid=$!
-for i in $(seq 300); do
-	[ -n "$(squeue -h -r -t R -o %i 2>/dev/null | grep _)" ] && break
+for i in $(seq 600); do
+	ls "$tmp"/int/work/slurm/*/task-*.done > /dev/null 2>&1 && break
 	sleep 0.1
 done
-sleep 3
 kill -INT $pid
 wait $pid
 s=$?
@@ -86,13 +89,7 @@ test_expect_success "--continue through Slurm runs the $((24 - ${kept:-0})) othe
 # an array task cancelled mid-search: submitted again, its cases run once
 "$LINSCHED" hunt "${A[@]}" --findings 0 --out "$tmp/re" --engine slurm --slurm-tasks 4 > "$tmp/re.out" 2>&1 &
 pid=$!
-victim=
-for i in $(seq 300); do
-	victim=$(squeue -h -r -t R -o '%i' 2>/dev/null | grep _ | head -1)
-	[ -n "$victim" ] && break
-	sleep 0.1
-done
-[ -n "$victim" ] && sleep 0.5 && scancel "$victim"
+victim=$(slurm_cancel_running 30)
 wait $pid
 s=$?
 test_expect_success "array task $victim cancelled mid-search: submitted again, the local record (status $s)" \

@@ -424,6 +424,19 @@ slurm_wait() {
 		sleep 0.1
 	done
 }
+# slurm_cancel_running SECONDS: wait up to SECONDS for an array task to
+# run, let it work half a second, cancel it and print its id ("JOB_TASK";
+# nothing when none ran in time)
+slurm_cancel_running() {
+	local victim= i
+	for i in $(seq $(($1 * 10))); do
+		victim=$(squeue -h -r -t R -o '%i' 2>/dev/null | grep _ | head -1)
+		[ -n "$victim" ] && break
+		sleep 0.1
+	done
+	[ -n "$victim" ] && sleep 0.5 && scancel "$victim" && echo "$victim"
+}
+
 # the states of a job that has ended
 _slurm_final='BOOT_FAIL|CANCELLED|COMPLETED|DEADLINE|FAILED|NODE_FAIL'
 _slurm_final+='|OUT_OF_MEMORY|PREEMPTED|REVOKED|TIMEOUT'
