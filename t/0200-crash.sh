@@ -6,6 +6,7 @@
 # is refused with exit 6 naming what was found; a version number alone
 # decides nothing.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/history.sh"
 
 ensure_kernels
 plan 19
@@ -13,33 +14,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo.git
 git clone -q --bare "$LSBISECT_REPO" "$repo"
-
-# commit_edit BASE NAME MESSAGE FILE PYTHON: a commit on BASE whose FILE is
-# BASE's, edited by the python code (text in s); FILE '-' deletes it after
-# the code ran on nothing
-commit_edit() {
-	local base=$1 name=$2 msg=$3 file=$4 code=$5 blob
-	git -C "$repo" cat-file blob "$base:$file" > "$tmp/file"
-	python3 - "$tmp/file" <<PY
-import sys
-p = sys.argv[1]
-s = open(p).read()
-$code
-open(p, 'w').write(s)
-PY
-	blob=$(git -C "$repo" hash-object -w "$tmp/file")
-	GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree "$base"
-	GIT_INDEX_FILE=$tmp/index git -C "$repo" update-index --cacheinfo "100644,$blob,$file"
-	commit_index "$base" "$name" "$msg"
-}
-
-# commit_index BASE NAME MESSAGE: commit $tmp/index on BASE as branch NAME
-commit_index() {
-	local tree commit
-	tree=$(GIT_INDEX_FILE=$tmp/index git -C "$repo" write-tree)
-	commit=$(git -C "$repo" -c user.name=t -c user.email=t@t commit-tree "$tree" -p "$1" -m "$3")
-	git -C "$repo" update-ref "refs/heads/$2" "$commit"
-}
 
 bug_in_tick='
 i = s.index("static void task_tick_fair(")

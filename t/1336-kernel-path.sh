@@ -13,6 +13,7 @@
 # tick, from the arch), or into finish_task_switch(), which schedule()
 # reaches through __schedule() (notrace in the kernel: no hook of its own).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/history.sh"
 
 ensure_kernels
 plan 7
@@ -21,31 +22,23 @@ trap 'rm -rf "$tmp"' EXIT
 repo=$tmp/repo.git
 git clone -q --bare "$LSBISECT_REPO" "$repo"
 
-# commit_edit NAME FILE FUNCTION-START LINES: a commit on v6.12.118 whose
-# FILE has LINES put at the start of the function whose definition begins
-# with FUNCTION-START
-commit_edit() {
-	local blob tree commit
-	git -C "$repo" cat-file blob "$TEST_V612:$2" > "$tmp/file"
-	python3 - "$tmp/file" "$3" "$4" <<'PY' || return 1
-import sys
-p, start, lines = sys.argv[1:]
-s = open(p).read()
-i = s.index("{\n", s.index(start)) + 2
-open(p, "w").write(s[:i] + lines + s[i:])
-PY
-	blob=$(git -C "$repo" hash-object -w "$tmp/file")
-	GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree "$TEST_V612"
-	GIT_INDEX_FILE=$tmp/index git -C "$repo" update-index --cacheinfo "100644,$blob,$2"
-	tree=$(GIT_INDEX_FILE=$tmp/index git -C "$repo" write-tree)
-	commit=$(git -C "$repo" -c user.name=t -c user.email=t@t commit-tree "$tree" -p "$TEST_V612" -m "$1")
-	git -C "$repo" update-ref "refs/heads/$1" "$commit"
+# at_start FUNCTION-START LINES: the python code for commit_edit
+# (t/history.sh) that puts LINES at the start of the function whose
+# definition begins with FUNCTION-START
+at_start() {
+	printf 'i = s.index("{\\n", s.index(%s)) + 2\ns = s[:i] + %s + s[i:]\n' \
+		"$(python3 -c 'import sys; print(repr(sys.argv[1]))' "$1")" \
+		"$(python3 -c 'import sys; print(repr(sys.argv[1]))' "$2")"
 }
-commit_edit tickwarn kernel/sched/fair.c $'\nentity_tick(struct cfs_rq *cfs_rq' $'\tWARN_ON_ONCE(1);\n'
-commit_edit tickbug kernel/sched/fair.c $'\nentity_tick(struct cfs_rq *cfs_rq' $'\tBUG();\n'
-commit_edit tickfault kernel/sched/fair.c $'\nentity_tick(struct cfs_rq *cfs_rq' $'\t*(volatile int *)8 = 0;\n'
-commit_edit switchwarn kernel/sched/core.c 'static struct rq *finish_task_switch(struct task_struct *prev)' \
-	$'\tstatic int n;\n\tWARN_ON_ONCE(++n == 200);\n'
+commit_edit "$TEST_V612" tickwarn tickwarn kernel/sched/fair.c \
+	"$(at_start $'\nentity_tick(struct cfs_rq *cfs_rq' $'\tWARN_ON_ONCE(1);\n')"
+commit_edit "$TEST_V612" tickbug tickbug kernel/sched/fair.c \
+	"$(at_start $'\nentity_tick(struct cfs_rq *cfs_rq' $'\tBUG();\n')"
+commit_edit "$TEST_V612" tickfault tickfault kernel/sched/fair.c \
+	"$(at_start $'\nentity_tick(struct cfs_rq *cfs_rq' $'\t*(volatile int *)8 = 0;\n')"
+commit_edit "$TEST_V612" switchwarn switchwarn kernel/sched/core.c \
+	"$(at_start 'static struct rq *finish_task_switch(struct task_struct *prev)' \
+		$'\tstatic int n;\n\tWARN_ON_ONCE(++n == 200);\n')"
 # the callers the paths name, as v6.12.118 has them
 fair=$(git -C "$repo" show "$TEST_V612:kernel/sched/fair.c")
 core=$(git -C "$repo" show "$TEST_V612:kernel/sched/core.c")

@@ -259,3 +259,31 @@ else:
 sys.exit(0 if a == b and len(runs) > 10 else 1)
 PY
 }
+
+# commit_edit BASE NAME MESSAGE FILE PYTHON: a commit on BASE in $repo (a
+# bare repository of the test's, $tmp its scratch directory) whose FILE is
+# BASE's, edited by the python code (text in s); FILE '-' deletes it after
+# the code ran on nothing
+commit_edit() {
+	local base=$1 name=$2 msg=$3 file=$4 code=$5 blob
+	git -C "$repo" cat-file blob "$base:$file" > "$tmp/file"
+	python3 - "$tmp/file" <<PY
+import sys
+p = sys.argv[1]
+s = open(p).read()
+$code
+open(p, 'w').write(s)
+PY
+	blob=$(git -C "$repo" hash-object -w "$tmp/file")
+	GIT_INDEX_FILE=$tmp/index git -C "$repo" read-tree "$base"
+	GIT_INDEX_FILE=$tmp/index git -C "$repo" update-index --cacheinfo "100644,$blob,$file"
+	commit_index "$base" "$name" "$msg"
+}
+
+# commit_index BASE NAME MESSAGE: commit $tmp/index on BASE as branch NAME
+commit_index() {
+	local tree commit
+	tree=$(GIT_INDEX_FILE=$tmp/index git -C "$repo" write-tree)
+	commit=$(git -C "$repo" -c user.name=t -c user.email=t@t commit-tree "$tree" -p "$1" -m "$3")
+	git -C "$repo" update-ref "refs/heads/$2" "$commit"
+}
