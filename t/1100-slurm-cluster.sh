@@ -21,14 +21,7 @@ plan 14
 # seconds since $1 (an $EPOCHREALTIME), two decimals
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
 # pids_dead: none of slurm_stopped_pids is a live daemon of its name
-pids_dead() {
-	local i
-	for i in "${!slurm_stopped_pids[@]}"; do
-		slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" &&
-			return 1
-	done
-	return 0
-}
+pids_dead() { [ -z "$(slurm_stopped_alive)" ]; }
 # alive PID: a process that has not ended (a zombie has)
 alive() {
 	local st

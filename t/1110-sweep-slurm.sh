@@ -177,10 +177,7 @@ test_expect_success "a cache the nodes cannot see: exit 1 in $(secs "$t0" "$t1")
 '
 
 slurm_stop
-left=
-for i in "${!slurm_stopped_pids[@]}"; do
-	slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" && left="$left ${slurm_stopped_names[$i]}"
-done
+left=$(slurm_stopped_alive)
 test_expect_success "the 3 daemons started are stopped${left:+ (alive:$left)}" \
 	'[ ${#slurm_stopped_pids[@]} = 3 ] && [ -z "$left" ]'
 

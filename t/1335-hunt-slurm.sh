@@ -135,10 +135,7 @@ test_expect_success "an output directory the nodes cannot see: exit 1 in $(secs 
 	 python3 -c "import sys; sys.exit(0 if $(secs "$t0" "$t1") < 15 else 1)"'
 
 slurm_stop
-left=
-for i in "${!slurm_stopped_pids[@]}"; do
-	slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" && left="$left ${slurm_stopped_names[$i]}"
-done
+left=$(slurm_stopped_alive)
 test_expect_success "the 3 daemons started are stopped${left:+ (alive:$left)}" \
 	'[ ${#slurm_stopped_pids[@]} = 3 ] && [ -z "$left" ]'
 

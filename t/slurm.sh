@@ -424,6 +424,17 @@ slurm_wait() {
 		sleep 0.1
 	done
 }
+# slurm_stopped_alive: the names of the daemons slurm_stop stopped that
+# are still alive, each after a space (nothing when none is)
+slurm_stopped_alive() {
+	local i
+	for i in "${!slurm_stopped_pids[@]}"; do
+		slurm_alive "${slurm_stopped_pids[$i]}" "${slurm_stopped_names[$i]}" &&
+			printf ' %s' "${slurm_stopped_names[$i]}"
+	done
+	return 0
+}
+
 # slurm_cancel_running SECONDS: wait up to SECONDS for an array task to
 # run, let it work half a second, cancel it and print its id ("JOB_TASK";
 # nothing when none ran in time)
