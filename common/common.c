@@ -205,7 +205,7 @@ int lsb_write_atomic(const char *path, const void *buf, size_t len)
 	char tmp[4200];
 	size_t done = 0;
 	ssize_t n;
-	int fd, err;
+	int fd, err, handle;
 
 	if (lsb_pathf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) < 0) {
 		errno = ENAMETOOLONG;
@@ -214,6 +214,8 @@ int lsb_write_atomic(const char *path, const void *buf, size_t len)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
+	/* stopped before the rename (a slow fsync): no PATH.tmp.PID left */
+	handle = lsb_cleanup_add(tmp);
 	while (done < len) {
 		n = write(fd, (const char *)buf + done, len - done);
 		if (n < 0 && errno == EINTR)
@@ -228,14 +230,17 @@ int lsb_write_atomic(const char *path, const void *buf, size_t len)
 		fd = -1;
 		goto fail;
 	}
-	if (!rename(tmp, path))
+	if (!rename(tmp, path)) {
+		lsb_cleanup_done(handle);
 		return 0;
+	}
 	fd = -1;
 fail:
 	err = errno ? errno : EIO;
 	if (fd >= 0)
 		close(fd);
 	unlink(tmp);
+	lsb_cleanup_done(handle);
 	errno = err;
 	return -1;
 }
