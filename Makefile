@@ -19,7 +19,7 @@ LSB_CFLAGS := -std=gnu11 -Wall -Wextra -Wmissing-prototypes -I. -I$(O)/gen \
 ifeq ($(CI),true)
 LSB_CFLAGS += -Werror
 endif
-PKGS := libgit2 libcjson
+PKGS := libgit2 libcjson libtracecmd libtraceevent
 LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Guile is embedded by guile/ only: its flags go to that module and the
@@ -44,7 +44,8 @@ endif
 # missing ones (run as root on a fresh Debian 12).
 DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
 	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time \
-	trace-cmd rt-app busybox-static libssl-dev
+	trace-cmd rt-app busybox-static libssl-dev libtracecmd-dev \
+	libtraceevent-dev libtracefs-dev
 # linsched vm's QEMU, without the recommended GUI and firmware extras
 DEB_PKGS_NORECOMMENDS := qemu-system-x86
 

@@ -62,6 +62,8 @@ enum probe_id {
 	P_HRTICK_DEFERRED,
 	P_CPUIDLE_IFACE_DEV,
 	P_TG_CFS_RQ,
+	P_STAT_RUNTIME_VRUNTIME,
+	P_EXIT_GROUP_DEAD,
 	NR_PROBES
 };
 
@@ -239,6 +241,16 @@ static const struct probe probes[NR_PROBES] = {
 		"^static inline struct cfs_rq \\*tg_cfs_rq\\(",
 		"#define LINSCHED_TG_CFS_RQ(tg, cpu) tg_cfs_rq(tg, cpu)",
 		"#define LINSCHED_TG_CFS_RQ(tg, cpu) ((tg)->cfs_rq[cpu])" },
+	/* 6.8+: sched_stat_runtime has no vruntime */
+	[P_STAT_RUNTIME_VRUNTIME] = { "sched_stat_runtime_vruntime",
+		"include/trace/events/sched.h",
+		"TP_PROTO\\(struct task_struct \\*tsk, u64 runtime, u64 vruntime\\)",
+		"#define LINSCHED_STAT_RUNTIME_VRUNTIME 1", NULL },
+	/* 6.16+: sched_process_exit says whether the thread group died */
+	[P_EXIT_GROUP_DEAD] = { "sched_process_exit_group_dead",
+		"include/trace/events/sched.h",
+		"TP_PROTO\\(struct task_struct \\*p, bool group_dead\\)",
+		"#define LINSCHED_EXIT_GROUP_DEAD 1", NULL },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

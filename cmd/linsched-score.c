@@ -252,9 +252,18 @@ static int score(const struct score_opts *o, const struct topology *topo,
 				     .starvation_ns = o->starvation_ns };
 	struct sim_score s;
 	char err[1024];
-	FILE *f = strcmp(o->trace, "-") ? fopen(o->trace, "r") : stdin;
+	FILE *f;
 	int ret;
 
+	if (strcmp(o->trace, "-") && lsb_trace_is_dat(o->trace)) {
+		f = lsb_trace_dat_text(o->trace, err, sizeof(err));
+		if (!f) {
+			fprintf(stderr, "error: %s\n", err);
+			return 2;
+		}
+	} else {
+		f = strcmp(o->trace, "-") ? fopen(o->trace, "r") : stdin;
+	}
 	if (!f) {
 		fprintf(stderr, "error: trace '%s': %s\n", o->trace,
 			strerror(errno));

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -291,6 +292,26 @@ int lsb_trace_line(const char *line, int *cpu, uint64_t *t_us,
  * Return: 0; -1 when @event is not a whole sched_switch.
  */
 int lsb_trace_switch(const char *event, char *comm, size_t len, int *pid);
+
+/**
+ * lsb_trace_is_dat() - does @path start as trace-cmd's trace.dat does?
+ * @path: a trace file
+ *
+ * Return: 1 or 0 (0 too when it cannot be read).
+ */
+int lsb_trace_is_dat(const char *path);
+
+/**
+ * lsb_trace_dat_text() - a trace.dat (trace_dat.c, through libtracecmd)
+ *	as the ftrace text lsb_trace_line() and `linsched score` read: the
+ *	events in time order, each printed by its own print fmt
+ * @path: the trace.dat
+ * @err: receives "trace 'PATH': ..." on failure
+ * @len: its size
+ *
+ * Return: a temporary file at its start (fclose() removes it), or NULL.
+ */
+FILE *lsb_trace_dat_text(const char *path, char *err, size_t len);
 
 /**
  * enum lsb_path_kind - what a command does with a path it is given

@@ -19,6 +19,7 @@
 #include <asm/door.h>
 
 #include "sim/sim.h"
+#include "sim/sim_internal.h"
 
 static void usage(FILE *f, const char *argv0)
 {
@@ -39,7 +40,10 @@ static void usage(FILE *f, const char *argv0)
 "      --jitter F       vary each run event's work by up to +-F, uniformly,\n"
 "                       from the task's own seeded draws: a fraction 0-0.5\n"
 "                       or a percentage ('1%%'); default 0, exact\n"
-"      --trace FILE     write sched/idle events in ftrace text format\n"
+"      --trace FILE     write sched/idle events in ftrace text format, or\n"
+"                       trace-cmd's trace.dat when FILE ends in .dat\n"
+"      --trace-format F text or dat: the --trace file's format, whatever\n"
+"                       its name\n"
 "      --json FILE      write the results as JSON ('-' for stdout)\n"
 "      --log FILE       write the kernel log\n"
 "      --revision NAME  revision name recorded in the results\n"
@@ -148,6 +152,16 @@ static int coverage_setup(const char *dir)
 		return -1;
 	}
 	return 0;
+}
+
+/* --trace-format dat, or --trace FILE.dat without --trace-format */
+static int trace_is_dat(const char *path, const char *format)
+{
+	size_t n = strlen(path);
+
+	if (format)
+		return !strcmp(format, "dat");
+	return n > 4 && !strcmp(path + n - 4, ".dat");
 }
 
 static FILE *open_out(const char *path, const char *what)
@@ -564,12 +578,13 @@ int main(int argc, char **argv)
 		{ "cmdline", required_argument, NULL, 'B' },
 		{ "coverage", required_argument, NULL, 'O' },
 		{ "jitter", required_argument, NULL, 'Y' },
+		{ "trace-format", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *topo_spec = NULL, *wl_spec = NULL, *json = NULL;
 	const char *trace = NULL, *log = NULL, *cmdline = NULL;
-	const char *coverage = NULL;
+	const char *coverage = NULL, *trace_format = NULL;
 	struct run_meta meta = { 0 };
 	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1,
 				  .governor = SIM_GOV_SCHEDUTIL, .metrics = 1,
@@ -679,6 +694,14 @@ int main(int argc, char **argv)
 				return SIM_EXIT_USAGE;
 			}
 			break;
+		case 'K':
+			if (strcmp(optarg, "text") && strcmp(optarg, "dat")) {
+				fprintf(stderr, "error: --trace-format '%s': "
+					"text or dat\n", optarg);
+				return SIM_EXIT_USAGE;
+			}
+			trace_format = optarg;
+			break;
 		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
@@ -710,7 +733,9 @@ int main(int argc, char **argv)
 		cfg.trace = open_out(trace, "trace");
 	if (log)
 		cfg.log = open_out(log, "log");
-	if (cfg.trace && cfg.trace != stdout) {
+	if (cfg.trace && trace_is_dat(trace, trace_format))
+		cfg.trace_dat = sim_tracedat_new(topo.nr_cpus);
+	else if (cfg.trace && cfg.trace != stdout) {
 		fprintf(cfg.trace, "# tracer: nop\n#\n");
 		fprintf(cfg.trace, "# linsched: kernel %s, topology %s, workload %s, seed %" PRIu64,
 			lk_version(), topo.name, wl.spec, cfg.seed);
@@ -737,8 +762,11 @@ int main(int argc, char **argv)
 		free(text);
 		cJSON_Delete(root);
 	}
-	if (cfg.trace)
+	if (cfg.trace_dat && sim_tracedat_write(cfg.trace_dat, cfg.trace))
+		ret |= close_out(cfg.trace, trace, "trace") | 1;
+	else if (cfg.trace)
 		ret |= close_out(cfg.trace, trace, "trace");
+	sim_tracedat_free(cfg.trace_dat);
 	if (cfg.log)
 		ret |= close_out(cfg.log, log, "log");
 	sim_result_release(&res);

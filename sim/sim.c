@@ -502,12 +502,24 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 {
 	if (!sim.cfg->trace)
 		return;
+	if (sim.cfg->trace_dat) {
+		sim_tracedat_event(sim.cfg->trace_dat, cpu, sim.now, comm, pid,
+				   event, fields);
+		return;
+	}
 	/* nanoseconds, as `trace-cmd report -t` prints them */
 	fprintf(sim.cfg->trace, "%16.16s-%-7d [%03d] ..... %5llu.%09llu: %s: %s\n",
 		pid ? comm : "<idle>", pid, cpu,
 		(unsigned long long)(sim.now / 1000000000ULL),
 		(unsigned long long)(sim.now % 1000000000ULL),
 		event, fields);
+}
+
+void lh_trace_format(const char *system, const char *name,
+		     const char *format)
+{
+	if (sim.cfg->trace_dat)
+		sim_tracedat_format(sim.cfg->trace_dat, system, name, format);
 }
 
 void sim_trace_lsb(const char *event, const char *fmt, ...)

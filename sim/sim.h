@@ -27,12 +27,16 @@ enum sim_exit {
 	SIM_EXIT_HANG = 72,	/* simulated machine stopped making progress */
 };
 
+struct sim_tracedat;
+
 struct sim_config {
 	const struct topology *topo;
 	const struct workload *wl;
 	uint64_t duration_ns;
 	uint64_t seed;
 	FILE *trace;		/* ftrace text, or NULL */
+	/* with trace: its events kept for trace.dat, written at the end */
+	struct sim_tracedat *trace_dat;
 	FILE *log;		/* kernel log, or NULL */
 	int fatal_warnings;
 	int domains;		/* print the sched domains after boot, exit */

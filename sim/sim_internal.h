@@ -151,6 +151,16 @@ void sim_trace_lsb(const char *event, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* "cpus=all" (@n 0) or "cpus=0-3,6": the fields of an allowed set */
 void sim_trace_cpus(char *buf, size_t len, int n, const int *cpus);
+
+/* tracedat.c: --trace FILE.dat, trace-cmd's binary format */
+struct sim_tracedat *sim_tracedat_new(int nr_cpus);
+void sim_tracedat_format(struct sim_tracedat *td, const char *system,
+			 const char *name, const char *body);
+void sim_tracedat_event(struct sim_tracedat *td, int cpu, uint64_t ns,
+			const char *comm, int pid, const char *event,
+			const char *fields);
+int sim_tracedat_write(const struct sim_tracedat *td, FILE *f);
+void sim_tracedat_free(struct sim_tracedat *td);
 void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* "error: ..." and exit SIM_EXIT_USAGE: the workload asked what cannot be */
 void sim_refuse(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));

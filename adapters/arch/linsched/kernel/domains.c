@@ -129,3 +129,9 @@ void linsched_fair_servers_start(void)
 	}
 #endif
 }
+
+void linsched_rd_span(struct root_domain *rd, char *buf, size_t len)
+{
+	buf[0] = 0;
+	put_span(buf, len, rd->span);
+}

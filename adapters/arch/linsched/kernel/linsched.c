@@ -188,6 +188,7 @@ struct task_struct *linsched_fork(const char *name, void (*main)(void *),
 	sched_cgroup_fork(p, &args);
 	sched_post_fork(p);
 	linsched_cgroup_fork(p);
+	linsched_trace_fork(current, p);
 	return p;
 }
 
@@ -341,6 +342,7 @@ void lk_task_yield(void)
 
 void lk_task_exit(void)
 {
+	linsched_trace_exit(current);
 	/* cgroup_exit(): it leaves its css_set */
 	cgroup_task_dead(current);
 	preempt_disable();

@@ -75,6 +75,15 @@ void linsched_percpu_setup(void);
 
 /* trace.c */
 void linsched_trace_init(void);
+/* trace.c: the fork and exit events kernel/fork.c and kernel/exit.c fire */
+void linsched_trace_fork(struct task_struct *parent, struct task_struct *child);
+void linsched_trace_exit(struct task_struct *p);
+/* trace_format.c: each sched and power event's format to lh_trace_format() */
+void linsched_trace_formats(void);
+/* domains.c: a root domain's span (struct root_domain is kernel/sched's) */
+struct root_domain;
+/* "0-3,6", as the kernel's %*pbl prints it */
+void linsched_rd_span(struct root_domain *rd, char *buf, size_t len);
 /* an event of the kernel's own in the trace, from the current task */
 __printf(2, 3) void linsched_trace(const char *event, const char *fmt, ...);
 /* @p on @cpu is held by its group's bandwidth, or queued again */

@@ -2,7 +2,8 @@
 /*
  * The kernel's own tracepoints feed the simulator: probes are attached to
  * sched_switch, sched_wakeup(_new), sched_migrate_task, cpu_idle and (in a
- * trace) cpu_frequency and sched_pi_setprio without
+ * trace) sched_waking, cpu_frequency, sched_pi_setprio, sched_stat_runtime
+ * and the bare sched_overutilized_tp without
  * kernel/tracepoint.c (static keys are plain counters here). They always
  * pass the event to the simulator's metrics (lh_sched_event, plain
  * integers), and when a trace is written also print the fields ftrace
@@ -114,6 +115,14 @@ void linsched_sched_held(struct task_struct *p, int cpu, bool held)
 			      "pid=%d cpu=%d", p->pid, cpu);
 }
 
+/* try_to_wake_up()'s first word, before the wakee is placed */
+static void probe_waking(void *data, struct task_struct *p)
+{
+	linsched_emit(current, "sched_waking",
+		      "comm=%s pid=%d prio=%d target_cpu=%03d",
+		      p->comm, p->pid, p->prio, task_cpu(p));
+}
+
 static void probe_wakeup(void *data, struct task_struct *p)
 {
 	lh_sched_event(LINSCHED_EV_WAKEUP, smp_processor_id(), p->pid,
@@ -162,6 +171,63 @@ static void probe_pi_setprio(void *data, struct task_struct *p,
 		      p->normal_prio);
 }
 
+#ifdef LINSCHED_STAT_RUNTIME_VRUNTIME
+static void probe_stat_runtime(void *data, struct task_struct *p, u64 runtime,
+			       u64 vruntime)
+{
+	linsched_emit(current, "sched_stat_runtime",
+		      "comm=%s pid=%d runtime=%llu [ns] vruntime=%llu [ns]",
+		      p->comm, p->pid, (unsigned long long)runtime,
+		      (unsigned long long)vruntime);
+}
+#else
+static void probe_stat_runtime(void *data, struct task_struct *p, u64 runtime)
+{
+	linsched_emit(current, "sched_stat_runtime",
+		      "comm=%s pid=%d runtime=%llu [ns]", p->comm, p->pid,
+		      (unsigned long long)runtime);
+}
+#endif
+
+/*
+ * A bare tracepoint (no format, no line in tracefs): a line of ours, its
+ * root domain's span as a CPU list.
+ */
+static void probe_overutilized(void *data, struct root_domain *rd,
+			       bool overutilized)
+{
+	char list[128];
+
+	linsched_rd_span(rd, list, sizeof(list));
+	linsched_emit(current, "sched_overutilized", "overutilized=%d span=%s",
+		      overutilized ? 1 : 0, list);
+}
+
+/* The child of linsched_fork(), as kernel/fork.c's kernel_clone() says it. */
+void linsched_trace_fork(struct task_struct *parent, struct task_struct *child)
+{
+	if (tracing)
+		linsched_emit(current, "sched_process_fork",
+			      "comm=%s pid=%d child_comm=%s child_pid=%d",
+			      parent->comm, parent->pid, child->comm,
+			      child->pid);
+}
+
+/* A task's end, as kernel/exit.c's do_exit() says it: each its own group. */
+void linsched_trace_exit(struct task_struct *p)
+{
+	if (!tracing)
+		return;
+#ifdef LINSCHED_EXIT_GROUP_DEAD
+	linsched_emit(current, "sched_process_exit",
+		      "comm=%s pid=%d prio=%d group_dead=true", p->comm,
+		      p->pid, p->prio);
+#else
+	linsched_emit(current, "sched_process_exit", "comm=%s pid=%d prio=%d",
+		      p->comm, p->pid, p->prio);
+#endif
+}
+
 /* Idle accounting needs this event whether or not a trace is written. */
 /* the idle state in the trace is the one the simulator chose */
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
@@ -195,8 +261,12 @@ void linsched_trace_init(void)
 	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
 	tracing = lh_tracing();
 	if (tracing) {
+		linsched_trace_formats();
 		LINSCHED_PROBE(cpu_frequency, probe_cpu_frequency);
 		LINSCHED_PROBE(sched_pi_setprio, probe_pi_setprio);
+		LINSCHED_PROBE(sched_waking, probe_waking);
+		LINSCHED_PROBE(sched_stat_runtime, probe_stat_runtime);
+		LINSCHED_PROBE(sched_overutilized_tp, probe_overutilized);
 	}
 	if (!tracing && !lh_sched_events())
 		return;

@@ -239,6 +239,13 @@ int lh_sched_events(void);
 void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	      const char *fields);
 /*
+ * An event's format as tracefs's events/SYSTEM/NAME/format prints it from
+ * "format:" on (its fields and print fmt), before the first lh_trace() of
+ * it: trace.dat's records are packed by it (unused for text traces).
+ */
+void lh_trace_format(const char *system, const char *name,
+		     const char *format);
+/*
  * A scheduler event (enum linsched_sched_event) on cpu, at the current
  * time: feeds the simulator's metrics. The idle tasks have pid 0.
  */
