@@ -90,6 +90,7 @@ enum {
 	OPT_SLURM_TASKS,
 	OPT_SLURM_RETRIES,
 	OPT_INSTRUMENT,
+	OPT_TRACE_FORMAT,	/* linsched run --trace-format */
 };
 
 #define ENGINE_OPTIONS \

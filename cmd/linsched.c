@@ -84,7 +84,10 @@ static const char usage_run[] =
 "                      drawn from the seed: a fraction 0-0.5 or a\n"
 "                      percentage ('1%%'); default 0 (exact work: identical\n"
 "                      periodic tasks stay in lockstep)\n"
-"      --trace FILE    write sched and idle events in ftrace text format\n"
+"      --trace FILE    write sched and idle events in ftrace text format, or\n"
+"                      trace-cmd's binary trace.dat when FILE ends in .dat\n"
+"                      (trace-cmd report, KernelShark, linsched score)\n"
+"      --trace-format F text or dat: --trace's format, whatever its name\n"
 "      --json FILE     write the results as JSON ('-': standard output)\n"
 "      --log FILE      write the kernel log\n"
 "      --timeout S     wall-clock limit of the simulation (default 600)\n"
@@ -288,7 +291,7 @@ static void summary(const char *json_path)
 struct run_opts {
 	const char *repo, *workload, *topology, *governor, *cpuidle, *cmdline;
 	const char *duration, *seed, *jitter, *trace, *json, *log;
-	const char *window, *starvation;
+	const char *window, *starvation, *trace_format;
 	int jobs, verbose, timeout, fatal, quiet, metrics, no_em, check;
 };
 
@@ -322,6 +325,12 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case 'X': o->starvation = arg; return cmd_opt_duration("--starvation", arg);
 	case 'K': o->check = 1; break;
 	case OPT_INSTRUMENT: return cmd_instrument(&paths, arg);
+	case OPT_TRACE_FORMAT:
+		o->trace_format = arg;
+		if (!strcmp(arg, "text") || !strcmp(arg, "dat"))
+			break;
+		fprintf(stderr, "error: --trace-format '%s': text or dat\n", arg);
+		return -1;
 	default:
 		fprintf(stderr, usage_run, paths.repo);
 		return -1;
@@ -341,6 +350,7 @@ static int run_args(char **args, int n, const struct run_opts *o,
 		{ "--trace", o->trace }, { "--json", json }, { "--log", o->log },
 		{ "--cmdline", o->cmdline }, { "--window", o->window },
 		{ "--starvation", o->starvation },
+		{ "--trace-format", o->trace_format },
 	};
 	size_t i;
 
@@ -402,8 +412,11 @@ static int violation(const cJSON *inv, const char *key, const char *what,
 /* The trace's lines from 1 ms before @t_ns to 1 ms after (40 at most). */
 static void trace_excerpt(const char *trace, double t_ns)
 {
-	FILE *f = fopen(trace, "r");
 	char line[1024];
+	FILE *f = lsb_trace_is_dat(trace) ?
+		lsb_trace_dat_text(trace, line, sizeof(line)) :
+		fopen(trace, "r");
+
 	const char *ev;
 	uint64_t t;
 	int cpu, n = 0;
@@ -494,6 +507,7 @@ static int cmd_run(int argc, char **argv)
 		{ "starvation", required_argument, NULL, 'X' },
 		{ "check", no_argument, NULL, 'K' },
 		{ "instrument", required_argument, NULL, OPT_INSTRUMENT },
+		{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
