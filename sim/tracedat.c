@@ -329,8 +329,11 @@ static int td_pack(const struct td_event *e, int pid, const char *fields,
 			td_put(rec, f, td_state(v));
 		} else if (!strncmp(v, "true", n) || !strncmp(v, "false", n)) {
 			td_put(rec, f, *v == 't');	/* "x ? \"true\" : ..." */
-		} else {
+		} else if (f->is_signed && strncmp(v, "0x", 2)) {
 			td_put(rec, f, strtoll(v, NULL, 10));
+		} else {	/* a u64 past LLONG_MAX too; %#x's hex */
+			td_put(rec, f, (long long)strtoull(v, NULL,
+				strncmp(v, "0x", 2) ? 10 : 16));
 		}
 	}
 	return len;

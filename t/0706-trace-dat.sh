@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan $((2 + 8 * NR_RELEASES))
+plan $((2 + 10 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -81,6 +81,21 @@ for rev in $TEST_RELEASES; do
 	b=$(json "$tmp/score.dat.json" "json.dumps({k: v for k, v in r.items() if k != 'trace'}, sort_keys=True)" | sha1sum)
 	test_expect_success "$rev: linsched score of the trace.dat equals that of the text" \
 		'[ -s "$tmp/score.dat.json" ] && [ "$a" = "$b" ]'
+
+	# task groups (the kernel's cgroup events, cgroup.h's formats) and
+	# tasks that end (sched_process_exit)
+	for case in groups-bandwidth:cgroup_attach_task run-runtime:sched_process_exit; do
+		file=t/workloads/${case%%:*}.json ev=${case#*:}
+		for t in trace dat; do
+			"$LINSCHED" run "$rev" --workload "$file" --topology dual \
+				--duration 1s --seed 5 --trace "$tmp/case.$t" --quiet
+		done
+		trace-cmd report -t -N "$tmp/case.dat" > "$tmp/report" 2>&1
+		per_cpu "$tmp/case.trace" > "$tmp/a"
+		per_cpu "$tmp/report" > "$tmp/b"
+		test_expect_success "$rev: ${file##*/}: trace-cmd report prints the text trace's $(wc -l < "$tmp/a") events, $ev among them" \
+			'grep -q " $ev: " "$tmp/b" && diff "$tmp/a" "$tmp/b" > "$tmp/diff" || { head "$tmp/diff"; false; }'
+	done
 done
 
 # a cut trace.dat is refused by name, not scored

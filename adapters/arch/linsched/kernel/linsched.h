@@ -78,7 +78,8 @@ void linsched_trace_init(void);
 /* trace.c: the fork and exit events kernel/fork.c and kernel/exit.c fire */
 void linsched_trace_fork(struct task_struct *parent, struct task_struct *child);
 void linsched_trace_exit(struct task_struct *p);
-/* trace_format.c: each sched and power event's format to lh_trace_format() */
+/* trace_format.c: each sched, power and cgroup event's format, to
+   lh_trace_format() */
 void linsched_trace_formats(void);
 /* domains.c: a root domain's span (struct root_domain is kernel/sched's) */
 struct root_domain;

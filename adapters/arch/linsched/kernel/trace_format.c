@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The sched and power events' formats for trace.dat, as the revision's
- * own TRACE_EVENT()s define them: <trace/events/sched.h> and
- * <trace/events/power.h> are read again (TRACE_HEADER_MULTI_READ) with the
- * tree's include/trace/stages/ macros, the way include/trace/trace_events.h
- * does it: stage 1 makes each class's record struct, stage 4 its field
- * descriptors, stage 7 its print fmt (the stringified TP_printk). The
- * fields' offsets are laid out as the kernel's event_define_fields() does
- * (each aligned, after struct trace_entry), and the text is tracefs's
- * format file (kernel/trace/trace_events.c's f_show()). Allnoconfig builds
- * no event tracing, so nothing else of the stages is used.
+ * The sched, power and cgroup events' formats for trace.dat, as the
+ * revision's own TRACE_EVENT()s define them: <trace/events/sched.h>,
+ * <trace/events/power.h> and <trace/events/cgroup.h> are read again
+ * (TRACE_HEADER_MULTI_READ) with the tree's include/trace/stages/ macros,
+ * the way include/trace/trace_events.h does it: stage 1 makes each class's
+ * record struct, stage 4 its field descriptors, stage 7 its print fmt (the
+ * stringified TP_printk). The fields' offsets are laid out as the kernel's
+ * event_define_fields() does (each aligned, after struct trace_entry),
+ * checked against the stage 1 struct, and the text is tracefs's format
+ * file (kernel/trace/trace_events.c's f_show()). Allnoconfig builds no
+ * event tracing, so nothing else of the stages is used: the records are
+ * packed by the simulator from the text fields (sim/tracedat.c).
  */
 #include <linux/kernel.h>
 #include <linux/sched.h>
@@ -19,6 +21,7 @@
 
 #include <trace/events/sched.h>
 #include <trace/events/power.h>
+#include <trace/events/cgroup.h>
 
 #include "linsched.h"
 
@@ -87,6 +90,7 @@
 #define TRACE_HEADER_MULTI_READ
 #include <trace/events/sched.h>
 #include <trace/events/power.h>
+#include <trace/events/cgroup.h>
 
 /* stage 4: the field descriptors */
 #include <trace/stages/stage4_event_fields.h>
@@ -97,14 +101,16 @@
 	};
 #include <trace/events/sched.h>
 #include <trace/events/power.h>
+#include <trace/events/cgroup.h>
 
-/* stage 7: the print fmt, and the table of events */
+/* stage 7: the print fmts */
 #include <trace/stages/stage7_class_define.h>
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)	\
 	static const char linsched_print_##name[] = print;
 #include <trace/events/sched.h>
 #include <trace/events/power.h>
+#include <trace/events/cgroup.h>
 
 static char linsched_format_text[8192];
 
@@ -129,7 +135,8 @@ static int linsched_format_field(char *buf, int len, const char *type,
 
 static void linsched_format_one(const char *system, const char *name,
 				const char *print,
-				const struct trace_event_fields *fields)
+				const struct trace_event_fields *fields,
+				size_t data_offset)
 {
 	const struct trace_event_fields *f;
 	unsigned int offset = sizeof(struct trace_entry);
@@ -152,12 +159,14 @@ static void linsched_format_one(const char *system, const char *name,
 					   offset, f->size, f->is_signed);
 		offset += f->size;
 	}
+	/* the layout is the record struct's */
+	WARN_ON_ONCE(offset != data_offset);
 	scnprintf(buf + n, len - n, "\nprint fmt: %s\n", print);
 	lh_trace_format(system, name, buf);
 }
 
 /*
- * Every sched and power event's format, before the first event: each
+ * Every sched, power and cgroup event's format, before the first event: each
  * event of the headers becomes a call (its ';' ends the statement).
  */
 #undef DECLARE_EVENT_CLASS
@@ -166,14 +175,17 @@ static void linsched_format_one(const char *system, const char *name,
 #define DEFINE_EVENT(template, name, proto, args)			\
 	linsched_format_one(__stringify(TRACE_SYSTEM), #name,		\
 			    linsched_print_##template,			\
-			    linsched_fields_##template)
+			    linsched_fields_##template,			\
+			    offsetof(struct linsched_raw_##template, __data))
 #undef DEFINE_EVENT_PRINT
 #define DEFINE_EVENT_PRINT(template, name, proto, args, print)		\
 	linsched_format_one(__stringify(TRACE_SYSTEM), #name, print,	\
-			    linsched_fields_##template)
+			    linsched_fields_##template,			\
+			    offsetof(struct linsched_raw_##template, __data))
 void linsched_trace_formats(void)
 {
 #include <trace/events/sched.h>
 #include <trace/events/power.h>
+#include <trace/events/cgroup.h>
 }
 #undef TRACE_HEADER_MULTI_READ
