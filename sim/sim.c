@@ -522,6 +522,19 @@ void lh_trace_format(const char *system, const char *name,
 		sim_tracedat_format(sim.cfg->trace_dat, system, name, format);
 }
 
+int lh_trace_binary(void)
+{
+	return sim.cfg->trace_dat != NULL;
+}
+
+void lh_trace_record(int cpu, const char *comm, int pid, const char *event,
+		     const void *rec, int len)
+{
+	if (sim.cfg->trace_dat)
+		sim_tracedat_record(sim.cfg->trace_dat, cpu, sim.now, comm, pid,
+				    event, rec, len);
+}
+
 void sim_trace_lsb(const char *event, const char *fmt, ...)
 {
 	char fields[TOPOLOGY_MAX_CPUS * 5 + 256];

@@ -7,9 +7,11 @@
  * The events' formats are the revision's own: the arch makes each one's
  * tracefs format file from the tree's TRACE_EVENT (its struct, field
  * descriptors and stringified TP_printk, kernel/trace_format.c) and hands
- * it over with lh_trace_format(). A record is packed from the fields of
- * the event's text line (the same fields ftrace prints, by name) at the
- * offsets and sizes its format gives; an event without a format (our
+ * it over with lh_trace_format(). The sched events' records come filled
+ * by their own TP_fast_assign (lh_trace_record()); another event's record
+ * (power, cgroup) is packed from the fields of its text line (the same
+ * fields ftrace prints, by the names its print fmt prints them under) at
+ * the offsets and sizes its format gives; an event without a format (our
  * lsb_* lines, the bare tracepoints written as lines of ours) is a
  * "lsbisect" event whose one string field is that text, printed as is.
  *
@@ -447,6 +449,27 @@ void sim_tracedat_event(struct sim_tracedat *td, int cpu, uint64_t ns,
 	td_comm(td, pid, comm);
 	len = td_pack(e, pid, fields, rec);
 	td_append(&td->cpu[cpu], ns, rec, len);
+}
+
+/* A record the revision's TP_fast_assign filled (its format given). */
+void sim_tracedat_record(struct sim_tracedat *td, int cpu, uint64_t ns,
+			 const char *comm, int pid, const char *event,
+			 const void *rec, int len)
+{
+	unsigned char buf[TD_MAX_RECORD];
+	struct td_event *e = td_find(td, event);
+
+	if (!e || len < 8 || len > TD_MAX_RECORD)
+		return;
+	if (cpu < 0 || cpu >= td->nr_cpus)
+		cpu = 0;
+	memcpy(buf, rec, (size_t)len);
+	memset(buf, 0, 8);	/* struct trace_entry: type, flags, pid */
+	buf[0] = (unsigned char)e->id;
+	buf[1] = (unsigned char)(e->id >> 8);
+	memcpy(buf + 4, &pid, 4);
+	td_comm(td, pid, comm);
+	td_append(&td->cpu[cpu], ns, buf, len);
 }
 
 static void td_u32(FILE *f, uint32_t v)

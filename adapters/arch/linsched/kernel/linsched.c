@@ -345,6 +345,11 @@ void lk_task_exit(void)
 	linsched_trace_exit(current);
 	/* cgroup_exit(): it leaves its css_set */
 	cgroup_task_dead(current);
+	/*
+	 * exit_notify(): a thread nobody waits for is reaped at once, as
+	 * rt-app's are; sched_switch's prev_state then reads X
+	 */
+	current->exit_state = EXIT_DEAD;
 	preempt_disable();
 	do_task_dead();
 }

@@ -81,6 +81,25 @@ void linsched_trace_exit(struct task_struct *p);
 /* trace_format.c: each sched, power and cgroup event's format, to
    lh_trace_format() */
 void linsched_trace_formats(void);
+/*
+ * trace_format.c: the sched events' records filled by their own
+ * TP_fast_assign, for a trace.dat (@data: the event's name)
+ */
+void linsched_record_switch(void *data, bool preempt, struct task_struct *prev,
+			    struct task_struct *next, unsigned int prev_state);
+void linsched_record_wakeup(void *data, struct task_struct *p);
+void linsched_record_migrate(void *data, struct task_struct *p, int dest_cpu);
+void linsched_record_pi_setprio(void *data, struct task_struct *p,
+				struct task_struct *pi_task);
+#ifdef LINSCHED_STAT_RUNTIME_VRUNTIME
+void linsched_record_stat_runtime(void *data, struct task_struct *p,
+				  u64 runtime, u64 vruntime);
+#else
+void linsched_record_stat_runtime(void *data, struct task_struct *p,
+				  u64 runtime);
+#endif
+void linsched_record_fork(struct task_struct *parent, struct task_struct *child);
+void linsched_record_exit(struct task_struct *p);
 /* domains.c: a root domain's span (struct root_domain is kernel/sched's) */
 struct root_domain;
 /* "0-3,6", as the kernel's %*pbl prints it */

@@ -56,6 +56,8 @@ static void linsched_emit(struct task_struct *cur, const char *event,
 }
 
 static bool tracing;
+/* a trace.dat: the sched events' records are their TP_fast_assign's */
+static bool records;
 
 void linsched_trace(const char *event, const char *fmt, ...)
 {
@@ -90,6 +92,8 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 	if (!runnable && *linsched_state_char(prev_state, preempt) == 'R')
 		linsched_emit(prev, "lsb_prev_blocked", "prev_pid=%d throttled=%d",
 			      prev->pid, linsched_task_throttled(prev) ? 1 : 0);
+	if (records)
+		return;
 	linsched_emit(prev, "sched_switch",
 		      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
 		      prev->comm, prev->pid, prev->prio,
@@ -118,7 +122,8 @@ void linsched_sched_held(struct task_struct *p, int cpu, bool held)
 /* try_to_wake_up()'s first word, before the wakee is placed */
 static void probe_waking(void *data, struct task_struct *p)
 {
-	linsched_emit(current, "sched_waking",
+	if (!records)
+		linsched_emit(current, "sched_waking",
 		      "comm=%s pid=%d prio=%d target_cpu=%03d",
 		      p->comm, p->pid, p->prio, task_cpu(p));
 }
@@ -127,7 +132,7 @@ static void probe_wakeup(void *data, struct task_struct *p)
 {
 	lh_sched_event(LINSCHED_EV_WAKEUP, smp_processor_id(), p->pid,
 		       p->prio, task_cpu(p), 0);
-	if (tracing)
+	if (tracing && !records)
 		linsched_emit(current, "sched_wakeup",
 			      "comm=%s pid=%d prio=%d target_cpu=%03d",
 			      p->comm, p->pid, p->prio, task_cpu(p));
@@ -140,7 +145,7 @@ static void probe_wakeup_new(void *data, struct task_struct *p)
 {
 	lh_sched_event(LINSCHED_EV_WAKEUP_NEW, smp_processor_id(), p->pid,
 		       p->prio, task_cpu(p), 0);
-	if (tracing)
+	if (tracing && !records)
 		linsched_emit(current, "sched_wakeup_new",
 			      "comm=%s pid=%d prio=%d target_cpu=%03d",
 			      p->comm, p->pid, p->prio, task_cpu(p));
@@ -153,7 +158,7 @@ static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 	/* cpu: the CPU it leaves (set_task_cpu has not moved it yet) */
 	lh_sched_event(LINSCHED_EV_MIGRATE, task_cpu(p), p->pid, p->prio,
 		       dest_cpu, 0);
-	if (!tracing)
+	if (!tracing || records)
 		return;
 	linsched_emit(current, "sched_migrate_task",
 		      "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d",
@@ -164,6 +169,8 @@ static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 static void probe_pi_setprio(void *data, struct task_struct *p,
 			     struct task_struct *pi_task)
 {
+	if (records)
+		return;
 	linsched_emit(current, "sched_pi_setprio",
 		      "comm=%s pid=%d oldprio=%d newprio=%d",
 		      p->comm, p->pid, p->prio,
@@ -175,7 +182,8 @@ static void probe_pi_setprio(void *data, struct task_struct *p,
 static void probe_stat_runtime(void *data, struct task_struct *p, u64 runtime,
 			       u64 vruntime)
 {
-	linsched_emit(current, "sched_stat_runtime",
+	if (!records)
+		linsched_emit(current, "sched_stat_runtime",
 		      "comm=%s pid=%d runtime=%llu [ns] vruntime=%llu [ns]",
 		      p->comm, p->pid, (unsigned long long)runtime,
 		      (unsigned long long)vruntime);
@@ -183,7 +191,8 @@ static void probe_stat_runtime(void *data, struct task_struct *p, u64 runtime,
 #else
 static void probe_stat_runtime(void *data, struct task_struct *p, u64 runtime)
 {
-	linsched_emit(current, "sched_stat_runtime",
+	if (!records)
+		linsched_emit(current, "sched_stat_runtime",
 		      "comm=%s pid=%d runtime=%llu [ns]", p->comm, p->pid,
 		      (unsigned long long)runtime);
 }
@@ -206,7 +215,9 @@ static void probe_overutilized(void *data, struct root_domain *rd,
 /* The child of linsched_fork(), as kernel/fork.c's kernel_clone() says it. */
 void linsched_trace_fork(struct task_struct *parent, struct task_struct *child)
 {
-	if (tracing)
+	if (records)
+		linsched_record_fork(parent, child);
+	else if (tracing)
 		linsched_emit(current, "sched_process_fork",
 			      "comm=%s pid=%d child_comm=%s child_pid=%d",
 			      parent->comm, parent->pid, child->comm,
@@ -216,7 +227,9 @@ void linsched_trace_fork(struct task_struct *parent, struct task_struct *child)
 /* A task's end, as kernel/exit.c's do_exit() says it: each its own group. */
 void linsched_trace_exit(struct task_struct *p)
 {
-	if (!tracing)
+	if (records)
+		linsched_record_exit(p);
+	if (!tracing || records)
 		return;
 #ifdef LINSCHED_EXIT_GROUP_DEAD
 	linsched_emit(current, "sched_process_exit",
@@ -247,32 +260,58 @@ static void probe_cpu_frequency(void *data, unsigned int khz, unsigned int cpu)
 			      khz, cpu);
 }
 
-#define LINSCHED_PROBE(tp, fn)						\
+/*
+ * @fn, and in a trace.dat @rec (the tree's TP_fast_assign filling the
+ * event's record, given the event's name) on tracepoint @tp: before @fn,
+ * whose lines of ours follow the event in the text, or after it with
+ * @after (sched_switch's lsb_prev_blocked comes before it).
+ */
+#define LINSCHED_PROBE_AT(tp, fn, rec, after)				\
 	do {								\
-		static struct tracepoint_func funcs[2];			\
-		funcs[0].func = (void *)(fn);				\
-		funcs[0].prio = TRACEPOINT_DEFAULT_PRIO;		\
+		static struct tracepoint_func funcs[3];			\
+		void *rec_ = (void *)(rec);				\
+		int n = 0;						\
+		if (records && rec_ && !(after)) {			\
+			funcs[n].func = rec_;				\
+			funcs[n].data = (void *)#tp;			\
+			funcs[n++].prio = TRACEPOINT_DEFAULT_PRIO;	\
+		}							\
+		funcs[n].func = (void *)(fn);				\
+		funcs[n++].prio = TRACEPOINT_DEFAULT_PRIO;		\
+		if (records && rec_ && (after)) {			\
+			funcs[n].func = rec_;				\
+			funcs[n].data = (void *)#tp;			\
+			funcs[n++].prio = TRACEPOINT_DEFAULT_PRIO;	\
+		}							\
 		rcu_assign_pointer(__tracepoint_##tp.funcs, funcs);	\
 		LINSCHED_TRACEPOINT_KEY_INC(&__tracepoint_##tp.key);	\
 	} while (0)
+#define LINSCHED_PROBE_REC(tp, fn, rec) LINSCHED_PROBE_AT(tp, fn, rec, 0)
+#define LINSCHED_PROBE(tp, fn) LINSCHED_PROBE_AT(tp, fn, NULL, 0)
 
 void linsched_trace_init(void)
 {
 	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
 	tracing = lh_tracing();
+	records = tracing && lh_trace_binary();
 	if (tracing) {
 		linsched_trace_formats();
 		LINSCHED_PROBE(cpu_frequency, probe_cpu_frequency);
-		LINSCHED_PROBE(sched_pi_setprio, probe_pi_setprio);
-		LINSCHED_PROBE(sched_waking, probe_waking);
-		LINSCHED_PROBE(sched_stat_runtime, probe_stat_runtime);
+		LINSCHED_PROBE_REC(sched_pi_setprio, probe_pi_setprio,
+				   linsched_record_pi_setprio);
+		LINSCHED_PROBE_REC(sched_waking, probe_waking,
+				   linsched_record_wakeup);
+		LINSCHED_PROBE_REC(sched_stat_runtime, probe_stat_runtime,
+				   linsched_record_stat_runtime);
 		LINSCHED_PROBE(sched_overutilized_tp, probe_overutilized);
 	}
 	if (!tracing && !lh_sched_events())
 		return;
 	events = true;
-	LINSCHED_PROBE(sched_switch, probe_switch);
-	LINSCHED_PROBE(sched_wakeup, probe_wakeup);
-	LINSCHED_PROBE(sched_wakeup_new, probe_wakeup_new);
-	LINSCHED_PROBE(sched_migrate_task, probe_migrate);
+	LINSCHED_PROBE_AT(sched_switch, probe_switch, linsched_record_switch, 1);
+	LINSCHED_PROBE_REC(sched_wakeup, probe_wakeup, linsched_record_wakeup);
+	LINSCHED_PROBE_REC(sched_wakeup_new, probe_wakeup_new,
+			   linsched_record_wakeup);
+	LINSCHED_PROBE_REC(sched_migrate_task, probe_migrate,
+			   linsched_record_migrate);
 }

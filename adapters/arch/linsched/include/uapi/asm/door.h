@@ -245,6 +245,15 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
  */
 void lh_trace_format(const char *system, const char *name,
 		     const char *format);
+/* Is the trace trace.dat? Then the sched events come as records: */
+int lh_trace_binary(void);
+/*
+ * A record of event @event (its format given before), as its TRACE_EVENT's
+ * TP_fast_assign filled it after struct trace_entry (whose type and pid
+ * the simulator sets), on @cpu at the current time.
+ */
+void lh_trace_record(int cpu, const char *comm, int pid, const char *event,
+		     const void *rec, int len);
 /*
  * A scheduler event (enum linsched_sched_event) on cpu, at the current
  * time: feeds the simulator's metrics. The idle tasks have pid 0.
