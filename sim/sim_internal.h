@@ -162,7 +162,7 @@ void sim_tracedat_event(struct sim_tracedat *td, int cpu, uint64_t ns,
 void sim_tracedat_record(struct sim_tracedat *td, int cpu, uint64_t ns,
 			 const char *comm, int pid, const char *event,
 			 const void *rec, int len);
-int sim_tracedat_write(const struct sim_tracedat *td, FILE *f);
+int sim_tracedat_write(struct sim_tracedat *td, FILE *f);
 void sim_tracedat_free(struct sim_tracedat *td);
 void sim_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 /* "error: ..." and exit SIM_EXIT_USAGE: the workload asked what cannot be */

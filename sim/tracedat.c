@@ -17,11 +17,12 @@
  *
  * Records go into per-CPU ring-buffer pages (4096 bytes: a 16-byte page
  * header, then 4-byte event headers with 27-bit time deltas, a time
- * extend before a larger gap), in memory until the end of the run; the
- * header, the formats, the tasks' names (saved cmdlines) and the CPU count
- * are written before them. libtracecmd 3.1's development package declares
- * only its reading functions (trace-cmd.h), so the writer is ours; the
- * tests read its output with the real trace-cmd.
+ * extend before a larger gap), each CPU's full pages in a temporary file
+ * until the end of the run; the header, the formats, the tasks' names
+ * (saved cmdlines) and the CPU count are written before them.
+ * libtracecmd 3.1's development package declares only its reading
+ * functions (trace-cmd.h), so the writer is ours; the tests read its
+ * output with the real trace-cmd.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -55,8 +56,9 @@ struct td_event {
 };
 
 struct td_cpu {
-	unsigned char *pages;
-	size_t nr_pages, cap;	/* cap in pages */
+	unsigned char page[TD_PAGE];	/* the page being filled */
+	FILE *full;		/* the pages before it (a temporary file) */
+	size_t nr_pages;	/* all of them */
 	size_t used;		/* bytes of the last page's data */
 	uint64_t last_ns;
 };
@@ -343,19 +345,23 @@ static int td_pack(const struct td_event *e, int pid, const char *fields,
 
 static unsigned char *td_page(struct td_cpu *c)
 {
-	return c->pages + (c->nr_pages - 1) * TD_PAGE;
+	return c->page;
 }
 
 static void td_new_page(struct td_cpu *c, uint64_t ns)
 {
-	unsigned char *pg;
+	unsigned char *pg = td_page(c);
 
-	if (c->nr_pages == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 16;
-		c->pages = td_realloc(c->pages, c->cap * TD_PAGE);
+	/* the filled page goes to the CPU's temporary file */
+	if (c->nr_pages) {
+		if (!c->full)
+			c->full = tmpfile();
+		if (!c->full || fwrite(pg, TD_PAGE, 1, c->full) != 1) {
+			perror("error: trace.dat: temporary file");
+			exit(SIM_EXIT_USAGE);
+		}
 	}
 	c->nr_pages++;
-	pg = td_page(c);
 	memset(pg, 0, TD_PAGE);
 	memcpy(pg, &ns, 8);
 	c->used = 0;
@@ -531,7 +537,24 @@ static void td_systems(FILE *f, const struct sim_tracedat *td)
 	}
 }
 
-int sim_tracedat_write(const struct sim_tracedat *td, FILE *f)
+/* A CPU's full pages from its temporary file, then its last page. */
+static int td_copy_pages(struct td_cpu *c, FILE *f)
+{
+	unsigned char buf[TD_PAGE];
+	size_t i;
+
+	if (!c->nr_pages)
+		return 0;
+	if (c->full && fseek(c->full, 0, SEEK_SET))
+		return -1;
+	for (i = 0; i + 1 < c->nr_pages; i++)
+		if (fread(buf, TD_PAGE, 1, c->full) != 1 ||
+		    fwrite(buf, TD_PAGE, 1, f) != 1)
+			return -1;
+	return fwrite(c->page, TD_PAGE, 1, f) == 1 ? 0 : -1;
+}
+
+int sim_tracedat_write(struct sim_tracedat *td, FILE *f)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				      'i', 'n', 'g' };
@@ -575,7 +598,8 @@ int sim_tracedat_write(const struct sim_tracedat *td, FILE *f)
 	while (pos >= 0 && pos++ % TD_PAGE)
 		fputc(0, f);
 	for (i = 0; i < td->nr_cpus; i++)
-		fwrite(td->cpu[i].pages, TD_PAGE, td->cpu[i].nr_pages, f);
+		if (td_copy_pages(&td->cpu[i], f))
+			return -1;
 	return ferror(f) ? -1 : 0;
 }
 
@@ -586,7 +610,8 @@ void sim_tracedat_free(struct sim_tracedat *td)
 	if (!td)
 		return;
 	for (i = 0; i < td->nr_cpus; i++)
-		free(td->cpu[i].pages);
+		if (td->cpu[i].full)
+			fclose(td->cpu[i].full);
 	for (i = 0; i < td->nr_ev; i++)
 		free(td->ev[i].format);
 	free(td->cpu);
