@@ -17,14 +17,15 @@
  *
  * Records go into per-CPU ring-buffer pages (4096 bytes: a 16-byte page
  * header, then 4-byte event headers with 27-bit time deltas, a time
- * extend before a larger gap), each CPU's full pages in a temporary file
- * until the end of the run; the header, the formats, the tasks' names
+ * extend before a larger gap), in memory until the end of the run (past
+ * 64 MB, a CPU's full pages go on to a temporary file); the header, the formats, the tasks' names
  * (saved cmdlines) and the CPU count are written before them.
  * libtracecmd 3.1's development package declares only its reading
  * functions (trace-cmd.h), so the writer is ours; the tests read its
  * output with the real trace-cmd.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +57,9 @@ struct td_event {
 };
 
 struct td_cpu {
-	unsigned char page[TD_PAGE];	/* the page being filled */
-	FILE *full;		/* the pages before it (a temporary file) */
+	unsigned char *mem;	/* the latest pages, the last being filled */
+	size_t nr_mem, cap;	/* in pages */
+	FILE *full;		/* the pages before them (a temporary file) */
 	size_t nr_pages;	/* all of them */
 	size_t used;		/* bytes of the last page's data */
 	uint64_t last_ns;
@@ -68,6 +70,9 @@ struct td_comm {
 	char comm[16];
 };
 
+#define TD_MEM_BUDGET (64 << 20)	/* bytes of pages kept in memory */
+#define TD_HITS 64
+
 struct sim_tracedat {
 	int nr_cpus;
 	struct td_cpu *cpu;
@@ -76,6 +81,11 @@ struct sim_tracedat {
 	struct td_comm *comm;
 	int nr_comm;
 	int next_id;
+	size_t mem;		/* bytes of pages in memory */
+	struct {		/* events by their name's address */
+		const char *name;
+		int idx;
+	} hit[TD_HITS];
 };
 
 static void *td_realloc(void *p, size_t n)
@@ -102,11 +112,18 @@ struct sim_tracedat *sim_tracedat_new(int nr_cpus)
 
 static struct td_event *td_find(struct sim_tracedat *td, const char *name)
 {
+	/* the callers' names are mostly string constants */
+	unsigned int h = (unsigned int)((uintptr_t)name >> 3) % TD_HITS;
 	int i;
 
+	if (td->hit[h].name == name && !strcmp(td->ev[td->hit[h].idx].name, name))
+		return &td->ev[td->hit[h].idx];
 	for (i = 0; i < td->nr_ev; i++)
-		if (!strcmp(td->ev[i].name, name))
+		if (!strcmp(td->ev[i].name, name)) {
+			td->hit[h].name = name;
+			td->hit[h].idx = i;
 			return &td->ev[i];
+		}
 	return NULL;
 }
 
@@ -345,23 +362,37 @@ static int td_pack(const struct td_event *e, int pid, const char *fields,
 
 static unsigned char *td_page(struct td_cpu *c)
 {
-	return c->page;
+	return c->mem + (c->nr_mem - 1) * TD_PAGE;
 }
 
-static void td_new_page(struct td_cpu *c, uint64_t ns)
+/* A CPU's pages in memory to its temporary file. */
+static void td_spill(struct sim_tracedat *td, struct td_cpu *c)
 {
-	unsigned char *pg = td_page(c);
-
-	/* the filled page goes to the CPU's temporary file */
-	if (c->nr_pages) {
-		if (!c->full)
-			c->full = tmpfile();
-		if (!c->full || fwrite(pg, TD_PAGE, 1, c->full) != 1) {
-			perror("error: trace.dat: temporary file");
-			exit(SIM_EXIT_USAGE);
-		}
+	if (!c->full)
+		c->full = tmpfile();
+	if (!c->full || fwrite(c->mem, TD_PAGE, c->nr_mem, c->full) != c->nr_mem) {
+		perror("error: trace.dat: temporary file");
+		exit(SIM_EXIT_USAGE);
 	}
+	td->mem -= c->nr_mem * TD_PAGE;
+	c->nr_mem = 0;
+}
+
+/* Past the budget, the CPU's full pages wait in its temporary file. */
+static void td_new_page(struct sim_tracedat *td, struct td_cpu *c, uint64_t ns)
+{
+	unsigned char *pg;
+
+	if (td->mem + TD_PAGE > TD_MEM_BUDGET && c->nr_mem)
+		td_spill(td, c);
+	if (c->nr_mem == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->mem = td_realloc(c->mem, c->cap * TD_PAGE);
+	}
+	c->nr_mem++;
 	c->nr_pages++;
+	td->mem += TD_PAGE;
+	pg = td_page(c);
 	memset(pg, 0, TD_PAGE);
 	memcpy(pg, &ns, 8);
 	c->used = 0;
@@ -373,8 +404,8 @@ static void td_word(unsigned char *at, uint32_t w)
 	memcpy(at, &w, 4);
 }
 
-static void td_append(struct td_cpu *c, uint64_t ns, const unsigned char *rec,
-		      int len)
+static void td_append(struct sim_tracedat *td, struct td_cpu *c, uint64_t ns,
+		      const unsigned char *rec, int len)
 {
 	int data = (len + 3) & ~3, big = data > TD_SMALL_MAX;
 	int need = 4 + (big ? 4 : 0) + data;
@@ -388,7 +419,7 @@ static void td_append(struct td_cpu *c, uint64_t ns, const unsigned char *rec,
 	if (!c->nr_pages ||
 	    TD_PAGE_HDR + c->used + (size_t)need + (delta > TD_DELTA_MAX ? 8 : 0) >
 	    TD_PAGE) {
-		td_new_page(c, ns);
+		td_new_page(td, c, ns);
 		delta = 0;
 	}
 	at = td_page(c) + TD_PAGE_HDR + c->used;
@@ -429,7 +460,9 @@ static void td_comm(struct sim_tracedat *td, int pid, const char *comm)
 			hi = mid;
 	}
 	if (lo < td->nr_comm && td->comm[lo].pid == pid) {
-		snprintf(td->comm[lo].comm, sizeof(td->comm[lo].comm), "%s", comm);
+		if (strncmp(td->comm[lo].comm, comm, sizeof(td->comm[lo].comm) - 1))
+			snprintf(td->comm[lo].comm, sizeof(td->comm[lo].comm),
+				 "%s", comm);
 		return;
 	}
 	td->comm = td_realloc(td->comm, sizeof(*td->comm) * (size_t)(td->nr_comm + 1));
@@ -454,7 +487,7 @@ void sim_tracedat_event(struct sim_tracedat *td, int cpu, uint64_t ns,
 		e = td_ours(td, event);
 	td_comm(td, pid, comm);
 	len = td_pack(e, pid, fields, rec);
-	td_append(&td->cpu[cpu], ns, rec, len);
+	td_append(td, &td->cpu[cpu], ns, rec, len);
 }
 
 /* A record the revision's TP_fast_assign filled (its format given). */
@@ -475,7 +508,7 @@ void sim_tracedat_record(struct sim_tracedat *td, int cpu, uint64_t ns,
 	buf[1] = (unsigned char)(e->id >> 8);
 	memcpy(buf + 4, &pid, 4);
 	td_comm(td, pid, comm);
-	td_append(&td->cpu[cpu], ns, buf, len);
+	td_append(td, &td->cpu[cpu], ns, buf, len);
 }
 
 static void td_u32(FILE *f, uint32_t v)
@@ -537,21 +570,21 @@ static void td_systems(FILE *f, const struct sim_tracedat *td)
 	}
 }
 
-/* A CPU's full pages from its temporary file, then its last page. */
+/* A CPU's pages: those in its temporary file, then those in memory. */
 static int td_copy_pages(struct td_cpu *c, FILE *f)
 {
 	unsigned char buf[TD_PAGE];
 	size_t i;
 
-	if (!c->nr_pages)
-		return 0;
 	if (c->full && fseek(c->full, 0, SEEK_SET))
 		return -1;
-	for (i = 0; i + 1 < c->nr_pages; i++)
+	for (i = 0; i < c->nr_pages - c->nr_mem; i++)
 		if (fread(buf, TD_PAGE, 1, c->full) != 1 ||
 		    fwrite(buf, TD_PAGE, 1, f) != 1)
 			return -1;
-	return fwrite(c->page, TD_PAGE, 1, f) == 1 ? 0 : -1;
+	if (c->nr_mem && fwrite(c->mem, TD_PAGE, c->nr_mem, f) != c->nr_mem)
+		return -1;
+	return 0;
 }
 
 int sim_tracedat_write(struct sim_tracedat *td, FILE *f)
@@ -609,9 +642,11 @@ void sim_tracedat_free(struct sim_tracedat *td)
 
 	if (!td)
 		return;
-	for (i = 0; i < td->nr_cpus; i++)
+	for (i = 0; i < td->nr_cpus; i++) {
 		if (td->cpu[i].full)
 			fclose(td->cpu[i].full);
+		free(td->cpu[i].mem);
+	}
 	for (i = 0; i < td->nr_ev; i++)
 		free(td->ev[i].format);
 	free(td->cpu);
