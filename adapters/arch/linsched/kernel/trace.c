@@ -124,8 +124,8 @@ static void probe_waking(void *data, struct task_struct *p)
 {
 	if (!records)
 		linsched_emit(current, "sched_waking",
-		      "comm=%s pid=%d prio=%d target_cpu=%03d",
-		      p->comm, p->pid, p->prio, task_cpu(p));
+			      "comm=%s pid=%d prio=%d target_cpu=%03d",
+			      p->comm, p->pid, p->prio, task_cpu(p));
 }
 
 static void probe_wakeup(void *data, struct task_struct *p)
@@ -184,17 +184,17 @@ static void probe_stat_runtime(void *data, struct task_struct *p, u64 runtime,
 {
 	if (!records)
 		linsched_emit(current, "sched_stat_runtime",
-		      "comm=%s pid=%d runtime=%llu [ns] vruntime=%llu [ns]",
-		      p->comm, p->pid, (unsigned long long)runtime,
-		      (unsigned long long)vruntime);
+			      "comm=%s pid=%d runtime=%llu [ns] vruntime=%llu [ns]",
+			      p->comm, p->pid, (unsigned long long)runtime,
+			      (unsigned long long)vruntime);
 }
 #else
 static void probe_stat_runtime(void *data, struct task_struct *p, u64 runtime)
 {
 	if (!records)
 		linsched_emit(current, "sched_stat_runtime",
-		      "comm=%s pid=%d runtime=%llu [ns]", p->comm, p->pid,
-		      (unsigned long long)runtime);
+			      "comm=%s pid=%d runtime=%llu [ns]", p->comm,
+			      p->pid, (unsigned long long)runtime);
 }
 #endif
 
