@@ -14,15 +14,15 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Each CPU's events in order: "CPU COMM-PID SECONDS EVENT: FIELDS". What
 # trace-cmd's formatting differs in and nothing else is normalised: the
-# flags column (ours "....."; trace-cmd report prints none without -l),
-# the widths of the comm and event columns (trace-cmd pads the event
-# name), and the order of events of one timestamp on different CPUs
+# flags column (ours "....." or "...."; trace-cmd report prints none
+# without -l), the widths of the comm and event columns (trace-cmd pads
+# the event name), and the order of events of one timestamp on different CPUs
 # (trace-cmd merges the CPUs' buffers by time, the text is in the order
 # the run made them): each CPU's own sequence is compared whole.
 per_cpu() {
 	python3 - "$1" <<'PY'
 import re, sys
-pat = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(?:\.{5}\s+)?(\d+\.\d{9}): ([a-z_]+):\s+(.*?)\s*$')
+pat = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(?:\.{4,5}\s+)?(\d+\.\d{9}): ([a-z_]+):\s+(.*?)\s*$')
 cpus = {}
 for line in open(sys.argv[1]):
     m = pat.match(line)
