@@ -7,14 +7,15 @@
 # column header sorts its table (numbers as numbers, read back), again the
 # other way; a ranked pattern's link opens and shows its row in the
 # collapsed every-pattern table; the timelines of the worst regressions,
-# OLD beside NEW, are in the one file; screenshots are written.
+# OLD beside NEW, are in the one file, titled by the pattern's short name;
+# screenshots are written.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/history.sh"
 
 command -v chromium >/dev/null && command -v chromedriver >/dev/null ||
 	skip_all "chromium or chromedriver missing (make deps)"
 ensure_kernels
-plan 8
+plan 9
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -45,6 +46,9 @@ PY
 )
 test_expect_success "2 timeline sections, OLD beside NEW, their 4 PNGs embedded byte for byte; no resource from elsewhere" \
 	'[ "$k" = True ]'
+n=$(grep -lx "set title \"Linux [0-9.]* on numa-2: hog-[^ /]*-cpus (seed 1)\"" "$tmp"/r/timelines/*/timeline.gp | wc -l)
+test_expect_success "each timeline's title names its pattern by its short name, not its file ($n of 4)" \
+	'[ "$n" = 4 ]'
 
 python3 "$LSB_ROOT/t/browser.py" "$page" "$tmp/shots" > "$tmp/b.json" 2> "$tmp/b.err"
 status=$?
