@@ -158,7 +158,7 @@ def main():
         # a topology's every pattern: a second header row's column
         d.js('document.querySelector("details").open = true;')
         t = 'details table'
-        out['sort_rows'] = sort_clicks(d, t, 4, t + ' thead th[data-col="4"]')
+        out['sort_rows'] = sort_clicks(d, t, 2, t + ' thead th[data-col="2"]')
         d.js('document.querySelector("details").open = false;')
         # a ranked pattern's link, into the closed every-pattern table
         first = d.js('var a = document.querySelector("#regressions + table a[href^=\'#p-\']"); return a && a.getAttribute("href");')
