@@ -34,9 +34,11 @@ static const char usage_report[] =
 "(family x metric, median change) and the balance-vs-energy plane of the\n"
 "patterns' changes, and names the commits from OLD to NEW that changed the\n"
 "build subset. Writes report.txt, report.json and report.html (one file,\n"
-"plots embedded) with the plots' data, gnuplot scripts, PNGs and SVGs in\n"
-"plots/. Results are cached and shared with trend and lsbisect: the same\n"
-"report again runs nothing.\n"
+"plots and timelines embedded; its tables sort by the column clicked, its\n"
+"ranked patterns link to their rows) with the plots' data, gnuplot\n"
+"scripts, PNGs and SVGs in plots/. Results are cached and shared with\n"
+"trend and lsbisect: the same report again runs nothing but its\n"
+"timelines.\n"
 "\n"
 "A change is a regression when NEW's median is worse than OLD's by more\n"
 "than the threshold (percent of OLD's median, or of the metric's floor\n"
@@ -475,6 +477,8 @@ static int report_finish(struct report *rep, const struct driver_paths *paths,
 	report_text(stdout, rep, 1);
 	printf("\n%s/report.html\n%s/report.txt\n%s/report.json\n%s/plots/\n",
 	       o, o, o, o);
+	if (rep->timelines)
+		printf("%s/timelines/\n", o);
 	return 0;
 }
 
