@@ -34,17 +34,20 @@ test_expect_success "a quick report over the regression: exit 1, regressions ran
 
 # the page alone: its timelines embedded, nothing from elsewhere
 k=$(python3 - "$tmp/r" <<'PY'
-import base64, glob, re, sys
+import base64, glob, json, re, sys
 d = sys.argv[1]
 doc = open(d + '/report.html').read()
 secs = re.findall(r'<section class="timeline" id="(tl-[^"]*)">(.*?)</section>', doc, re.S)
 pngs = sorted(glob.glob(d + '/timelines/*/timeline.png'))
 emb = all('data:image/png;base64,' + base64.b64encode(open(p, 'rb').read()).decode() in doc for p in pngs)
 outside = re.findall(r'(?:src|href)="(?!#|data:|plots/|timelines/)[^"]*"', doc)
-print(len(secs) == 2 and len(pngs) == 4 and emb and all(s.count('<img ') == 2 for _, s in secs) and not outside)
+j = json.load(open(d + '/report.json'))['timelines']
+listed = sorted(d + '/' + t[s] for t in j for s in ('old', 'new'))
+print(len(secs) == 2 and len(pngs) == 4 and emb and all(s.count('<img ') == 2 for _, s in secs) and not outside and
+      listed == pngs and [t['pattern'] for t in j] == [i[len('tl-numa-2-'):] for i, _ in secs])
 PY
 )
-test_expect_success "2 timeline sections, OLD beside NEW, their 4 PNGs embedded byte for byte; no resource from elsewhere" \
+test_expect_success "2 timeline sections, OLD beside NEW, their 4 PNGs embedded byte for byte and listed in report.json; no resource from elsewhere" \
 	'[ "$k" = True ]'
 n=$(grep -lx "set title \"Linux [0-9.]* on numa-2: hog-[^ /]*-cpus (seed 1)\"" "$tmp"/r/timelines/*/timeline.gp | wc -l)
 test_expect_success "each timeline's title names its pattern by its short name, not its file ($n of 4)" \

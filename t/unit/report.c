@@ -668,6 +668,23 @@ static void test_html(void)
 	       "report.html: timelines of the 2 worst rows (the hung run left out), 5 images embedded, 1 missing said; %d links resolve to unique ids; 5 sortable tables; nothing from elsewhere",
 	       links);
 	free(doc);
+	doc = report_json(&rep);
+	{
+		cJSON *root = cJSON_Parse(doc);
+		const cJSON *t = cJSON_GetObjectItem(root, "timelines");
+		const cJSON *a = cJSON_GetArrayItem(t, 0);
+		const cJSON *b = cJSON_GetArrayItem(t, 1);
+
+		tap_ok(cJSON_GetArraySize(t) == 2 &&
+		       cJSON_IsString(cJSON_GetObjectItem(a, "new")) &&
+		       !strncmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "old")),
+				"timelines/quad-smt-", 19) &&
+		       cJSON_IsNull(cJSON_GetObjectItem(b, "new")) &&
+		       cJSON_IsString(cJSON_GetObjectItem(b, "old")),
+		       "report.json lists the 2 timelines, the one not drawn null");
+		cJSON_Delete(root);
+	}
+	free(doc);
 	lsb_rm_rf(dir);
 	report_release(&rep);
 }
@@ -826,7 +843,7 @@ int main(void)
 {
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	tap_plan(22);
+	tap_plan(23);
 	test_columns();
 	test_judge_regression();
 	test_judge_improvement();
