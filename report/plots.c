@@ -96,7 +96,7 @@ static int heat_gp(const struct report *rep, const char *dir, int t,
 		fprintf(g, "%s'%s' %zu", f ? ", " : "", fams[f], f);
 	fprintf(g, ") scale 0\nset key off\nset bmargin 6\n"
 		"plot 'heat-%s.dat' using 1:2:(0.5):(0.5):($3 > %g ? %g : $3 < -%g ? -%g : $3) with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
-		"     '' using 1:2:(sprintf('%%+.1f', $3)) with labels font 'sans,9'\n",
+		"     '' using 1:2:(strcol(3) ne 'NaN' ? sprintf('%%+.1f', $3) : '') with labels font 'sans,9'\n",
 		name, lim, lim, lim, lim);
 	plot_end(g);
 	return fclose(g);
