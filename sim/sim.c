@@ -502,8 +502,12 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 {
 	if (!sim.cfg->trace)
 		return;
-	/* nanoseconds, as `trace-cmd report -t` prints them */
-	fprintf(sim.cfg->trace, "%16.16s-%-7d [%03d] ..... %5llu.%09llu: %s: %s\n",
+	/*
+	 * nanoseconds, as `trace-cmd report -t` prints them; four flags,
+	 * ftrace's columns before 5.12, the widest every version of
+	 * Perfetto's systrace importer reads (README "Trace format")
+	 */
+	fprintf(sim.cfg->trace, "%16.16s-%-7d [%03d] .... %5llu.%09llu: %s: %s\n",
 		pid ? comm : "<idle>", pid, cpu,
 		(unsigned long long)(sim.now / 1000000000ULL),
 		(unsigned long long)(sim.now % 1000000000ULL),
