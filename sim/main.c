@@ -722,8 +722,12 @@ int main(int argc, char **argv)
 		cfg.duration_ns = wl.duration_ns;
 	cfg.topo = &topo;
 	cfg.wl = &wl;
-	if (trace)
+	if (trace) {
 		cfg.trace = open_out(trace, "trace");
+		/* a trace is written by the hundred megabytes */
+		if (cfg.trace != stdout)
+			setvbuf(cfg.trace, NULL, _IOFBF, 1 << 20);
+	}
 	if (log)
 		cfg.log = open_out(log, "log");
 	if (cfg.trace && cfg.trace != stdout) {
