@@ -523,6 +523,10 @@ static char *put_dec(char *p, unsigned long long v, int width, char pad)
 void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	      const char *fields)
 {
+	/* most lines share their instant with the one before */
+	static char stamp[32];
+	static size_t stamp_len;
+	static uint64_t stamp_at = UINT64_MAX;
 	char head[96], *p = head;
 	size_t n;
 
@@ -541,9 +545,17 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	memcpy(p, " [", 2);
 	p = put_dec(p + 2, (unsigned int)cpu, 3, '0');
 	memcpy(p, "] .... ", 7);
-	p = put_dec(p + 7, sim.now / 1000000000ULL, 5, ' ');
-	*p++ = '.';
-	p = put_dec(p, sim.now % 1000000000ULL, 9, '0');
+	p += 7;
+	if (stamp_at != sim.now) {
+		char *q = put_dec(stamp, sim.now / 1000000000ULL, 5, ' ');
+
+		*q++ = '.';
+		q = put_dec(q, sim.now % 1000000000ULL, 9, '0');
+		stamp_len = (size_t)(q - stamp);
+		stamp_at = sim.now;
+	}
+	memcpy(p, stamp, stamp_len);
+	p += stamp_len;
 	memcpy(p, ": ", 2);
 	fwrite_unlocked(head, 1, (size_t)(p + 2 - head), sim.cfg->trace);
 	fwrite_unlocked(event, 1, strlen(event), sim.cfg->trace);

@@ -13,12 +13,14 @@
  *				(0), after the bandwidth walks cgroup.c sees
  *
  * The CPUs' and groups' counters are under TGID 0, a task's under its
- * own pid. PELT updates come at every tick, enqueue and dequeue: a value
- * is written only when it moved by at least 1/64 of the last one written
- * (or to or from 0), which keeps a traced run within twice the untraced
- * one's time (bench/run.sh) and what the plots show unchanged.
+ * own pid. PELT values are updated at every tick, enqueue and dequeue
+ * that crosses one of PELT's 1024 us periods: one is written only when it
+ * moved by 1/16 of the last one written or more (or to or from 0): the
+ * shape a track draws, in half the lines of a change of 1/64 (bench's
+ * 16-CPU run: 0.23 against 0.48 million PELT lines in 8 s simulated).
  */
 #include <linux/sched.h>
+#include <linux/mmu_context.h>
 #include <linux/sched/cputime.h>
 #include <linux/tracepoint.h>
 
@@ -36,13 +38,36 @@ static unsigned long task_last[2][TASK_LAST_MAX];
 
 enum { C_NR_RUNNING, C_UTIL, C_LOAD };
 
+/* @v's digits at @p; the end */
+static char *put_num(char *p, unsigned long v)
+{
+	char digits[24];
+	int n = 0;
+
+	do
+		digits[n++] = '0' + v % 10;
+	while ((v /= 10));
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* "C|TGID|NAMEID|VALUE", by hand: snprintf() was most of its cost */
 static void counter_emit(int tgid, const char *name, int id,
 			 unsigned long value)
 {
-	char fields[128];
+	char fields[LINSCHED_CGROUP_PATH_MAX + 96], *p = fields;
+	size_t n = strnlen(name, LINSCHED_CGROUP_PATH_MAX + 32);
 
-	snprintf(fields, sizeof(fields), "C|%d|%s%d|%lu", tgid, name, id,
-		 value);
+	*p++ = 'C';
+	*p++ = '|';
+	p = put_num(p, tgid);
+	*p++ = '|';
+	memcpy(p, name, n);
+	p = put_num(p + n, id);
+	*p++ = '|';
+	p = put_num(p, value);
+	*p = '\0';
 	lh_trace(smp_processor_id(), current->comm, current->pid,
 		 "tracing_mark_write", fields);
 }
@@ -56,7 +81,7 @@ static bool counter_moved(unsigned long *last, unsigned long value,
 	if (*last && value == prev)
 		return false;
 	if (*last && !exact && value && prev) {
-		step = max(prev / 64, 1UL);
+		step = max(prev / 16, 1UL);
 		if (value < prev + step && value + step > prev)
 			return false;
 	}
