@@ -415,7 +415,9 @@ static void trace_excerpt(const char *trace, double t_ns)
 		return;
 	printf("trace around %.6f s:\n", t_ns / 1e9);
 	while (n < 40 && fgets(line, sizeof(line), f)) {
+		/* the counters (tracing_mark_write) would crowd the events out */
 		if (lsb_trace_line(line, &cpu, &t, &ev) ||
+		    !strncmp(ev, "tracing_mark_write:", 19) ||
 		    (double)t * 1000 + 1e6 < t_ns)
 			continue;
 		if ((double)t * 1000 > t_ns + 1e6)

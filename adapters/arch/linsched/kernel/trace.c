@@ -181,15 +181,6 @@ static void probe_cpu_frequency(void *data, unsigned int khz, unsigned int cpu)
 			      khz, cpu);
 }
 
-#define LINSCHED_PROBE(tp, fn)						\
-	do {								\
-		static struct tracepoint_func funcs[2];			\
-		funcs[0].func = (void *)(fn);				\
-		funcs[0].prio = TRACEPOINT_DEFAULT_PRIO;		\
-		rcu_assign_pointer(__tracepoint_##tp.funcs, funcs);	\
-		LINSCHED_TRACEPOINT_KEY_INC(&__tracepoint_##tp.key);	\
-	} while (0)
-
 void linsched_trace_init(void)
 {
 	LINSCHED_PROBE(cpu_idle, probe_cpu_idle);
