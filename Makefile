@@ -44,8 +44,8 @@ endif
 # missing ones (run as root on a fresh Debian 12).
 DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
 	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time \
-	trace-cmd rt-app busybox-static libssl-dev libtracecmd-dev \
-	libtraceevent-dev libtracefs-dev
+	trace-cmd rt-app busybox-static libssl-dev chromium chromium-driver \
+	libtracecmd-dev libtraceevent-dev libtracefs-dev
 # linsched vm's QEMU, without the recommended GUI and firmware extras
 DEB_PKGS_NORECOMMENDS := qemu-system-x86
 

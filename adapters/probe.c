@@ -64,6 +64,9 @@ enum probe_id {
 	P_TG_CFS_RQ,
 	P_STAT_RUNTIME_VRUNTIME,
 	P_EXIT_GROUP_DEAD,
+	P_TP_NR_RUNNING,
+	P_TP_PELT_CFS,
+	P_TP_PELT_SE,
 	NR_PROBES
 };
 
@@ -251,6 +254,20 @@ static const struct probe probes[NR_PROBES] = {
 		"include/trace/events/sched.h",
 		"TP_PROTO\\(struct task_struct \\*p, bool group_dead\\)",
 		"#define LINSCHED_EXIT_GROUP_DEAD 1", NULL },
+	/*
+	 * the bare tracepoints the trace's counters come from (counters.c);
+	 * 6.16 on declares them without the _tp their symbols still end in
+	 */
+	[P_TP_NR_RUNNING] = { "sched_update_nr_running_tp",
+		"include/trace/events/sched.h",
+		"^DECLARE_TRACE\\(sched_update_nr_running(_tp)?,",
+		"#define LINSCHED_HAVE_TP_NR_RUNNING 1", NULL },
+	[P_TP_PELT_CFS] = { "pelt_cfs_tp", "include/trace/events/sched.h",
+		"^DECLARE_TRACE\\(pelt_cfs(_tp)?,",
+		"#define LINSCHED_HAVE_TP_PELT_CFS 1", NULL },
+	[P_TP_PELT_SE] = { "pelt_se_tp", "include/trace/events/sched.h",
+		"^DECLARE_TRACE\\(pelt_se(_tp)?,",
+		"#define LINSCHED_HAVE_TP_PELT_SE 1", NULL },
 };
 
 _Static_assert(NR_PROBES <= 64, "adapter_probe.found holds 64 probes");

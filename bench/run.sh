@@ -20,7 +20,7 @@
 #   BENCH_SKIP_SUITE=1  skip the whole workload suite run
 #   BENCH_SKIP_BISECT=1 skip the 44-commit test bisection (section 5)
 #   BENCH_SKIP_METRICS=1  skip the metrics overhead (section 3b)
-#   BENCH_SKIP_TRACE=1    skip the --trace overhead (section 3a')
+#   BENCH_SKIP_TRACE=1  skip the traces' overhead (section 3f: text, then trace.dat)
 #   BENCH_SKIP_REPORT=1 skip the release report (section 6; ~4 min)
 #   BENCH_REPORT        the report's OLD and NEW (default "v6.1.170 v6.1.192")
 #   BENCH_SKIP_CLASSES=1  skip classifying generated histories (section 8,
@@ -53,7 +53,7 @@ T_SPEED16=150		# simulated/wall, at least (16 CPUs, 64 tasks)
 T_SPEED64=40		# simulated/wall, at least (64 CPUs, 256 tasks)
 T_RSS_MB=200		# peak RSS of the simulator, MB, at most
 T_METRICS=1.15		# wall with --metrics / wall without, at most
-T_TRACE=2		# wall with --trace (text or trace.dat) / wall without, at most
+T_TRACE=2.0		# wall with --trace (text with counters, or trace.dat) / wall without, 16 CPUs, at most
 T_SUITE_S=600		# the whole suite, 10 s simulated each on quad-smt, at most
 T_REPORT_COLD_S=2700	# release report: full suite x 3 topologies x 3 seeds, cold results
 T_REPORT_WARM_S=60	# the same report again
@@ -329,10 +329,31 @@ for case in 16 64; do
 		JSON+=("{\"name\":\"sim_speed_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"workload\":\"$wl\",\"simulated_s\":$dur,\"events\":$events,\"wall_s\":$(jlist "${walls[@]}"),\"unit\":\"simulated/wall\",\"runs\":$(jlist "${speeds[@]}"),\"per_cpu_time\":$(jlist "${cspeeds[@]}"),\"best\":$sb,\"median\":$sm,\"events_per_wall_s\":$evps,\"target\":$target,\"target_op\":\">=\",\"status\":\"$st\"}")
 		JSON+=("{\"name\":\"peak_rss_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"unit\":\"MB\",\"runs_kb\":$(jlist "${rsss[@]}"),\"max\":$rss_mb,\"target\":$T_RSS_MB,\"target_op\":\"<=\",\"status\":\"$st_rss\"}")
 
-		# ---- 3a'. what --trace costs on 16 CPUs, text and trace.dat:
-		# each pair one after the other (so drift hits both alike) ----
+		# ---- 3f. what a text trace costs (--trace, counters and all),
+		# 16 CPUs: the same runs with and without, one after the other;
+		# then a trace.dat's ----
 		if [[ $case == 16 && ${BENCH_SKIP_TRACE:-0} != 1 ]]; then
-			for fmt in trace dat; do
+			toff=(); ton=(); ratios=(); cratios=()
+			for ((i = 1; i <= REPS; i++)); do
+				simrun "$rev" "$topo" "$wl" "$dur"
+				toff+=("$WALL"); coff=$CPU
+				simrun "$rev" "$topo" "$wl" "$dur" --trace "$TMP/sim.trace"
+				ton+=("$WALL")
+				[[ $EVENTS == "$events" ]] ||
+					die "$rev on $topo: --trace changed the run: $events then $EVENTS events"
+				ratios+=("$(calc "${ton[-1]} / ${toff[-1]}")")
+				cratios+=("$(calc "$CPU / ($coff > 0 ? $coff : 0.01)")")
+			done
+			mb=$(best "${ratios[@]}"); mm=$(median "${ratios[@]}")
+			tmb=$(calc "$(stat -c %s "$TMP/sim.trace") / 1048576")
+			rm -f "$TMP/sim.trace"
+			st=$(verdict "$mm" "<=" $T_TRACE)
+			row "text trace overhead $label (x)" "$rev" "$(fmt "$mb" 3)" "$(fmt "$mm" 3)" "<= $T_TRACE" "$st"
+			row "  CPU time with / without" "$rev" "$(fmt "$(best "${cratios[@]}")" 3)" "$(fmt "$(median "${cratios[@]}")" 3)" "" ""
+			row "  trace size (MB)" "$rev" "" "$(fmt "$tmb" 1)" "" ""
+			JSON+=("{\"name\":\"trace_text_overhead_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"simulated_s\":$dur,\"unit\":\"wall with --trace / wall without\",\"wall_without_s\":$(jlist "${toff[@]}"),\"wall_with_s\":$(jlist "${ton[@]}"),\"runs\":$(jlist "${ratios[@]}"),\"per_cpu_time\":$(jlist "${cratios[@]}"),\"trace_mb\":$tmb,\"best\":$mb,\"median\":$mm,\"target\":$T_TRACE,\"target_op\":\"<=\",\"status\":\"$st\"}")
+			# and the same for --trace FILE.dat
+			for fmt in dat; do
 				woff=(); won=(); ratios=()
 				for ((i = 1; i <= REPS; i++)); do
 					simrun "$rev" "$topo" "$wl" "$dur"

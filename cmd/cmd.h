@@ -55,6 +55,13 @@ int run_gnuplot(const char *dir, const char *script);
 int cmd_out_dir(const char *dir, const char *who);
 
 /*
+ * This program (linsched) run as @argv (argv[0] unused) in a child that
+ * dies with its parent, its output into the file @log. Return: its exit
+ * status, 128 + a signal's number, or -1 (not started).
+ */
+int cmd_run_self(char *argv[], const char *log);
+
+/*
  * The arguments of a Slurm array task's worker ('sweep-worker',
  * 'hunt-worker'): [--probe] DIR TASK into @dir, @task and @probe; --help
  * prints @usage. Return: -1 to go on, else the exit status (0 after

@@ -1123,36 +1123,6 @@ static void command_line(const struct hunt_opts *o, const char *rev,
 }
 
 /*
- * This program run as @argv (argv[0] unused), its output into @log.
- * Return: its exit status, 128 + a signal's number, or -1 (not started).
- */
-static int run_self(char *argv[], const char *log)
-{
-	pid_t pid;
-	int status, fd;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0)
-			_exit(127);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) :
-	       128 + WTERMSIG(status);
-}
-
-/*
  * This program run on a finding's minimal case @c: 'linsched CMD REV
  * --workload DIR/case.json --topology T --duration D', the options that
  * follow added by self_opt(), and by self_run() --repo R last, unless R
@@ -1194,7 +1164,7 @@ static int self_run(struct self_cmd *s, const struct hunt_opts *o,
 	if (o->repo && strcmp(o->repo, o->paths.repo))
 		self_opt(s, "--repo", o->repo);
 	s->argv[s->n] = NULL;
-	return run_self(s->argv, log);
+	return cmd_run_self(s->argv, log);
 }
 
 /* the last line of @path, into @out ("" when none) */
@@ -1291,7 +1261,7 @@ static void confirm_vm(const struct hunt_opts *o, const char *dir,
 					 "--starvation", (char *)o->starvation,
 					 "--json", score, "--quiet", NULL };
 
-			st = run_self(argv, log);
+			st = cmd_run_self(argv, log);
 		}
 		json = st ? NULL : lsb_read_file(score, NULL);
 		cJSON_AddStringToObject(one, "trace", run);

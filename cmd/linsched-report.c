@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 #include "common/common.h"
 #include "driver/driver.h"
 #include "report/report.h"
+#include "sim/sim.h"
+#include "suite/suite.h"
 #include "topologies/topologies.h"
 
 static const char usage_report[] =
@@ -31,9 +34,11 @@ static const char usage_report[] =
 "(family x metric, median change) and the balance-vs-energy plane of the\n"
 "patterns' changes, and names the commits from OLD to NEW that changed the\n"
 "build subset. Writes report.txt, report.json and report.html (one file,\n"
-"plots embedded) with the plots' data, gnuplot scripts, PNGs and SVGs in\n"
-"plots/. Results are cached and shared with trend and lsbisect: the same\n"
-"report again runs nothing.\n"
+"plots and timelines embedded; its tables sort by the column clicked, its\n"
+"ranked patterns link to their rows) with the plots' data, gnuplot\n"
+"scripts, PNGs and SVGs in plots/. Results are cached and shared with\n"
+"trend and lsbisect: the same report again runs nothing but its\n"
+"timelines.\n"
 "\n"
 "A change is a regression when NEW's median is worse than OLD's by more\n"
 "than the threshold (percent of OLD's median, or of the metric's floor\n"
@@ -50,6 +55,10 @@ static const char usage_report[] =
 "  -n, --seeds N       seeds 1..N per run (default 3)\n"
 "  -d, --duration D    simulated time per run (default 10s)\n"
 "      --top N         regressions and improvements ranked (default 20)\n"
+"      --timelines N   draw OLD's and NEW's timeline ('linsched timeline',\n"
+"                      seed 1, 100 ms from the middle of the run) of the N\n"
+"                      worst regressions' patterns into timelines/ and\n"
+"                      report.html (default 5; 0: none)\n"
 "  -r, --repo R        kernel repository (default: the bundled history)\n"
 "  -o, --out DIR       output directory (default: DATA/report-OLD-NEW,\n"
 "                      DATA being build/ in a build tree)\n"
@@ -70,6 +79,7 @@ struct report_options {
 	const char *old, *new;
 	struct cmd_suite_opts s;
 	int top;
+	int timelines;
 	const char *repo;
 	const char *out;
 	int quiet;
@@ -80,6 +90,7 @@ struct report_options {
 static const struct option report_long_options[] = {
 	CMD_SUITE_OPTIONS,
 	{ "top", required_argument, NULL, 'K' },
+	{ "timelines", required_argument, NULL, 'L' },
 	{ "repo", required_argument, NULL, 'r' },
 	{ "out", required_argument, NULL, 'o' },
 	{ "jobs", required_argument, NULL, 'j' },
@@ -157,6 +168,9 @@ static int report_option(struct report_options *o, int c, const char *arg)
 		return ret;
 	switch (c) {
 	case 'K': return opt_int("--top", arg, 1, 100000, &o->top) ? 2 : 0;
+	case 'L':
+		return opt_int("--timelines", arg, 0, REPORT_MAX_TIMELINES,
+			       &o->timelines) ? 2 : 0;
 	case 'r': o->repo = arg; return 0;
 	case 'o': o->out = arg; return 0;
 	case 'q': o->quiet = 1; return 0;
@@ -178,6 +192,7 @@ static int parse_report_options(struct report_options *o, int argc,
 	memset(o, 0, sizeof(*o));
 	cmd_suite_defaults(&o->s, "full");
 	o->top = 20;
+	o->timelines = 5;
 	engine_defaults(&o->engine);
 	while ((c = getopt_long(argc, argv, "s:m:t:T:n:d:r:o:j:qvh",
 				report_long_options, NULL)) != -1) {
@@ -355,9 +370,100 @@ fail:
 	return -1;
 }
 
+/*
+ * Side @r of @row's timeline, by 'linsched timeline' on the run's
+ * settings (seed 1) over @from..@to: 0, or its exit status (its output in
+ * DIR/timeline.log, named on stderr).
+ */
+static int draw_timeline(const struct report *rep, const struct report_row *row,
+			 int r, const char *repo, const char *from,
+			 const char *to)
+{
+	char dir[4400], log[4500], wl[4400], timeout[16], *argv[24];
+	int n = 0, st;
+
+	report_timeline_dir(rep, row, r, dir, sizeof(dir));
+	report_workload_dir(rep, row->topo, wl, sizeof(wl));
+	lsb_pathf(wl + strlen(wl), sizeof(wl) - strlen(wl), "/%s.json",
+		  suite_pattern_name(row->pattern));
+	lsb_pathf(log, sizeof(log), "%s/timeline.log", dir);
+	snprintf(timeout, sizeof(timeout), "%d", rep->timeout);
+	if (lsb_mkdir_p(dir)) {
+		fprintf(stderr, "error: cannot make '%s': %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	argv[n++] = "linsched";
+	argv[n++] = "timeline";
+	argv[n++] = (char *)rep->rev[r]->commit;
+	argv[n++] = "--workload";
+	argv[n++] = wl;
+	argv[n++] = "--topology";
+	argv[n++] = (char *)rep->topo[row->topo].spec;
+	argv[n++] = "--duration";
+	argv[n++] = (char *)rep->duration;
+	argv[n++] = "--seed";
+	argv[n++] = "1";
+	argv[n++] = "--from";
+	argv[n++] = (char *)from;
+	argv[n++] = "--to";
+	argv[n++] = (char *)to;
+	argv[n++] = "--timeout";
+	argv[n++] = timeout;
+	argv[n++] = "--out";
+	argv[n++] = dir;
+	argv[n++] = "--repo";
+	argv[n++] = (char *)repo;
+	argv[n] = NULL;
+	st = cmd_run_self(argv, log);
+	if (st)
+		fprintf(stderr, "report: no timeline of %s on %s (%s): status %d, see %s\n",
+			suite_pattern_name(row->pattern),
+			rep->topo[row->topo].spec, r ? "NEW" : "OLD", st, log);
+	else
+		unlink(log);
+	return st;
+}
+
+/*
+ * The worst regressions' patterns on OLD and NEW as timelines, 100 ms
+ * from the middle of the run (past its start), for report.html; one that
+ * cannot be drawn is said and left out.
+ */
+static void draw_timelines(struct report *rep, int max, const char *repo,
+			   int tty)
+{
+	const struct report_row *rows[REPORT_MAX_TIMELINES];
+	uint64_t ns = 0, from, to;
+	char a[32], b[32];
+	size_t n, i;
+	int r;
+
+	n = report_timeline_rows(rep, rows, (size_t)max);
+	if (!n || sim_parse_duration(&ns, rep->duration))
+		return;
+	from = ns / 2 / 1000000 * 1000000;
+	to = from + 100000000 < ns ? from + 100000000 : ns;
+	snprintf(a, sizeof(a), "%" PRIu64 "ns", from);
+	snprintf(b, sizeof(b), "%" PRIu64 "ns", to);
+	snprintf(rep->timeline_window, sizeof(rep->timeline_window),
+		 "seed 1, %.6g ms to %.6g ms of the run", from / 1e6, to / 1e6);
+	for (i = 0; i < n; i++)
+		for (r = 0; r < 2; r++) {
+			if (tty)
+				fprintf(stderr, "report: timeline %zu of %zu...\033[K\r",
+					2 * i + r + 1, 2 * n);
+			draw_timeline(rep, rows[i], r, repo, a, b);
+		}
+	if (tty)
+		fputs("\033[K", stderr);
+	rep->timelines = (int)n;
+}
+
 /* Judge, plot and write the report, then print its summary: 0 or -1. */
 static int report_finish(struct report *rep, const struct driver_paths *paths,
-			 const char *repo, double t0)
+			 const char *repo, const struct report_options *opt,
+			 int tty, double t0)
 {
 	const char *o = rep->out;
 
@@ -365,11 +471,14 @@ static int report_finish(struct report *rep, const struct driver_paths *paths,
 		fprintf(stderr, "error: %s\n", report_last_error());
 		return -1;
 	}
+	draw_timelines(rep, opt->timelines, repo, tty);
 	if (cmd_report_files(rep, paths, repo, t0))
 		return -1;
 	report_text(stdout, rep, 1);
 	printf("\n%s/report.html\n%s/report.txt\n%s/report.json\n%s/plots/\n",
 	       o, o, o, o);
+	if (rep->timelines)
+		printf("%s/timelines/\n", o);
 	return 0;
 }
 
@@ -425,7 +534,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = 4;
-	if (report_finish(&rep, &paths, repo, t0))
+	if (report_finish(&rep, &paths, repo, &o, tty, t0))
 		goto out;
 	ret = rep.nr_worse ? 1 : 0;
 out:

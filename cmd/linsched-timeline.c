@@ -592,20 +592,20 @@ static int read_json(const char *path, uint64_t *dur, char *title,
 	char *text = lsb_read_file(path, NULL);
 	cJSON *root = text ? cJSON_Parse(text) : NULL;
 	const char *wl;
+	char name[300];
 
 	free(text);
 	if (!root)
 		return -1;
 	*dur = (uint64_t)cJSON_GetNumberValue(
 		cJSON_GetObjectItem(root, "duration_ns")) / 1000;
-	/* a workload file by its name, not its whole path */
+	/* a workload file by its short name, not its whole path */
 	wl = cJSON_GetStringValue(cJSON_GetObjectItem(root, "workload"));
-	if (wl && strrchr(wl, '/'))
-		wl = strrchr(wl, '/') + 1;
 	snprintf(title, len, "Linux %s on %s: %s (seed %g)",
 		 cJSON_GetStringValue(cJSON_GetObjectItem(root, "kernel_version")),
 		 cJSON_GetStringValue(cJSON_GetObjectItem(root, "topology")),
-		 wl, cJSON_GetNumberValue(cJSON_GetObjectItem(root, "seed")));
+		 wl ? lsb_short_name(name, sizeof(name), wl) : "?",
+		 cJSON_GetNumberValue(cJSON_GetObjectItem(root, "seed")));
 	cJSON_Delete(root);
 	return 0;
 }

@@ -268,7 +268,7 @@ static long trend_pair(struct report_trend *tr, const struct driver_paths *paths
 		       const struct trend_options *o, const char *w,
 		       const char *t)
 {
-	char name[300], sub[4400], title[1024];
+	char name[300], sub[4400], title[1024], wl[300], tl[300];
 	size_t gaps;
 
 	if (report_trend_collect(tr, paths, units))
@@ -277,8 +277,11 @@ static long trend_pair(struct report_trend *tr, const struct driver_paths *paths
 		 cmd_base_name(t));
 	lsb_safe_name(name);
 	lsb_pathf(sub, sizeof(sub), "%s/%s", dir, name);
+	/* a file by its short name, a spec as it is (a long one cut) */
+	lsb_short_name(wl, sizeof(wl), w);
+	lsb_short_name(tl, sizeof(tl), t);
 	snprintf(title, sizeof(title), "%.110s%s on %s\n%.60s..%.60s (%zu revisions%s%s)",
-		 w, strlen(w) > 110 ? "..." : "", cmd_base_name(t), o->good,
+		 wl, strlen(wl) > 110 ? "..." : "", tl, o->good,
 		 o->bad, tr->n, tr->seeds > 1 ?
 		 ", median of seeds, min to max" : "",
 		 o->first_parent ? ", first parents" : "");

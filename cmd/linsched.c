@@ -3,10 +3,13 @@
  * linsched - run a kernel revision's own scheduler on a simulated machine.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -425,7 +428,9 @@ static void trace_excerpt(const char *trace, double t_ns)
 		return;
 	printf("trace around %.6f s:\n", t_ns / 1e9);
 	while (n < 40 && fgets(line, sizeof(line), f)) {
+		/* the counters (tracing_mark_write) would crowd the events out */
 		if (lsb_trace_line(line, &cpu, &t, &ev) ||
+		    !strncmp(ev, "tracing_mark_write:", 19) ||
 		    (double)t * 1000 + 1e6 < t_ns)
 			continue;
 		if ((double)t * 1000 > t_ns + 1e6)
@@ -748,6 +753,32 @@ int cmd_out_dir(const char *dir, const char *who)
 		return -1;
 	}
 	return 0;
+}
+
+int cmd_run_self(char *argv[], const char *log)
+{
+	pid_t pid;
+	int status, fd;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(127);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       128 + WTERMSIG(status);
 }
 
 int cmd_worker_args(int argc, char **argv, const char *usage,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -310,6 +311,19 @@ int lsb_blob_id(const void *buf, size_t len, char out[41])
 		git_oid_tostr(out, 41, &oid);
 	git_libgit2_shutdown();
 	return ret < 0 ? -1 : 0;
+}
+
+const char *lsb_short_name(char *buf, size_t len, const char *spec)
+{
+	const char *base = strrchr(spec, '/');
+	size_t n;
+
+	base = base && base[1] ? base + 1 : spec;
+	n = strlen(base);
+	if (n > 5 && !strcasecmp(base + n - 5, ".json"))
+		n -= 5;
+	snprintf(buf, len, "%.*s", (int)n, base);
+	return buf;
 }
 
 void lsb_safe_name(char *s)

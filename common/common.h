@@ -210,6 +210,20 @@ int lsb_grow(void *p, size_t *cap, size_t need, size_t size);
 int lsb_blob_id(const void *buf, size_t len, char out[41]);
 
 /**
+ * lsb_short_name() - a workload or topology as a plot's title names it
+ * @buf: receives the name
+ * @len: its size
+ * @spec: a file's path, or a spec (a preset, a shape, a compact workload:
+ *	these hold no '/')
+ *
+ * A file is named by its last part without ".json"
+ * ("bugs/catalogue/workloads/x.json" gives "x"); a spec is itself.
+ *
+ * Return: @buf.
+ */
+const char *lsb_short_name(char *buf, size_t len, const char *spec);
+
+/**
  * lsb_safe_name() - make a string safe as one file name
  * @s: the string, changed in place
  *

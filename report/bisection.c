@@ -632,11 +632,18 @@ static void compose(FILE *f, bisect_repo *r, const struct report_bisection *b,
 	counts_text(f, b, json);
 }
 
-/* plot.dat: the steps by verdict; *@lo, *@hi: the values' range. */
-static int plot_dat(const struct report_bisection *b, const char *dir,
-		    double *lo, double *hi)
+/*
+ * plot.dat: the steps by verdict, each labelled by its commit's tag (a
+ * release's "v6.1.170"), else its short hash; *@lo, *@hi: the values'
+ * range.
+ */
+static int plot_dat(const struct report_bisection *b, bisect_repo *r,
+		    const char *dir, double *lo, double *hi)
 {
+	struct bisect_tag *tags = NULL;
+	size_t nr_tags = 0;
 	static const char *const kinds[] = { "good", "bad", "skip" };
+	const char *tag;
 	char path[4300];
 	size_t i, k, n = 0;
 	FILE *f;
@@ -655,7 +662,10 @@ static int plot_dat(const struct report_bisection *b, const char *dir,
 	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "# position in the range, %s, commit, class\n", b->metric);
+	if (bisect_tags(r, &tags, &nr_tags))
+		nr_tags = 0;	/* no tags: hashes label the points */
+	fprintf(f, "# position in the range, %s, label (tag or commit), class\n",
+		b->metric);
 	for (k = 0; k < 3; k++) {
 		fprintf(f, "# %s\n", kinds[k]);
 		for (i = 0; i < b->nr_steps; i++) {
@@ -665,13 +675,17 @@ static int plot_dat(const struct report_bisection *b, const char *dir,
 
 			if (strcmp(st->verdict, kinds[k]))
 				continue;
-			fprintf(f, "%zu %.10g %.7s %ld\n", x,
+			tag = report_tag_of(st->commit, tags, nr_tags);
+			if (!tag || strchr(tag, '"'))	/* a data file's quote */
+				tag = NULL;
+			fprintf(f, "%zu %.10g \"%.*s\" %ld\n", x,
 				k < 2 && st->has_value ? st->value : *lo,
-				st->commit, st->cls);
+				tag ? 63 : 7, tag ? tag : st->commit, st->cls);
 		}
 		/* gnuplot needs something in each block */
 		fprintf(f, "-1 NaN \"\" -1\n\n\n");
 	}
+	bisect_tags_free(tags, nr_tags);
 	return fclose(f);
 }
 
@@ -683,8 +697,7 @@ static int plot_gp(const struct report_bisection *b, const char *dir,
 		   double lo, double hi)
 {
 	char path[4300], title[700], wl[300], marker[300] = "";
-	char range[128] = "";
-	const char *topo;
+	char range[128] = "", topo[300];
 	size_t x;
 	FILE *f;
 
@@ -701,9 +714,8 @@ static int plot_gp(const struct report_bisection *b, const char *dir,
 			 "set label 'first bad' at %zu, graph 0.95 offset 0.5,0 font ',9'\n",
 			 x, x, x);
 	}
-	snprintf(wl, sizeof(wl), "%s", b->workload);
-	topo = strrchr(b->topology, '/');
-	topo = topo ? topo + 1 : b->topology;
+	lsb_short_name(wl, sizeof(wl), b->workload);
+	lsb_short_name(topo, sizeof(topo), b->topology);
 	/* two lines: the range, then the workload (long specs get cut) */
 	snprintf(title, sizeof(title), "%s over %s..%s\n%.90s on %s", b->metric,
 		 b->good, b->bad, wl, topo);
@@ -800,7 +812,7 @@ int report_bisection_write(const struct report_bisection *b,
 		goto cleanup;
 	}
 	ret = write_json(out_dir, json) ? failed(first, sizeof(first)) : 0;
-	if (plot_dat(b, out_dir, &lo, &hi) || plot_gp(b, out_dir, lo, hi)) {
+	if (plot_dat(b, r, out_dir, &lo, &hi) || plot_gp(b, out_dir, lo, hi)) {
 		report_set_error("cannot write the plot in '%s': %m", out_dir);
 		ret = failed(first, sizeof(first));
 	} else {

@@ -4,6 +4,7 @@
  * ranked changes, the commits and every row with its seeds.
  */
 #include <math.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -236,6 +237,41 @@ static cJSON *json_row(const struct report *rep, const struct report_row *row)
 	return o;
 }
 
+/*
+ * The worst regressions' timelines the page shows: per row its window
+ * and each side's PNG (relative to OUT), null when it was not drawn.
+ */
+static void json_timelines(cJSON *root, const struct report *rep)
+{
+	const struct report_row *rows[REPORT_MAX_TIMELINES];
+	cJSON *a = cJSON_AddArrayToObject(root, "timelines"), *o;
+	char name[300], rel[400], path[4500];
+	size_t n, i;
+	int r;
+
+	n = report_timeline_rows(rep, rows, rep->timelines < REPORT_MAX_TIMELINES ?
+				 (size_t)rep->timelines : REPORT_MAX_TIMELINES);
+	for (i = 0; i < n; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "topology",
+					rep->topo[rows[i]->topo].spec);
+		cJSON_AddStringToObject(o, "pattern",
+					suite_pattern_name(rows[i]->pattern));
+		cJSON_AddStringToObject(o, "window", rep->timeline_window);
+		for (r = 0; r < 2; r++) {
+			report_timeline_name(rep, rows[i], r, name, sizeof(name));
+			snprintf(rel, sizeof(rel), "timelines/%s/timeline.png",
+				 name);
+			lsb_pathf(path, sizeof(path), "%s/%s", rep->out, rel);
+			if (access(path, R_OK))
+				cJSON_AddNullToObject(o, r ? "new" : "old");
+			else
+				cJSON_AddStringToObject(o, r ? "new" : "old", rel);
+		}
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
 char *report_json(const struct report *rep)
 {
 	cJSON *root = cJSON_CreateObject(), *a;
@@ -250,6 +286,7 @@ char *report_json(const struct report *rep)
 	json_summary(root, rep);
 	json_kernel_warnings(root, rep);
 	json_changes(root, rep);
+	json_timelines(root, rep);
 	a = cJSON_AddArrayToObject(root, "results");
 	for (i = 0; i < rep->nr_rows; i++)
 		cJSON_AddItemToArray(a, json_row(rep, &rep->rows[i]));

@@ -69,7 +69,7 @@ static int heat_gp(const struct report *rep, const char *dir, int t,
 {
 	const char *name = rep->topo[t].name;
 	const char *const *fams;
-	char path[4300], title[800];
+	char path[4300], title[800], topo[300];
 	size_t nf, f;
 	FILE *g;
 	int m;
@@ -81,7 +81,8 @@ static int heat_gp(const struct report *rep, const char *dir, int t,
 		return -1;
 	snprintf(title, sizeof(title),
 		 "%s -> %s on %s: median change per family (%%, positive = worse)",
-		 rep->rev[0]->name, rep->rev[1]->name, rep->topo[t].spec);
+		 rep->rev[0]->name, rep->rev[1]->name,
+		 lsb_short_name(topo, sizeof(topo), rep->topo[t].spec));
 	snprintf(path, sizeof(path), "heat-%s", name);
 	plot_begin(g, path, 1000, 620, title);
 	fprintf(g, "set xrange [-0.5:%d.5]\nset yrange [%zu.5:-0.5]\n"
@@ -95,7 +96,7 @@ static int heat_gp(const struct report *rep, const char *dir, int t,
 		fprintf(g, "%s'%s' %zu", f ? ", " : "", fams[f], f);
 	fprintf(g, ") scale 0\nset key off\nset bmargin 6\n"
 		"plot 'heat-%s.dat' using 1:2:(0.5):(0.5):($3 > %g ? %g : $3 < -%g ? -%g : $3) with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
-		"     '' using 1:2:(sprintf('%%+.1f', $3)) with labels font 'sans,9'\n",
+		"     '' using 1:2:(strcol(3) ne 'NaN' ? sprintf('%%+.1f', $3) : '') with labels font 'sans,9'\n",
 		name, lim, lim, lim, lim);
 	plot_end(g);
 	return fclose(g);
@@ -160,7 +161,7 @@ static int plane_gp(const struct report *rep, const char *dir, int t,
 		    double lim)
 {
 	const char *name = rep->topo[t].name;
-	char path[4300], title[800];
+	char path[4300], title[800], topo[300];
 	FILE *g;
 
 	lsb_pathf(path, sizeof(path), "%s/plane-%s.gp", dir, name);
@@ -169,7 +170,8 @@ static int plane_gp(const struct report *rep, const char *dir, int t,
 		return -1;
 	snprintf(title, sizeof(title),
 		 "%s -> %s on %s: each pattern's change (%%, clipped to +-100)",
-		 rep->rev[0]->name, rep->rev[1]->name, rep->topo[t].spec);
+		 rep->rev[0]->name, rep->rev[1]->name,
+		 lsb_short_name(topo, sizeof(topo), rep->topo[t].spec));
 	snprintf(path, sizeof(path), "plane-%s", name);
 	plot_begin(g, path, 900, 700, title);
 	fprintf(g, "set xlabel 'balance score change (%%, lower is better)'\n"

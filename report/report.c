@@ -459,6 +459,42 @@ int report_rank(struct report *rep)
 	return ranked(rep, REPORT_BETTER, &rep->better, &rep->nr_better);
 }
 
+size_t report_timeline_rows(const struct report *rep,
+			    const struct report_row **rows, size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < rep->nr_worse && n < max; i++) {
+		const struct report_row *row = rep->worse[i].row;
+
+		/* a run that did not finish has no trace to draw */
+		if (rep->worse[i].metric < 0)
+			continue;
+		for (k = 0; k < n && rows[k] != row; k++)
+			;
+		if (k == n)
+			rows[n++] = row;
+	}
+	return n;
+}
+
+void report_timeline_name(const struct report *rep,
+			  const struct report_row *row, int side, char *buf,
+			  size_t len)
+{
+	snprintf(buf, len, "%s-%s-%s", rep->topo[row->topo].name,
+		 suite_pattern_name(row->pattern), side ? "new" : "old");
+}
+
+void report_timeline_dir(const struct report *rep, const struct report_row *row,
+			 int side, char *buf, size_t len)
+{
+	char name[300];
+
+	report_timeline_name(rep, row, side, name, sizeof(name));
+	lsb_pathf(buf, len, "%s/timelines/%s", rep->out, name);
+}
+
 void report_summarise(const struct report *rep, int t, int m,
 		      struct report_summary *out)
 {

@@ -41,6 +41,7 @@ const char *report_last_error(void);
 #define REPORT_MAX_TOPOS 8
 #define REPORT_MAX_SEEDS 16
 #define REPORT_MAX_METRICS 16
+#define REPORT_MAX_TIMELINES 20
 
 /**
  * enum report_verdict - a change's judgement
@@ -192,6 +193,12 @@ struct report_change {
  * @nr_unread_changes: commits left out of @changes because they change
  *	the subset only in files neither OLD's nor NEW's build read
  * @range_note: why the commits are not listed, or ""
+ * @timelines: the worst regressions' rows whose timelines were drawn
+ *	(the first @timelines of report_timeline_rows(), in
+ *	report_timeline_dir()), embedded in report.html; 0: none. Set by the
+ *	command that drew them.
+ * @timeline_window: what the timelines show, for their captions ("seed 1,
+ *	500 ms to 600 ms")
  * @files: the workload files of report_units() (private)
  *
  * The caller sets everything up to @wall_s after report_init().
@@ -226,6 +233,8 @@ struct report {
 	size_t nr_range_commits;
 	size_t nr_unread_changes;
 	char range_note[512];
+	int timelines;
+	char timeline_window[128];
 	char (*files)[4352];
 };
 
@@ -389,6 +398,29 @@ void report_find_changes(struct report *rep, const char *repo,
 			 const struct driver_paths *paths);
 
 /**
+ * report_timeline_rows() - the rows whose OLD and NEW timelines the report
+ *	shows: the worst regressions' rows, each once, worst first
+ * @rep: the report, judged
+ * @rows: receives up to @max rows
+ * @max: the most wanted
+ *
+ * Return: their number.
+ */
+size_t report_timeline_rows(const struct report *rep,
+			    const struct report_row **rows, size_t max);
+
+/**
+ * report_timeline_dir() - where a row's timeline of one side is drawn
+ * @rep: the report
+ * @row: the row
+ * @side: 0 OLD, 1 NEW
+ * @buf: receives "OUT/timelines/TOPO-PATTERN-old" (or "-new")
+ * @len: its size
+ */
+void report_timeline_dir(const struct report *rep, const struct report_row *row,
+			 int side, char *buf, size_t len);
+
+/**
  * report_plots() - per topology the heat map and the plane
  * @rep: the report, judged
  *
@@ -420,7 +452,15 @@ char *report_json(const struct report *rep);
  * @f: where it goes
  * @rep: the report, judged, its plots drawn
  *
- * Return: 0, or -1 when a PNG cannot be read.
+ * One self-contained file: the plots and timelines as data: URIs, a
+ * little inline script that sorts a table by the column header clicked
+ * (numbers as numbers; again: the other way) and opens the collapsed
+ * section an anchor points into. Every pattern's row has an id
+ * ("p-TOPO-PATTERN"), each timeline section too ("tl-TOPO-PATTERN"); the
+ * ranked lists link to them.
+ *
+ * Return: 0, or -1 when a plot's PNG cannot be read (a timeline that
+ * cannot is said in the page).
  */
 int report_html(FILE *f, const struct report *rep);
 

@@ -32,6 +32,15 @@ void report_fmt_warnings(char *buf, size_t len,
 size_t report_warned(const struct report *rep, size_t i,
 		     const struct report_row **row, int *side);
 
+/* The last part of report_timeline_dir(): "TOPO-PATTERN-old". */
+void report_timeline_name(const struct report *rep,
+			  const struct report_row *row, int side, char *buf,
+			  size_t len);
+
+/* The first tag (by name) of @commit, or NULL (trend.c). */
+const char *report_tag_of(const char *commit, const struct bisect_tag *tags,
+			  size_t nr_tags);
+
 /* The header report.txt and report.html start with (text.c). */
 void report_text_header(FILE *f, const struct report *rep);
 

@@ -22,7 +22,7 @@ const char *const *report_trend_metrics(void)
 	return trend_metrics;
 }
 
-static const char *tag_of(const char *commit, const struct bisect_tag *tags,
+const char *report_tag_of(const char *commit, const struct bisect_tag *tags,
 			  size_t nr_tags)
 {
 	size_t i;
@@ -41,7 +41,7 @@ void report_trend_label(struct report_trend_point *p,
 	size_t i;
 
 	for (i = p->n; i-- > 0 && !t;)
-		t = tag_of(commits[i], tags, nr_tags);
+		t = report_tag_of(commits[i], tags, nr_tags);
 	if (t)
 		snprintf(p->label, sizeof(p->label), "%.63s", t);
 	else if (p->n > 1)

@@ -450,6 +450,22 @@ static void sysevents_warn(const struct workload *wl,
 		first->planned_ns / 1e9, first->status);
 }
 
+/*
+ * The column legend tracefs's trace file prints (the four flags of
+ * kernels before 5.12: what the simulator writes, sim.c's lh_trace())
+ */
+static void trace_columns(FILE *f)
+{
+	fputs("#\n"
+	      "#                                _-----=> irqs-off\n"
+	      "#                               / _----=> need-resched\n"
+	      "#                              | / _---=> hardirq/softirq\n"
+	      "#                              || / _--=> preempt-depth\n"
+	      "#                              ||| /     delay\n"
+	      "#           TASK-PID     CPU#  ||||    TIMESTAMP  FUNCTION\n"
+	      "#              | |         |   ||||       |         |\n", f);
+}
+
 /* Where a result came from, as the driver knows it. */
 struct run_meta {
 	const char *revision;
@@ -731,8 +747,9 @@ int main(int argc, char **argv)
 	cfg.wl = &wl;
 	if (trace) {
 		cfg.trace = open_out(trace, "trace");
-		/* a trace is written a line at a time: fewer, larger writes */
-		setvbuf(cfg.trace, NULL, _IOFBF, 1 << 20);
+		/* a trace is written by the hundred megabytes */
+		if (cfg.trace != stdout)
+			setvbuf(cfg.trace, NULL, _IOFBF, 1 << 20);
 	}
 	if (log)
 		cfg.log = open_out(log, "log");
@@ -747,6 +764,7 @@ int main(int argc, char **argv)
 			fprintf(cfg.trace, ", jitter %s", jitter);
 		}
 		fputc('\n', cfg.trace);
+		trace_columns(cfg.trace);
 	}
 	ret = sim_run(&cfg, &res);
 	if (ret)

@@ -154,7 +154,7 @@ for p in rt-deadline-u10-n1-with-hog rt-deadline-u10-n1-with-periodic; do
 	w=$(json "$tmp/r/report.json" "[w['first'] for w in r['kernel_warnings']['warned'] if w['pattern'] == a[0]][0]" "$p")
 	grep -qxF "  quad-smt       $(printf '%-44s' "$p") NEW: 1 in 1 of 1 run; the first: $w" "$tmp/r/report.txt" ||
 		bad="$bad text:$p"
-	grep -qF "<tr class=\"warned\" data-key=\"quad-smt/$p/new\"><td>" "$tmp/r/report.html" &&
+	grep -qF "<tr class=\"warned\" data-key=\"quad-smt/$p/new\"><td class=\"n\">" "$tmp/r/report.html" &&
 		grep -F "data-key=\"quad-smt/$p/new\"" "$tmp/r/report.html" | grep -qF "<code>$w</code>" ||
 		bad="$bad html:$p"
 	"$LINSCHED" run slip --repo "$work" --workload "$tmp/r/workloads/8cpus/$p.json" --topology quad-smt \

@@ -103,7 +103,7 @@ for rev in $TEST_V61 $TEST_V612 $TEST_V73; do
 		'[ -z "$differ" ] && [ -z "$empty" ] && [ "$(echo $same | wc -w)" = $((2 * ${#cases[@]})) ]'
 	# what the exactness rests on is in the traces, and is scored
 	test_expect_success "$rev: the traces carry nanoseconds and our lsb_ lines: task, affinity, weight, a throttled prev, hotplug, end" \
-		'grep -q "^ *<idle>-0 *\[000\] \.\.\.\.\. *0\.[0-9]\{9\}: lsb_task: pid=[0-9]* class=fair weight=1024 cpus=all name=hog-0$" "$tmp/hogs.trace" &&
+		'grep -q "^ *<idle>-0 *\[000\] \.\.\.\. *0\.[0-9]\{9\}: lsb_task: pid=[0-9]* class=fair weight=1024 cpus=all name=hog-0$" "$tmp/hogs.trace" &&
 		 grep -q "lsb_task: pid=[0-9]* class=fair weight=1024 cpus=0 name=hog-0$" "$tmp/pinned.trace" &&
 		 grep -q "lsb_affinity: pid=[0-9]* cpus=0-1$" "$tmp/cpuset.trace" &&
 		 grep -q "lsb_weight: pid=[0-9]* weight=110$" "$tmp/nice.trace" &&

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/history.sh"
 
 ensure_kernels
-plan 33
+plan 34
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -83,6 +83,21 @@ test_expect_success "builds and runs: $(r "$tmp/out" "r['counts']")" \
 magic=$(head -c 4 "$tmp/out/plot.png" | od -An -c | tr -d ' ')
 test_expect_success "gnuplot drew plot.png from plot.gp and plot.dat" \
 	'[ "$magic" = '\''211PNG'\'' ] && [ -s "$tmp/out/plot.gp" ] && [ -s "$tmp/out/plot.dat" ]'
+# a point is labelled by its commit's tag (GOOD is a release), else its
+# short hash; the title names the topology, not a path
+k=$(python3 - "$tmp/out" "$TEST_V61" <<'PY'
+import json, shlex, sys
+d, good = sys.argv[1], sys.argv[2]
+r = json.load(open(d + '/report.json'))
+pts = [shlex.split(l) for l in open(d + '/plot.dat') if l.strip() and not l.startswith('#')]
+pts = {int(p[3]): p[2] for p in pts if p[0] != '-1'}
+want = {s['class'] if s['class'] != 'GOOD' else -1: s['commit'][:7] for s in r['steps']}
+want[-1] = good
+print(pts == want)
+PY
+)
+test_expect_success "plot.dat labels GOOD by its tag ($TEST_V61), the other points by their short hashes; the title names quad" \
+	'[ "$k" = True ] && grep -qF "\\n$W on quad\"" "$tmp/out/plot.gp"'
 
 # The same bisection again: every result from the cache.
 "$LSBISECT" "$TEST_V61" bad "$W" "${ARGS[@]}" --out "$tmp/out" > "$tmp/again.txt" 2>&1

@@ -116,10 +116,10 @@ EOF2
 	grep -qx "set arrow from first 30.000, graph 0 to first 30.000, graph 1 nohead .*" "$tmp/m/timeline.gp" &&
 	grep -q '^set label "a band" at first 10.000, graph 1' "$tmp/m/timeline.gp" &&
 	grep -q '^set label "a line" at first 30.000, graph 1' "$tmp/m/timeline.gp" &&
-	grep -qx 'set title "Linux 6.1.192 on biglittle-4+4: off.json (seed 1)"' "$tmp/m/timeline.gp" &&
+	grep -qx 'set title "Linux 6.1.192 on biglittle-4+4: off (seed 1)"' "$tmp/m/timeline.gp" &&
 	[ "$(png_check "$tmp/m/timeline.png" "$(sed -n 's/.*timeline.png (\(.*\))$/\1/p' "$tmp/m.out")")" -gt 20 ] &&
 	dat_check "$tmp/m" "ok = 20 < max(e for c, s, e, *_ in d if c == 3) < 22 and all(max(e for c, s, e, *_ in d if c == i) == 50 for i in (0, 1, 2, 4, 5, 6, 7))"
-ok $? "--mark draws a band over two CPUs' lanes and a line, labelled; the title names the workload file, not its path; CPU 3, offline at 20 ms, has nothing drawn after its last switch (before 22 ms)"
+ok $? "--mark draws a band over two CPUs' lanes and a line, labelled; the title names the workload file by its short name (off), not its path; CPU 3, offline at 20 ms, has nothing drawn after its last switch (before 22 ms)"
 "$LINSCHED" timeline "$TEST_V61" --workload hog --topology $T --mark '1ms@9' 2> "$tmp/e.err"
 s=$?
 "$LINSCHED" timeline "$TEST_V61" --workload hog --topology $T --mark '5ms-1ms' 2>> "$tmp/e.err"

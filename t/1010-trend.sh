@@ -20,7 +20,7 @@ for v in v6.1.170 v6.1.187 v6.1.190 v6.1.192; do
 	git -C "$LSBISECT_REPO" rev-parse -q --verify "$v^{commit}" >/dev/null ||
 		skip_all "the archive no longer serves $v"
 done
-plan 12
+plan 13
 
 W1='hog*1:cpus=2+hog*1:name=misfit:cpus=0:unpin=10ms'
 W2='hog*4:cpus=0:unpin=10ms'
@@ -39,6 +39,9 @@ for d in "$tmp"/a/*/; do
 done
 [ $n = 16 ] && [ -d "$A" ] && [ -d "$Q" ] && ! grep -q . "$tmp/a.err"
 ok $? "it prints the paths of the 3 PNGs and the data of each of the 4 pairs ($n), nothing on stderr (not a terminal)"
+grep -qF "set title \"$W1 on asym-smt\\nv6.1.170..v6.1.192 (" "$A/balance-energy.gp" &&
+	! grep -q "examples/\|asym-smt.json" "$A"/*.gp
+ok $? "the plots' titles name the topology file by its short name (asym-smt), not its path"
 
 # gnuplot runs each script again, without a warning
 n=0

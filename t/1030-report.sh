@@ -24,7 +24,7 @@ note=$(id note); lb=$(id lb)
 private_cache "$tmp/cache"
 export LSBISECT_CACHE=$tmp/cache
 ARGS=(--repo "$work" --suite full --match 'hog-*' --match 'random-exponential-r4ms-*'
-      --topology quad --topology numa-2 --seeds 2 --duration 1s)
+      --topology quad --topology numa-2 --seeds 2 --duration 1s --timelines 0)
 r() { json "$tmp/a/report.json" "$@"; }
 
 "$LINSCHED" report "$TEST_V61" bad "${ARGS[@]}" --out "$tmp/a" > "$tmp/a.out" 2> "$tmp/a.err"
@@ -149,7 +149,7 @@ rows = re.findall(r'<tr class="change"[^>]*>(.*?)</tr>', doc)
 check(1, len(rows), len(ranked))
 for row, c in zip(rows, ranked):
     if c['metric'] != 'run':
-        check(1, cells(row)[1:], [c['topology'], c['pattern'], c['metric'], v(c['old']), v(c['new']), p(c['change_pct'])])
+        check(1, cells(row)[1:7], [c['topology'], c['pattern'], c['metric'], v(c['old']), v(c['new']), p(c['change_pct'])])
 for key, row in re.findall(r'<tr class="summary" data-key="([^"]*)">(.*?)</tr>', doc):
     t, m = key.rsplit('/', 1)
     s = [x for x in r['summary'] if x['topology'] == t and x['metric'] == m][0]
@@ -158,7 +158,7 @@ for key, row in re.findall(r'<tr class="summary" data-key="([^"]*)">(.*?)</tr>',
           '-' if m == 'run' else str(s['noise']), str(s['compared']), '-' if m == 'run' else p(s['median_change_pct_worse'])])
 res = {(x['topology'], x['pattern']): x for x in r['results']}
 seen = 0
-for key, row in re.findall(r'<tr class="result" data-key="([^"]*)">(.*?)</tr>', doc):
+for key, row in re.findall(r'<tr class="result" id="p-[^"]*" data-key="([^"]*)">(.*?)</tr>', doc):
     t, pat = key.split('/', 1)
     x = res[(t, pat)]
     c = cells(row)[2:]
@@ -203,10 +203,11 @@ imgs = re.findall(r'<img alt="([^"]*)" src="([^"]*)"', doc)
 files = re.findall(r'<a href="plots/([^"]*)">png</a>', doc)
 same = all(src == 'data:image/png;base64,' + base64.b64encode(open(d + '/plots/' + f, 'rb').read()).decode()
            for (alt, src), f in zip(imgs, files))
-print(len(imgs) == 4 and len(files) == 4 and same and not re.search(r'(src|href)="(http|//)', doc))
+print(len(imgs) == 4 and len(files) == 4 and same and not re.search(r'(src|href)="(http|//)', doc) and
+      'class="timeline"' not in doc and not re.search(r'id="timelines"', doc))
 PY
 )
-test_expect_success "the HTML embeds the 4 PNGs byte for byte and links nothing outside" \
+test_expect_success "the HTML embeds the 4 PNGs byte for byte and links nothing outside; --timelines 0: no timeline" \
 	'[ "$k" = True ]'
 
 # the same report again runs nothing and says the same

@@ -342,13 +342,27 @@ static bool test_json_print_exact(void)
 	return true;
 }
 
+/* A plot's title names a file by its last part without ".json". */
+static bool test_short_name(void)
+{
+	char b[64];
+
+	ASSERT_TRUE(!strcmp(lsb_short_name(b, sizeof(b), "bugs/catalogue/workloads/x.json"), "x"));
+	ASSERT_TRUE(!strcmp(lsb_short_name(b, sizeof(b), "/t/asym-smt.JSON"), "asym-smt"));
+	ASSERT_TRUE(!strcmp(lsb_short_name(b, sizeof(b), "dir/rtapp"), "rtapp"));
+	ASSERT_TRUE(!strcmp(lsb_short_name(b, sizeof(b), "hog*4:cpus=0"), "hog*4:cpus=0"));
+	ASSERT_TRUE(!strcmp(lsb_short_name(b, sizeof(b), ".json"), ".json"));
+	ASSERT_TRUE(!strcmp(lsb_short_name(b, sizeof(b), "quad"), "quad"));
+	return true;
+}
+
 int main(void)
 {
 	int ret;
 
 	if (!mkdtemp(dir))
 		tap_skip_all("cannot make a temporary directory");
-	tap_plan(12);
+	tap_plan(13);
 	TEST(test_good_outputs);
 	TEST(test_empty_and_directories);
 	TEST(test_one_file_twice);
@@ -361,6 +375,7 @@ int main(void)
 	TEST(test_ranges_text);
 	TEST(test_ranges_text_cut);
 	TEST(test_json_print_exact);
+	TEST(test_short_name);
 	ret = tap_done();
 	lsb_rm_rf(dir);
 	return ret;

@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/report.h"
+#include "common/common.h"
 #include "report/report_internal.h"
 #include "t/tap.h"
 
@@ -554,6 +555,140 @@ static void test_bisect_tags(void)
 	sh("/", cmd);
 }
 
+/* Write @text as @dir/@rel, its directories made. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[4400], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	if (lsb_mkdir_p(path))
+		abort();
+	*slash = '/';
+	f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Every href="#X" of @doc names an id="X", and no id is there twice. */
+static int anchors_resolve(const char *doc, int *links)
+{
+	const char *p = doc, *q;
+	char want[400];
+
+	*links = 0;
+	for (p = strstr(doc, " id=\""); p; p = strstr(p + 1, " id=\"")) {
+		q = strchr(p + 5, '"');
+		snprintf(want, sizeof(want), " id=\"%.*s\"", (int)(q - p - 5),
+			 p + 5);
+		if (strstr(p + 1, want))
+			return 0;
+	}
+	for (p = strstr(doc, "href=\"#"); p; p = strstr(p + 1, "href=\"#")) {
+		q = strchr(p + 7, '"');
+		snprintf(want, sizeof(want), " id=\"%.*s\"", (int)(q - p - 7),
+			 p + 7);
+		if (!strstr(doc, want))
+			return 0;
+		(*links)++;
+	}
+	return 1;
+}
+
+static int occurrences(const char *doc, const char *what)
+{
+	int n = 0;
+
+	for (doc = strstr(doc, what); doc; doc = strstr(doc + 1, what))
+		n++;
+	return n;
+}
+
+/*
+ * report.html: the worst regressions' rows for timelines, each once,
+ * worst first, a run that did not finish left out; their sections
+ * embed what was drawn and say what was not; every table sorts; every
+ * link into the page resolves; nothing from elsewhere.
+ */
+static void test_html(void)
+{
+	struct report_row *rows = calloc(3, sizeof(*rows));
+	const struct report_row *tl[8];
+	char dir[] = "/tmp/lsb-report-XXXXXX", tdir[4400], *doc = NULL;
+	size_t n, len = 0;
+	struct report rep;
+	int ok, links = 0;
+	FILE *f;
+
+	make_report(&rep, 3);
+	judged_rows(&rep, rows);
+	if (report_judge(&rep) || !mkdtemp(dir))
+		abort();
+	snprintf(rep.out, sizeof(rep.out), "%s", dir);
+	n = report_timeline_rows(&rep, tl, 8);
+	ok = n == 2 && tl[0] == &rows[2] && tl[1] == &rows[1] &&
+	     report_timeline_rows(&rep, tl, 1) == 1 && tl[0] == &rows[2];
+	report_timeline_dir(&rep, &rows[1], 1, tdir, sizeof(tdir));
+	ok = ok && !strncmp(tdir, dir, strlen(dir)) &&
+	     !strncmp(tdir + strlen(dir), "/timelines/quad-smt-", 20) &&
+	     !strcmp(tdir + strlen(tdir) - 4, "-new");
+	put_file(dir, "plots/heat-quad-smt.png", "heat");
+	put_file(dir, "plots/plane-quad-smt.png", "plane");
+	rep.timelines = 2;
+	snprintf(rep.timeline_window, sizeof(rep.timeline_window),
+		 "seed 1, 500 ms to 600 ms");
+	for (int i = 0; i < 2; i++)
+		for (int r = 0; r < 2; r++) {
+			char name[300], rel[400];
+
+			if (i == 1 && r == 1)
+				continue;	/* NEW of the second not drawn */
+			report_timeline_name(&rep, tl[i], r, name, sizeof(name));
+			snprintf(rel, sizeof(rel), "timelines/%s/timeline.png",
+				 name);
+			put_file(dir, rel, "png");
+		}
+	f = open_memstream(&doc, &len);
+	ok = !report_html(f, &rep) && ok;
+	fclose(f);
+	if (getenv("LSB_REPORT_HTML"))	/* a page to look at */
+		put_file(getenv("LSB_REPORT_HTML"), "report.html", doc);
+	ok = ok && anchors_resolve(doc, &links);
+	tap_ok(ok && links >= 8 &&
+	       occurrences(doc, "<section class=\"timeline\" id=\"tl-quad-smt-") == 2 &&
+	       occurrences(doc, "src=\"data:image/png;base64,") == 5 &&
+	       occurrences(doc, "<p class=\"missing\">NEW: no timeline") == 1 &&
+	       occurrences(doc, "<table class=\"sortable\">") == 5 &&
+	       occurrences(doc, "<script>") == 1 && !strstr(doc, "=\"http") &&
+	       !strstr(doc, "=\"//"),
+	       "report.html: timelines of the 2 worst rows (the hung run left out), 5 images embedded, 1 missing said; %d links resolve to unique ids; 5 sortable tables; nothing from elsewhere",
+	       links);
+	free(doc);
+	doc = report_json(&rep);
+	{
+		cJSON *root = cJSON_Parse(doc);
+		const cJSON *t = cJSON_GetObjectItem(root, "timelines");
+		const cJSON *a = cJSON_GetArrayItem(t, 0);
+		const cJSON *b = cJSON_GetArrayItem(t, 1);
+
+		tap_ok(cJSON_GetArraySize(t) == 2 &&
+		       cJSON_IsString(cJSON_GetObjectItem(a, "new")) &&
+		       !strncmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "old")),
+				"timelines/quad-smt-", 19) &&
+		       cJSON_IsNull(cJSON_GetObjectItem(b, "new")) &&
+		       cJSON_IsString(cJSON_GetObjectItem(b, "old")),
+		       "report.json lists the 2 timelines, the one not drawn null");
+		cJSON_Delete(root);
+	}
+	free(doc);
+	lsb_rm_rf(dir);
+	report_release(&rep);
+}
+
 /* ---- the pre-submit check (report/check.c) ---- */
 
 /* A report of one row: balance score 1000 -> about @new, violations given. */
@@ -708,7 +843,7 @@ int main(void)
 {
 	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
 	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
-	tap_plan(21);
+	tap_plan(23);
 	test_columns();
 	test_judge_regression();
 	test_judge_improvement();
@@ -725,6 +860,7 @@ int main(void)
 	test_warnings_written();
 	test_result_warnings();
 	test_verdict_names();
+	test_html();
 	test_trend_label();
 	test_bisect_tags();
 	TEST(test_check_violated);

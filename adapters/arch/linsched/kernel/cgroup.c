@@ -315,6 +315,7 @@ static void bandwidth_walked(struct task_group *from, int cpu)
 		struct task_group *tg = container_of(css, struct task_group, css);
 		bool held = LINSCHED_TG_CFS_RQ(tg, cpu)->throttle_count;
 
+		linsched_counter_throttled(css_lk(css)->path, cpu, held);
 		list_for_each_entry(p, &css_lk(css)->cset->tasks, cg_list)
 			if (p->sched_class == &fair_sched_class)
 				linsched_sched_held(p, cpu, held);

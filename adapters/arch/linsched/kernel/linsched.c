@@ -579,6 +579,7 @@ static void linsched_boot_main(void)
 	linsched_topology_init(machine);
 	linsched_timers_init();
 	linsched_trace_init();
+	linsched_counters_init();
 	linsched_set_online(0);
 	set_cpu_active(0, true);
 	linsched_parse_cmdline();

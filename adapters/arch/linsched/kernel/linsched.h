@@ -108,6 +108,23 @@ void linsched_rd_span(struct root_domain *rd, char *buf, size_t len);
 __printf(2, 3) void linsched_trace(const char *event, const char *fmt, ...);
 /* @p on @cpu is held by its group's bandwidth, or queued again */
 void linsched_sched_held(struct task_struct *p, int cpu, bool held);
+/*
+ * @fn the one probe of tracepoint @tp, attached without
+ * kernel/tracepoint.c (static keys are plain counters here)
+ */
+#define LINSCHED_PROBE(tp, fn)						\
+	do {								\
+		static struct tracepoint_func funcs[2];			\
+		funcs[0].func = (void *)(fn);				\
+		funcs[0].prio = TRACEPOINT_DEFAULT_PRIO;		\
+		rcu_assign_pointer(__tracepoint_##tp.funcs, funcs);	\
+		LINSCHED_TRACEPOINT_KEY_INC(&__tracepoint_##tp.key);	\
+	} while (0)
+
+/* counters.c: Perfetto's counter lines in a trace */
+void linsched_counters_init(void);
+/* @group (its path) is throttled on @cpu now, or not */
+void linsched_counter_throttled(const char *group, int cpu, bool throttled);
 
 /* cpuidle.c */
 void linsched_cpuidle_init(const struct linsched_machine *m);

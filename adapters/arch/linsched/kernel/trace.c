@@ -287,7 +287,6 @@ static void probe_cpu_frequency(void *data, unsigned int khz, unsigned int cpu)
 		LINSCHED_TRACEPOINT_KEY_INC(&__tracepoint_##tp.key);	\
 	} while (0)
 #define LINSCHED_PROBE_REC(tp, fn, rec) LINSCHED_PROBE_AT(tp, fn, rec, 0)
-#define LINSCHED_PROBE(tp, fn) LINSCHED_PROBE_AT(tp, fn, NULL, 0)
 
 void linsched_trace_init(void)
 {
