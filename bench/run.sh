@@ -53,7 +53,7 @@ T_SPEED16=150		# simulated/wall, at least (16 CPUs, 64 tasks)
 T_SPEED64=40		# simulated/wall, at least (64 CPUs, 256 tasks)
 T_RSS_MB=200		# peak RSS of the simulator, MB, at most
 T_METRICS=1.15		# wall with --metrics / wall without, at most
-T_TRACE=2.0		# wall with --trace (text with counters, or trace.dat) / wall without, 16 CPUs, at most
+T_TRACE=2.0		# wall with --trace (text or trace.dat, default events) / wall without, 16 CPUs, at most
 T_SUITE_S=600		# the whole suite, 10 s simulated each on quad-smt, at most
 T_REPORT_COLD_S=2700	# release report: full suite x 3 topologies x 3 seeds, cold results
 T_REPORT_WARM_S=60	# the same report again
@@ -329,48 +329,31 @@ for case in 16 64; do
 		JSON+=("{\"name\":\"sim_speed_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"workload\":\"$wl\",\"simulated_s\":$dur,\"events\":$events,\"wall_s\":$(jlist "${walls[@]}"),\"unit\":\"simulated/wall\",\"runs\":$(jlist "${speeds[@]}"),\"per_cpu_time\":$(jlist "${cspeeds[@]}"),\"best\":$sb,\"median\":$sm,\"events_per_wall_s\":$evps,\"target\":$target,\"target_op\":\">=\",\"status\":\"$st\"}")
 		JSON+=("{\"name\":\"peak_rss_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"unit\":\"MB\",\"runs_kb\":$(jlist "${rsss[@]}"),\"max\":$rss_mb,\"target\":$T_RSS_MB,\"target_op\":\"<=\",\"status\":\"$st_rss\"}")
 
-		# ---- 3f. what a text trace costs (--trace, counters and all),
-		# 16 CPUs: the same runs with and without, one after the other;
-		# then a trace.dat's ----
+		# ---- 3f. what a trace costs (--trace, default events), text
+		# then trace.dat, 16 CPUs: the same runs with and without, one
+		# after the other ----
 		if [[ $case == 16 && ${BENCH_SKIP_TRACE:-0} != 1 ]]; then
-			toff=(); ton=(); ratios=(); cratios=()
-			for ((i = 1; i <= REPS; i++)); do
-				simrun "$rev" "$topo" "$wl" "$dur"
-				toff+=("$WALL"); coff=$CPU
-				simrun "$rev" "$topo" "$wl" "$dur" --trace "$TMP/sim.trace"
-				ton+=("$WALL")
-				[[ $EVENTS == "$events" ]] ||
-					die "$rev on $topo: --trace changed the run: $events then $EVENTS events"
-				ratios+=("$(calc "${ton[-1]} / ${toff[-1]}")")
-				cratios+=("$(calc "$CPU / ($coff > 0 ? $coff : 0.01)")")
-			done
-			mb=$(best "${ratios[@]}"); mm=$(median "${ratios[@]}")
-			tmb=$(calc "$(stat -c %s "$TMP/sim.trace") / 1048576")
-			rm -f "$TMP/sim.trace"
-			st=$(verdict "$mm" "<=" $T_TRACE)
-			row "text trace overhead $label (x)" "$rev" "$(fmt "$mb" 3)" "$(fmt "$mm" 3)" "<= $T_TRACE" "$st"
-			row "  CPU time with / without" "$rev" "$(fmt "$(best "${cratios[@]}")" 3)" "$(fmt "$(median "${cratios[@]}")" 3)" "" ""
-			row "  trace size (MB)" "$rev" "" "$(fmt "$tmb" 1)" "" ""
-			JSON+=("{\"name\":\"trace_text_overhead_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"simulated_s\":$dur,\"unit\":\"wall with --trace / wall without\",\"wall_without_s\":$(jlist "${toff[@]}"),\"wall_with_s\":$(jlist "${ton[@]}"),\"runs\":$(jlist "${ratios[@]}"),\"per_cpu_time\":$(jlist "${cratios[@]}"),\"trace_mb\":$tmb,\"best\":$mb,\"median\":$mm,\"target\":$T_TRACE,\"target_op\":\"<=\",\"status\":\"$st\"}")
-			# and the same for --trace FILE.dat
-			for fmt in dat; do
-				woff=(); won=(); ratios=()
+			for fmt in text dat; do
+				woff=(); won=(); ratios=(); cratios=()
 				for ((i = 1; i <= REPS; i++)); do
 					simrun "$rev" "$topo" "$wl" "$dur"
-					woff+=("$WALL")
-					simrun "$rev" "$topo" "$wl" "$dur" --trace "$TMP/run.$fmt"
+					woff+=("$WALL"); coff=$CPU
+					rm -f "$TMP/run.$fmt"
+					simrun "$rev" "$topo" "$wl" "$dur" --trace "$TMP/run.$fmt" --trace-format "$fmt"
 					won+=("$WALL")
 					[[ $EVENTS == "$events" ]] ||
 						die "$rev on $topo: --trace changed the run: $events then $EVENTS events"
 					ratios+=("$(calc "${won[-1]} / ${woff[-1]}")")
+					cratios+=("$(calc "$CPU / ($coff > 0 ? $coff : 0.01)")")
 				done
 				tsize=$(stat -c %s "$TMP/run.$fmt")
 				rm -f "$TMP/run.$fmt"
-				mm=$(median "${ratios[@]}")
+				mb=$(best "${ratios[@]}"); mm=$(median "${ratios[@]}")
 				st=$(verdict "$mm" "<=" $T_TRACE)
-				row "trace overhead $label, $fmt (x)" "$rev" "$(fmt "$(best "${ratios[@]}")" 3)" "$(fmt "$mm" 3)" "<= $T_TRACE" "$st"
+				row "trace overhead $label, $fmt (x)" "$rev" "$(fmt "$mb" 3)" "$(fmt "$mm" 3)" "<= $T_TRACE" "$st"
+				row "  CPU time with / without" "$rev" "$(fmt "$(best "${cratios[@]}")" 3)" "$(fmt "$(median "${cratios[@]}")" 3)" "" ""
 				row "  trace size (MB)" "$rev" "" "$(fmt "$(calc "$tsize / 1048576")" 1)" "" ""
-				JSON+=("{\"name\":\"trace_overhead_${fmt}_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"simulated_s\":$dur,\"unit\":\"wall with --trace / wall without\",\"bytes\":$tsize,\"wall_without_s\":$(jlist "${woff[@]}"),\"wall_with_s\":$(jlist "${won[@]}"),\"runs\":$(jlist "${ratios[@]}"),\"median\":$mm,\"target\":$T_TRACE,\"target_op\":\"<=\",\"status\":\"$st\"}")
+				JSON+=("{\"name\":\"trace_overhead_${fmt}_$case\",\"revision\":\"$rev\",\"topology\":\"$topo\",\"simulated_s\":$dur,\"unit\":\"wall with --trace / wall without\",\"bytes\":$tsize,\"wall_without_s\":$(jlist "${woff[@]}"),\"wall_with_s\":$(jlist "${won[@]}"),\"runs\":$(jlist "${ratios[@]}"),\"per_cpu_time\":$(jlist "${cratios[@]}"),\"best\":$mb,\"median\":$mm,\"target\":$T_TRACE,\"target_op\":\"<=\",\"status\":\"$st\"}")
 			done
 		fi
 

@@ -98,6 +98,7 @@ enum {
 	OPT_SLURM_RETRIES,
 	OPT_INSTRUMENT,
 	OPT_TRACE_FORMAT,	/* linsched run --trace-format */
+	OPT_TRACE_EVENTS,	/* linsched run --trace-events */
 };
 
 #define ENGINE_OPTIONS \

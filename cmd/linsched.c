@@ -91,6 +91,9 @@ static const char usage_run[] =
 "                      trace-cmd's binary trace.dat when FILE ends in .dat\n"
 "                      (trace-cmd report, KernelShark, linsched score)\n"
 "      --trace-format F text or dat: --trace's format, whatever its name\n"
+"      --trace-events E also trace these frequent ones (off by default):\n"
+"                      sched_stat_runtime, nr_running and pelt (Perfetto\n"
+"                      counters), comma-separated, or all\n"
 "      --json FILE     write the results as JSON ('-': standard output)\n"
 "      --log FILE      write the kernel log\n"
 "      --timeout S     wall-clock limit of the simulation (default 600)\n"
@@ -294,7 +297,7 @@ static void summary(const char *json_path)
 struct run_opts {
 	const char *repo, *workload, *topology, *governor, *cpuidle, *cmdline;
 	const char *duration, *seed, *jitter, *trace, *json, *log;
-	const char *window, *starvation, *trace_format;
+	const char *window, *starvation, *trace_format, *trace_events;
 	int jobs, verbose, timeout, fatal, quiet, metrics, no_em, check;
 };
 
@@ -334,6 +337,16 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 			break;
 		fprintf(stderr, "error: --trace-format '%s': text or dat\n", arg);
 		return -1;
+	case OPT_TRACE_EVENTS: {
+		unsigned int bits;
+
+		o->trace_events = arg;
+		if (!sim_parse_trace_events(&bits, arg))
+			break;
+		fprintf(stderr, "error: --trace-events '%s': %s\n", arg,
+			SIM_TRACE_EVENTS_EXPECTED);
+		return -1;
+	}
 	default:
 		fprintf(stderr, usage_run, paths.repo);
 		return -1;
@@ -354,6 +367,7 @@ static int run_args(char **args, int n, const struct run_opts *o,
 		{ "--cmdline", o->cmdline }, { "--window", o->window },
 		{ "--starvation", o->starvation },
 		{ "--trace-format", o->trace_format },
+		{ "--trace-events", o->trace_events },
 	};
 	size_t i;
 
@@ -513,6 +527,7 @@ static int cmd_run(int argc, char **argv)
 		{ "check", no_argument, NULL, 'K' },
 		{ "instrument", required_argument, NULL, OPT_INSTRUMENT },
 		{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
+		{ "trace-events", required_argument, NULL, OPT_TRACE_EVENTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -44,6 +44,9 @@ static void usage(FILE *f, const char *argv0)
 "                       trace-cmd's trace.dat when FILE ends in .dat\n"
 "      --trace-format F text or dat: the --trace file's format, whatever\n"
 "                       its name\n"
+"      --trace-events E also trace these frequent ones, off by default: "
+"sched_stat_runtime,\n"
+"                       nr_running and pelt (counters), comma-separated, or all\n"
 "      --json FILE      write the results as JSON ('-' for stdout)\n"
 "      --log FILE       write the kernel log\n"
 "      --revision NAME  revision name recorded in the results\n"
@@ -595,6 +598,7 @@ int main(int argc, char **argv)
 		{ "coverage", required_argument, NULL, 'O' },
 		{ "jitter", required_argument, NULL, 'Y' },
 		{ "trace-format", required_argument, NULL, 'K' },
+		{ "trace-events", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -717,6 +721,13 @@ int main(int argc, char **argv)
 				return SIM_EXIT_USAGE;
 			}
 			trace_format = optarg;
+			break;
+		case 'Q':
+			if (sim_parse_trace_events(&cfg.trace_events, optarg)) {
+				fprintf(stderr, "error: --trace-events '%s': "
+					SIM_TRACE_EVENTS_EXPECTED "\n", optarg);
+				return SIM_EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			usage(stdout, argv[0]);

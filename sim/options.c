@@ -45,6 +45,38 @@ int sim_parse_seed(uint64_t *out, const char *s)
 	return 0;
 }
 
+int sim_parse_trace_events(unsigned int *out, const char *s)
+{
+	static const struct {
+		const char *name;
+		unsigned int bits;
+	} names[] = {
+		{ "sched_stat_runtime", SIM_TRACE_STAT_RUNTIME },
+		{ "nr_running", SIM_TRACE_NR_RUNNING },
+		{ "pelt", SIM_TRACE_PELT },
+		{ "all", SIM_TRACE_STAT_RUNTIME | SIM_TRACE_NR_RUNNING |
+			 SIM_TRACE_PELT },
+	};
+	unsigned int bits = 0;
+	const char *p = s, *end;
+	size_t i, len;
+
+	do {
+		end = strchr(p, ',');
+		len = end ? (size_t)(end - p) : strlen(p);
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    !strncmp(names[i].name, p, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return -1;
+		bits |= names[i].bits;
+		p = end + 1;
+	} while (end);
+	*out = bits;
+	return 0;
+}
+
 int sim_parse_jitter(double *out, const char *s)
 {
 	size_t digits = 0, dots = 0, len = strlen(s), i;

@@ -520,6 +520,23 @@ static char *put_dec(char *p, unsigned long long v, int width, char pad)
  * reads (README "Traces"). Formatted by hand: printf's parsing of the
  * format was most of what a trace cost.
  */
+int lh_trace_event(const char *name)
+{
+	unsigned int bit;
+
+	if (!sim.cfg->trace)
+		return 0;
+	if (!strcmp(name, "sched_stat_runtime"))
+		bit = SIM_TRACE_STAT_RUNTIME;
+	else if (!strcmp(name, "nr_running"))
+		bit = SIM_TRACE_NR_RUNNING;
+	else if (!strcmp(name, "pelt"))
+		bit = SIM_TRACE_PELT;
+	else
+		return 0;
+	return !!(sim.cfg->trace_events & bit);
+}
+
 void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	      const char *fields)
 {
@@ -527,8 +544,8 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	static char stamp[32];
 	static size_t stamp_len;
 	static uint64_t stamp_at = UINT64_MAX;
-	char head[96], *p = head;
-	size_t n;
+	char line[512], *p = line;
+	size_t n, ev, fl;
 
 	if (!sim.cfg->trace)
 		return;
@@ -562,11 +579,28 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	memcpy(p, stamp, stamp_len);
 	p += stamp_len;
 	memcpy(p, ": ", 2);
-	fwrite_unlocked(head, 1, (size_t)(p + 2 - head), sim.cfg->trace);
-	fwrite_unlocked(event, 1, strlen(event), sim.cfg->trace);
-	fwrite_unlocked(": ", 1, 2, sim.cfg->trace);
-	fwrite_unlocked(fields, 1, strlen(fields), sim.cfg->trace);
-	putc_unlocked('\n', sim.cfg->trace);
+	p += 2;
+	ev = strlen(event);
+	fl = strlen(fields);
+	/* one write of the whole line, but for a long lsb_* one */
+	if ((size_t)(p - line) + ev + fl + 3 > sizeof(line)) {
+		fwrite_unlocked(line, 1, (size_t)(p - line), sim.cfg->trace);
+		p = line;
+	}
+	memcpy(p, event, ev);
+	p += ev;
+	*p++ = ':';
+	*p++ = ' ';
+	if ((size_t)(p - line) + fl + 1 > sizeof(line)) {
+		fwrite_unlocked(line, 1, (size_t)(p - line), sim.cfg->trace);
+		fwrite_unlocked(fields, 1, fl, sim.cfg->trace);
+		p = line;
+	} else {
+		memcpy(p, fields, fl);
+		p += fl;
+	}
+	*p++ = '\n';
+	fwrite_unlocked(line, 1, (size_t)(p - line), sim.cfg->trace);
 }
 
 void lh_trace_format(const char *system, const char *name,

@@ -37,6 +37,7 @@ struct sim_config {
 	FILE *trace;		/* ftrace text, or NULL */
 	/* with trace: its events kept for trace.dat, written at the end */
 	struct sim_tracedat *trace_dat;
+	unsigned int trace_events;	/* with trace: SIM_TRACE_* */
 	FILE *log;		/* kernel log, or NULL */
 	int fatal_warnings;
 	int domains;		/* print the sched domains after boot, exit */
@@ -339,6 +340,27 @@ int sim_parse_seed(uint64_t *out, const char *s);
  * Return: 0, or -1 (@out untouched).
  */
 int sim_parse_jitter(double *out, const char *s);
+
+/*
+ * The trace's optional events (--trace-events): off unless named, because
+ * each fires about as often as all the others together (16 CPUs, 64
+ * tasks: sched_stat_runtime at every update_curr(), nr_running at every
+ * enqueue and dequeue, PELT at every update crossing a 1024 us period).
+ */
+#define SIM_TRACE_STAT_RUNTIME	(1u << 0)	/* sched_stat_runtime */
+#define SIM_TRACE_NR_RUNNING	(1u << 1)	/* counter nr_running cpuN */
+#define SIM_TRACE_PELT		(1u << 2)	/* counters util_avg, load_avg */
+#define SIM_TRACE_EVENTS_EXPECTED \
+	"a comma-separated list of sched_stat_runtime, nr_running, pelt, or all"
+
+/**
+ * sim_parse_trace_events() - a --trace-events of the command line
+ * @out: receives the SIM_TRACE_* bits
+ * @s: SIM_TRACE_EVENTS_EXPECTED
+ *
+ * Return: 0, or -1 (@out untouched).
+ */
+int sim_parse_trace_events(unsigned int *out, const char *s);
 
 /**
  * sim_parse_governor() - a frequency governor by name

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 ensure_kernels
-plan $((2 + 10 * NR_RELEASES))
+plan $((5 + 10 * NR_RELEASES))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -36,12 +36,15 @@ PY
 
 wl='random*12:run=2ms:sleep=3ms+hog*2'
 for rev in $TEST_RELEASES; do
+	# every event, the optional ones too (sched_stat_runtime, counters)
 	for t in trace dat; do
 		"$LINSCHED" run "$rev" --workload "$wl" --topology quad-smt \
-			--duration 1s --seed 5 --trace "$tmp/run.$t" --quiet
+			--duration 1s --seed 5 --trace "$tmp/run.$t" --quiet \
+			--trace-events all
 	done
 	"$LINSCHED" run "$rev" --workload "$wl" --topology quad-smt \
-		--duration 1s --seed 5 --trace "$tmp/fmt.out" --trace-format dat --quiet
+		--duration 1s --seed 5 --trace "$tmp/fmt.out" --trace-format dat --quiet \
+		--trace-events all
 	cmp -s "$tmp/run.dat" "$tmp/fmt.out"
 	ok $? "$rev: --trace-format dat writes what --trace FILE.dat writes"
 
@@ -109,4 +112,20 @@ test_expect_success "linsched score refuses a cut trace.dat by name (status $rc)
 rc=$?
 test_expect_success "--trace-format takes text or dat (status $rc)" \
 	'[ $rc -eq 2 ] && grep -q "text or dat" "$tmp/err"'
+"$LINSCHED" run "$TEST_V73" --workload hog --topology quad --duration 10ms \
+	--trace "$tmp/x" --trace-events pelt,sched_switch 2> "$tmp/err"
+rc=$?
+test_expect_success "--trace-events names the optional events it takes (status $rc)" \
+	'[ $rc -eq 2 ] && grep -q "sched_stat_runtime, nr_running, pelt" "$tmp/err"'
+# the frequent events only when asked for; each one alone
+"$LINSCHED" run "$TEST_V73" --workload "$wl" --topology quad-smt \
+	--duration 200ms --trace "$tmp/plain" --quiet
+"$LINSCHED" run "$TEST_V73" --workload "$wl" --topology quad-smt \
+	--duration 200ms --trace "$tmp/pelt" --trace-events pelt --quiet
+test_expect_success "a default trace has sched_switch but no sched_stat_runtime nor counters" \
+	'grep -q " sched_switch: " "$tmp/plain" &&
+	 ! grep -q -e " sched_stat_runtime: " -e " tracing_mark_write: C|" "$tmp/plain"'
+test_expect_success "--trace-events pelt adds util_avg/load_avg counters, not nr_running" \
+	'grep -q "tracing_mark_write: C|[0-9]*|util_avg cpu" "$tmp/pelt" &&
+	 ! grep -q -e "|nr_running cpu" -e " sched_stat_runtime: " "$tmp/pelt"'
 test_done

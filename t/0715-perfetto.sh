@@ -46,7 +46,7 @@ for rev in $TEST_RELEASES; do
 	t=$tmp/$rev.trace
 	"$LINSCHED" run "$rev" --topology quad-smt --workload "$tmp/mix.json" \
 		--duration 400ms --trace "$t" --json "$tmp/$rev.json" --quiet \
-		2> "$tmp/$rev.err"
+		--trace-events nr_running,pelt 2> "$tmp/$rev.err"
 	s=$?
 	perl "$import" "$t" > "$tmp/$rev.imp" 2> "$tmp/$rev.rej"
 	i=$?

@@ -38,20 +38,6 @@ static unsigned long task_last[2][TASK_LAST_MAX];
 
 enum { C_NR_RUNNING, C_UTIL, C_LOAD };
 
-/* @v's digits at @p; the end */
-static char *put_num(char *p, unsigned long v)
-{
-	char digits[24];
-	int n = 0;
-
-	do
-		digits[n++] = '0' + v % 10;
-	while ((v /= 10));
-	while (n)
-		*p++ = digits[--n];
-	return p;
-}
-
 /* "C|TGID|NAMEID|VALUE", by hand: snprintf() was most of its cost */
 static void counter_emit(int tgid, const char *name, int id,
 			 unsigned long value)
@@ -61,12 +47,12 @@ static void counter_emit(int tgid, const char *name, int id,
 
 	*p++ = 'C';
 	*p++ = '|';
-	p = put_num(p, tgid);
+	p = linsched_put_dec(p, tgid, 0);
 	*p++ = '|';
 	memcpy(p, name, n);
-	p = put_num(p + n, id);
+	p = linsched_put_dec(p + n, id, 0);
 	*p++ = '|';
-	p = put_num(p, value);
+	p = linsched_put_dec(p, value, 0);
 	*p = '\0';
 	lh_trace(smp_processor_id(), current->comm, current->pid,
 		 "tracing_mark_write", fields);
@@ -155,13 +141,17 @@ void linsched_counters_init(void)
 	counting = lh_tracing();
 	if (!counting)
 		return;
+	/* the frequent ones only when asked for (--trace-events) */
 #ifdef LINSCHED_HAVE_TP_NR_RUNNING
-	LINSCHED_PROBE(sched_update_nr_running_tp, probe_nr_running);
+	if (lh_trace_event("nr_running"))
+		LINSCHED_PROBE(sched_update_nr_running_tp, probe_nr_running);
 #endif
 #ifdef LINSCHED_HAVE_TP_PELT_CFS
-	LINSCHED_PROBE(pelt_cfs_tp, probe_pelt_cfs);
+	if (lh_trace_event("pelt"))
+		LINSCHED_PROBE(pelt_cfs_tp, probe_pelt_cfs);
 #endif
 #ifdef LINSCHED_HAVE_TP_PELT_SE
-	LINSCHED_PROBE(pelt_se_tp, probe_pelt_se);
+	if (lh_trace_event("pelt"))
+		LINSCHED_PROBE(pelt_se_tp, probe_pelt_se);
 #endif
 }

@@ -121,6 +121,9 @@ void linsched_sched_held(struct task_struct *p, int cpu, bool held);
 		LINSCHED_TRACEPOINT_KEY_INC(&__tracepoint_##tp.key);	\
 	} while (0)
 
+/* trace.c: @v in decimal at @p, at least @width digits; the end */
+char *linsched_put_dec(char *p, unsigned long v, int width);
+
 /* counters.c: Perfetto's counter lines in a trace */
 void linsched_counters_init(void);
 /* @group (its path) is throttled on @cpu now, or not */

@@ -55,6 +55,69 @@ static void linsched_emit(struct task_struct *cur, const char *event,
 	lh_trace(smp_processor_id(), cur->comm, cur->pid, event, fields);
 }
 
+/*
+ * The frequent events' fields are built by hand: vsnprintf() was most of
+ * what a trace line cost. @v in decimal at @p, at least @width digits
+ * (zeros before it); the end.
+ */
+char *linsched_put_dec(char *p, unsigned long v, int width)
+{
+	char digits[24];
+	int n = 0;
+
+	if (v < 10 && width <= 1) {	/* a CPU, a state: most numbers */
+		*p++ = '0' + v;
+		return p;
+	}
+	do
+		digits[n++] = '0' + v % 10;
+	while ((v /= 10));
+	while (width-- > n)
+		*p++ = '0';
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* "@key@s" at @p; the end */
+static char *put_str(char *p, const char *key, const char *s)
+{
+	while (*key)
+		*p++ = *key++;
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
+/* "@key@v" at @p, @v signed, at least @width digits; the end */
+static char *put_int(char *p, const char *key, long v, int width)
+{
+	while (*key)
+		*p++ = *key++;
+	if (v < 0)
+		*p++ = '-';
+	return linsched_put_dec(p, v < 0 ? -(unsigned long)v : (unsigned long)v,
+				width);
+}
+
+/* "comm=%s pid=%d prio=%d" of @p, the start of most sched events */
+static char *put_task(char *p, struct task_struct *t)
+{
+	p = put_str(p, "comm=", t->comm);
+	p = put_int(p, " pid=", t->pid, 0);
+	return put_int(p, " prio=", t->prio, 0);
+}
+
+/* sched_waking, sched_wakeup, sched_wakeup_new of @p */
+static void emit_wakeup(const char *event, struct task_struct *p)
+{
+	char fields[96];
+
+	*put_int(put_task(fields, p), " target_cpu=", task_cpu(p), 3) = '\0';
+	lh_trace(smp_processor_id(), current->comm, current->pid, event,
+		 fields);
+}
+
 static bool tracing;
 /* a trace.dat: the sched events' records are their TP_fast_assign's */
 static bool records;
@@ -80,6 +143,7 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 	bool queued = preempt || prev_state == TASK_RUNNING;
 	bool held = queued && linsched_task_throttled(prev);
 	bool runnable = queued && !held;
+	char fields[160], *q;
 
 	lh_sched_event(LINSCHED_EV_SWITCH, smp_processor_id(), next->pid,
 		       next->prio, prev->pid, held ? 2 : runnable);
@@ -94,11 +158,16 @@ static void probe_switch(void *data, bool preempt, struct task_struct *prev,
 			      prev->pid, linsched_task_throttled(prev) ? 1 : 0);
 	if (records)
 		return;
-	linsched_emit(prev, "sched_switch",
-		      "prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d",
-		      prev->comm, prev->pid, prev->prio,
-		      linsched_state_char(prev_state, preempt),
-		      next->comm, next->pid, next->prio);
+	q = put_str(fields, "prev_comm=", prev->comm);
+	q = put_int(q, " prev_pid=", prev->pid, 0);
+	q = put_int(q, " prev_prio=", prev->prio, 0);
+	q = put_str(q, " prev_state=",
+		    linsched_state_char(prev_state, preempt));
+	q = put_str(q, " ==> next_comm=", next->comm);
+	q = put_int(q, " next_pid=", next->pid, 0);
+	*put_int(q, " next_prio=", next->prio, 0) = '\0';
+	lh_trace(smp_processor_id(), prev->comm, prev->pid, "sched_switch",
+		 fields);
 }
 
 static bool events;	/* the probes are attached */
@@ -123,9 +192,7 @@ void linsched_sched_held(struct task_struct *p, int cpu, bool held)
 static void probe_waking(void *data, struct task_struct *p)
 {
 	if (!records)
-		linsched_emit(current, "sched_waking",
-			      "comm=%s pid=%d prio=%d target_cpu=%03d",
-			      p->comm, p->pid, p->prio, task_cpu(p));
+		emit_wakeup("sched_waking", p);
 }
 
 static void probe_wakeup(void *data, struct task_struct *p)
@@ -133,9 +200,7 @@ static void probe_wakeup(void *data, struct task_struct *p)
 	lh_sched_event(LINSCHED_EV_WAKEUP, smp_processor_id(), p->pid,
 		       p->prio, task_cpu(p), 0);
 	if (tracing && !records)
-		linsched_emit(current, "sched_wakeup",
-			      "comm=%s pid=%d prio=%d target_cpu=%03d",
-			      p->comm, p->pid, p->prio, task_cpu(p));
+		emit_wakeup("sched_wakeup", p);
 	/* woken onto a runqueue its group's bandwidth holds back */
 	if (linsched_task_throttled(p))
 		linsched_sched_held(p, task_cpu(p), true);
@@ -146,23 +211,24 @@ static void probe_wakeup_new(void *data, struct task_struct *p)
 	lh_sched_event(LINSCHED_EV_WAKEUP_NEW, smp_processor_id(), p->pid,
 		       p->prio, task_cpu(p), 0);
 	if (tracing && !records)
-		linsched_emit(current, "sched_wakeup_new",
-			      "comm=%s pid=%d prio=%d target_cpu=%03d",
-			      p->comm, p->pid, p->prio, task_cpu(p));
+		emit_wakeup("sched_wakeup_new", p);
 	if (linsched_task_throttled(p))
 		linsched_sched_held(p, task_cpu(p), true);
 }
 
 static void probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 {
+	char fields[112], *q;
+
 	/* cpu: the CPU it leaves (set_task_cpu has not moved it yet) */
 	lh_sched_event(LINSCHED_EV_MIGRATE, task_cpu(p), p->pid, p->prio,
 		       dest_cpu, 0);
 	if (!tracing || records)
 		return;
-	linsched_emit(current, "sched_migrate_task",
-		      "comm=%s pid=%d prio=%d orig_cpu=%d dest_cpu=%d",
-		      p->comm, p->pid, p->prio, task_cpu(p), dest_cpu);
+	q = put_int(put_task(fields, p), " orig_cpu=", task_cpu(p), 0);
+	*put_int(q, " dest_cpu=", dest_cpu, 0) = '\0';
+	lh_trace(smp_processor_id(), current->comm, current->pid,
+		 "sched_migrate_task", fields);
 }
 
 /* rt_mutex_setprio(), the kernel's priority inheritance (lk_task_pi) */
@@ -246,11 +312,14 @@ void linsched_trace_exit(struct task_struct *p)
 static void probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 {
 	int chosen = lh_cpu_idle(cpu, state == PWR_EVENT_EXIT ? -1 : (int)state);
+	char fields[48];
 
-	if (tracing)
-		linsched_emit(current, "cpu_idle", "state=%u cpu_id=%u",
-			      chosen < 0 ? PWR_EVENT_EXIT : (unsigned int)chosen,
-			      cpu);
+	if (!tracing)
+		return;
+	*put_int(put_int(fields, "state=", chosen < 0 ? PWR_EVENT_EXIT :
+			 (unsigned int)chosen, 0), " cpu_id=", cpu, 0) = '\0';
+	lh_trace(smp_processor_id(), current->comm, current->pid, "cpu_idle",
+		 fields);
 }
 
 static void probe_cpu_frequency(void *data, unsigned int khz, unsigned int cpu)
@@ -300,8 +369,10 @@ void linsched_trace_init(void)
 				   linsched_record_pi_setprio);
 		LINSCHED_PROBE_REC(sched_waking, probe_waking,
 				   linsched_record_wakeup);
-		LINSCHED_PROBE_REC(sched_stat_runtime, probe_stat_runtime,
-				   linsched_record_stat_runtime);
+		if (lh_trace_event("sched_stat_runtime"))
+			LINSCHED_PROBE_REC(sched_stat_runtime,
+					   probe_stat_runtime,
+					   linsched_record_stat_runtime);
 		LINSCHED_PROBE(sched_overutilized_tp, probe_overutilized);
 	}
 	if (!tracing && !lh_sched_events())

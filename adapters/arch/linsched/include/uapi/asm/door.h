@@ -233,6 +233,11 @@ void lh_panic(const char *msg) __attribute__((noreturn));
 void lh_warn(const char *where);
 /* Is a trace being written? (formatting events costs time) */
 int lh_tracing(void);
+/*
+ * Is optional trace event @name on (--trace-events): sched_stat_runtime,
+ * nr_running, pelt? Never without a trace.
+ */
+int lh_trace_event(const char *name);
 /* Does the simulator want lh_sched_event()s? (probes cost time) */
 int lh_sched_events(void);
 /* Trace event from a tracepoint, already formatted after the event name. */
