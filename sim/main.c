@@ -758,7 +758,7 @@ int main(int argc, char **argv)
 	cfg.wl = &wl;
 	if (trace) {
 		cfg.trace = open_out(trace, "trace");
-		/* a trace is written by the hundred megabytes */
+		/* trace.dat's, or the text's should its thread not start */
 		if (cfg.trace != stdout)
 			setvbuf(cfg.trace, NULL, _IOFBF, 1 << 20);
 	}
@@ -776,6 +776,12 @@ int main(int argc, char **argv)
 		}
 		fputc('\n', cfg.trace);
 		trace_columns(cfg.trace);
+		/*
+		 * the lines go to the file from a second thread; through
+		 * stdio if it cannot start (or the header did not go out:
+		 * close_out() says why)
+		 */
+		sim_trace_out_open(cfg.trace);
 	}
 	ret = sim_run(&cfg, &res);
 	if (ret)
@@ -796,8 +802,14 @@ int main(int argc, char **argv)
 	}
 	if (cfg.trace_dat && sim_tracedat_write(cfg.trace_dat, cfg.trace))
 		ret |= close_out(cfg.trace, trace, "trace") | 1;
-	else if (cfg.trace)
+	else if (cfg.trace) {
+		if (sim_trace_out_close()) {
+			fprintf(stderr, "error: cannot write trace '%s': %s\n",
+				trace, strerror(errno));
+			ret |= 1;
+		}
 		ret |= close_out(cfg.trace, trace, "trace");
+	}
 	sim_tracedat_free(cfg.trace_dat);
 	if (cfg.log)
 		ret |= close_out(cfg.log, log, "log");

@@ -497,6 +497,15 @@ int lh_tracing(void)
 	return sim.cfg->trace != NULL;
 }
 
+/* A trace's bytes: to the writer thread, or stdio's (standard output) */
+static void trace_put(const char *p, size_t n)
+{
+	if (sim_trace_out_active())
+		sim_trace_out_put(p, n);
+	else
+		fwrite_unlocked(p, 1, n, sim.cfg->trace);
+}
+
 /* @v in decimal at @p, at least @width characters, @pad before it */
 static char *put_dec(char *p, unsigned long long v, int width, char pad)
 {
@@ -584,7 +593,7 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	fl = strlen(fields);
 	/* one write of the whole line, but for a long lsb_* one */
 	if ((size_t)(p - line) + ev + fl + 3 > sizeof(line)) {
-		fwrite_unlocked(line, 1, (size_t)(p - line), sim.cfg->trace);
+		trace_put(line, (size_t)(p - line));
 		p = line;
 	}
 	memcpy(p, event, ev);
@@ -592,15 +601,15 @@ void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	*p++ = ':';
 	*p++ = ' ';
 	if ((size_t)(p - line) + fl + 1 > sizeof(line)) {
-		fwrite_unlocked(line, 1, (size_t)(p - line), sim.cfg->trace);
-		fwrite_unlocked(fields, 1, fl, sim.cfg->trace);
+		trace_put(line, (size_t)(p - line));
+		trace_put(fields, fl);
 		p = line;
 	} else {
 		memcpy(p, fields, fl);
 		p += fl;
 	}
 	*p++ = '\n';
-	fwrite_unlocked(line, 1, (size_t)(p - line), sim.cfg->trace);
+	trace_put(line, (size_t)(p - line));
 }
 
 void lh_trace_format(const char *system, const char *name,

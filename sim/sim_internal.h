@@ -152,6 +152,17 @@ void sim_trace_lsb(const char *event, const char *fmt, ...)
 /* "cpus=all" (@n 0) or "cpus=0-3,6": the fields of an allowed set */
 void sim_trace_cpus(char *buf, size_t len, int n, const int *cpus);
 
+/*
+ * traceout.c: the text trace's bytes, written by a second thread. open
+ * after the header's stdio writes (it flushes @f; -1: not started, stdio
+ * goes on), put the lines, close before @f's fclose(): 0, or -1 with
+ * errno (the first failed write's).
+ */
+int sim_trace_out_open(FILE *f);
+int sim_trace_out_active(void);
+void sim_trace_out_put(const char *p, size_t n);
+int sim_trace_out_close(void);
+
 /* tracedat.c: --trace FILE.dat, trace-cmd's binary format */
 struct sim_tracedat *sim_tracedat_new(int nr_cpus);
 void sim_tracedat_format(struct sim_tracedat *td, const char *system,
