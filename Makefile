@@ -45,7 +45,7 @@ endif
 DEB_PKGS := build-essential pkg-config libgit2-dev guile-3.0-dev libcjson-dev \
 	gnuplot-nox bc flex bison libelf-dev git xz-utils perl cpio python3 time \
 	trace-cmd rt-app busybox-static libssl-dev chromium chromium-driver \
-	libtracecmd-dev libtraceevent-dev libtracefs-dev
+	libtracecmd-dev libtraceevent-dev libtracefs-dev kernelshark xvfb xauth
 # linsched vm's QEMU, without the recommended GUI and firmware extras
 DEB_PKGS_NORECOMMENDS := qemu-system-x86
 
