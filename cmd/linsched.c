@@ -333,9 +333,10 @@ static int run_option(struct run_opts *o, int c, const char *arg)
 	case OPT_INSTRUMENT: return cmd_instrument(&paths, arg);
 	case OPT_TRACE_FORMAT:
 		o->trace_format = arg;
-		if (!strcmp(arg, "text") || !strcmp(arg, "dat"))
+		if (sim_parse_trace_format(arg) >= 0)
 			break;
-		fprintf(stderr, "error: --trace-format '%s': text or dat\n", arg);
+		fprintf(stderr, "error: --trace-format '%s': %s\n", arg,
+			SIM_TRACE_FORMAT_EXPECTED);
 		return -1;
 	case OPT_TRACE_EVENTS: {
 		unsigned int bits;

@@ -158,12 +158,12 @@ static int coverage_setup(const char *dir)
 }
 
 /* --trace-format dat, or --trace FILE.dat without --trace-format */
-static int trace_is_dat(const char *path, const char *format)
+static int trace_is_dat(const char *path, int format)
 {
 	size_t n = strlen(path);
 
-	if (format)
-		return !strcmp(format, "dat");
+	if (format >= 0)
+		return format == SIM_TRACE_DAT;
 	return n > 4 && !strcmp(path + n - 4, ".dat");
 }
 
@@ -604,7 +604,8 @@ int main(int argc, char **argv)
 	};
 	const char *topo_spec = NULL, *wl_spec = NULL, *json = NULL;
 	const char *trace = NULL, *log = NULL, *cmdline = NULL;
-	const char *coverage = NULL, *trace_format = NULL;
+	const char *coverage = NULL;
+	int trace_format = -1;	/* -1: by --trace's name */
 	struct run_meta meta = { 0 };
 	struct sim_config cfg = { .duration_ns = 10000000000ULL, .seed = 1,
 				  .governor = SIM_GOV_SCHEDUTIL, .metrics = 1,
@@ -715,12 +716,12 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'K':
-			if (strcmp(optarg, "text") && strcmp(optarg, "dat")) {
+			trace_format = sim_parse_trace_format(optarg);
+			if (trace_format < 0) {
 				fprintf(stderr, "error: --trace-format '%s': "
-					"text or dat\n", optarg);
+					SIM_TRACE_FORMAT_EXPECTED "\n", optarg);
 				return SIM_EXIT_USAGE;
 			}
-			trace_format = optarg;
 			break;
 		case 'Q':
 			if (sim_parse_trace_events(&cfg.trace_events, optarg)) {

@@ -45,7 +45,7 @@ int sim_parse_seed(uint64_t *out, const char *s)
 	return 0;
 }
 
-int sim_parse_trace_events(unsigned int *out, const char *s)
+unsigned int sim_trace_event_bits(const char *name, size_t len)
 {
 	static const struct {
 		const char *name;
@@ -57,24 +57,40 @@ int sim_parse_trace_events(unsigned int *out, const char *s)
 		{ "all", SIM_TRACE_STAT_RUNTIME | SIM_TRACE_NR_RUNNING |
 			 SIM_TRACE_PELT },
 	};
-	unsigned int bits = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i].name) == len &&
+		    !strncmp(names[i].name, name, len))
+			return names[i].bits;
+	return 0;
+}
+
+int sim_parse_trace_events(unsigned int *out, const char *s)
+{
+	unsigned int bits = 0, one;
 	const char *p = s, *end;
-	size_t i, len;
 
 	do {
 		end = strchr(p, ',');
-		len = end ? (size_t)(end - p) : strlen(p);
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strlen(names[i].name) == len &&
-			    !strncmp(names[i].name, p, len))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
+		one = sim_trace_event_bits(p, end ? (size_t)(end - p) :
+					   strlen(p));
+		if (!one)
 			return -1;
-		bits |= names[i].bits;
+		bits |= one;
 		p = end + 1;
 	} while (end);
 	*out = bits;
 	return 0;
+}
+
+int sim_parse_trace_format(const char *s)
+{
+	if (!strcmp(s, "text"))
+		return SIM_TRACE_TEXT;
+	if (!strcmp(s, "dat"))
+		return SIM_TRACE_DAT;
+	return -1;
 }
 
 int sim_parse_jitter(double *out, const char *s)

@@ -497,6 +497,13 @@ int lh_tracing(void)
 	return sim.cfg->trace != NULL;
 }
 
+int lh_trace_event(const char *name)
+{
+	unsigned int bits = sim_trace_event_bits(name, strlen(name));
+
+	return sim.cfg->trace && bits && (sim.cfg->trace_events & bits) == bits;
+}
+
 /* A trace's bytes: to the writer thread, or stdio's (standard output) */
 static void trace_put(const char *p, size_t n)
 {
@@ -529,23 +536,6 @@ static char *put_dec(char *p, unsigned long long v, int width, char pad)
  * reads (README "Traces"). Formatted by hand: printf's parsing of the
  * format was most of what a trace cost.
  */
-int lh_trace_event(const char *name)
-{
-	unsigned int bit;
-
-	if (!sim.cfg->trace)
-		return 0;
-	if (!strcmp(name, "sched_stat_runtime"))
-		bit = SIM_TRACE_STAT_RUNTIME;
-	else if (!strcmp(name, "nr_running"))
-		bit = SIM_TRACE_NR_RUNNING;
-	else if (!strcmp(name, "pelt"))
-		bit = SIM_TRACE_PELT;
-	else
-		return 0;
-	return !!(sim.cfg->trace_events & bit);
-}
-
 void lh_trace(int cpu, const char *comm, int pid, const char *event,
 	      const char *fields)
 {

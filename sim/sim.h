@@ -354,6 +354,26 @@ int sim_parse_jitter(double *out, const char *s);
 	"a comma-separated list of sched_stat_runtime, nr_running, pelt, or all"
 
 /**
+ * sim_trace_event_bits() - the SIM_TRACE_* bits of one --trace-events name
+ * @name: its first @len characters are the name (all: every bit)
+ *
+ * Return: the bits, or 0 for no such name.
+ */
+unsigned int sim_trace_event_bits(const char *name, size_t len);
+
+/* --trace-format's values */
+enum { SIM_TRACE_TEXT, SIM_TRACE_DAT };
+#define SIM_TRACE_FORMAT_EXPECTED "text or dat"
+
+/**
+ * sim_parse_trace_format() - a --trace-format of the command line
+ * @s: SIM_TRACE_FORMAT_EXPECTED
+ *
+ * Return: SIM_TRACE_TEXT or SIM_TRACE_DAT, or -1.
+ */
+int sim_parse_trace_format(const char *s);
+
+/**
  * sim_parse_trace_events() - a --trace-events of the command line
  * @out: receives the SIM_TRACE_* bits
  * @s: SIM_TRACE_EVENTS_EXPECTED

@@ -105,13 +105,41 @@ static bool test_governors(void)
 	return true;
 }
 
+static bool test_trace_options(void)
+{
+	unsigned int bits = 7;
+
+	ASSERT_EQ(sim_parse_trace_events(&bits, "pelt"), 0);
+	ASSERT_EQ(bits, SIM_TRACE_PELT);
+	ASSERT_EQ(sim_parse_trace_events(&bits, "nr_running,sched_stat_runtime"), 0);
+	ASSERT_EQ(bits, SIM_TRACE_NR_RUNNING | SIM_TRACE_STAT_RUNTIME);
+	ASSERT_EQ(sim_parse_trace_events(&bits, "all"), 0);
+	ASSERT_EQ(bits, SIM_TRACE_STAT_RUNTIME | SIM_TRACE_NR_RUNNING |
+			SIM_TRACE_PELT);
+	/* refused: unknown, empty, a prefix; @out untouched */
+	ASSERT_EQ(sim_parse_trace_events(&bits, "pelt,sched_switch"), -1);
+	ASSERT_EQ(sim_parse_trace_events(&bits, ""), -1);
+	ASSERT_EQ(sim_parse_trace_events(&bits, "pelt,"), -1);
+	ASSERT_EQ(sim_parse_trace_events(&bits, "pel"), -1);
+	ASSERT_EQ(bits, SIM_TRACE_STAT_RUNTIME | SIM_TRACE_NR_RUNNING |
+			SIM_TRACE_PELT);
+	ASSERT_EQ(sim_trace_event_bits("pelt", 4), SIM_TRACE_PELT);
+	ASSERT_EQ(sim_trace_event_bits("pelts", 4), SIM_TRACE_PELT);
+	ASSERT_EQ(sim_trace_event_bits("cpu_idle", 8), 0);
+	ASSERT_EQ(sim_parse_trace_format("text"), SIM_TRACE_TEXT);
+	ASSERT_EQ(sim_parse_trace_format("dat"), SIM_TRACE_DAT);
+	ASSERT_EQ(sim_parse_trace_format("binary"), -1);
+	return true;
+}
+
 int main(void)
 {
-	tap_plan(5);
+	tap_plan(6);
 	TEST(test_duration_units);
 	TEST(test_duration_bare_seconds);
 	TEST(test_duration_refused);
 	TEST(test_jitter);
 	TEST(test_governors);
+	TEST(test_trace_options);
 	return tap_done();
 }
