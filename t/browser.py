@@ -136,6 +136,19 @@ def sort_clicks(d, table, col, header):
     return seen
 
 
+def follow(d, out, key, prefix):
+    """Click the ranked table's first link to an id starting @prefix; into
+    @out: its href (KEY, or KEY_link), the hash and where it landed."""
+    name = key if key == 'link' else key + '_link'
+    href = d.js('var a = document.querySelector("#regressions + table a[href^=\'' + prefix + '\']"); return a && a.getAttribute("href");')
+    out[name] = href
+    if href:
+        d.click('#regressions + table a[href="%s"]' % href)
+        out[key + '_hash'] = d.js('return location.hash;')
+        out[key + '_target'] = d.js(WHERE, href[1:])
+    return href
+
+
 def main():
     page, shots = os.path.abspath(sys.argv[1]), sys.argv[2]
     os.makedirs(shots, exist_ok=True)
@@ -162,18 +175,8 @@ def main():
         out['sort_rows'] = sort_clicks(d, t, 2, t + ' thead th[data-col="2"]')
         d.js('document.querySelector("details").open = false;')
         # a ranked pattern's link, into the closed every-pattern table
-        first = d.js('var a = document.querySelector("#regressions + table a[href^=\'#p-\']"); return a && a.getAttribute("href");')
-        out['link'] = first
-        if first:
-            d.click('#regressions + table a[href="%s"]' % first)
-            out['link_hash'] = d.js('return location.hash;')
-            out['link_target'] = d.js(WHERE, first[1:])
-        tl = d.js('var a = document.querySelector("#regressions + table a[href^=\'#tl-\']"); return a && a.getAttribute("href");')
-        out['timeline_link'] = tl
-        if tl:
-            d.click('#regressions + table a[href="%s"]' % tl)
-            out['timeline_hash'] = d.js('return location.hash;')
-            out['timeline_target'] = d.js(WHERE, tl[1:])
+        follow(d, out, 'link', '#p-')
+        if follow(d, out, 'timeline', '#tl-'):
             d.shot(os.path.join(shots, 'timeline.png'))
         time.sleep(0.2)
         out['console'] = d.console()
